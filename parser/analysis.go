@@ -1,0 +1,133 @@
+package parser
+
+import "fmt"
+
+// Pos is a position in the analysed source: 1-based line and 1-based byte
+// column, as mvdan.cc/sh/v3/syntax reports them. The zero Pos means "no
+// position" (for example a finding about the input as a whole).
+type Pos struct {
+	Line int `json:"line"`
+	Col  int `json:"col"`
+}
+
+// String renders p as "line:col".
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Finding is something the analysis could not judge statically, or judged
+// dangerous. Every finding is a reason for the gate to refuse the command;
+// the policy decides how strictly (by rule id, see DESIGN.md §2).
+type Finding struct {
+	Rule    string `json:"rule"`    // stable id, e.g. "parser.command_substitution"
+	Message string `json:"message"` // one line, for people
+	Pos     Pos    `json:"pos"`     // where in the top-level source
+}
+
+// Word is one decoded argv element or redirect target.
+type Word struct {
+	// Value is what bash would pass when the word is static: quotes,
+	// escapes, $'…' and line continuations decoded. For a dynamic word it
+	// is the best static rendering: resolvable parts (~, $HOME, $PWD from
+	// Options.Env) resolved, the rest kept as written source.
+	Value string `json:"value"`
+	// Pos is the position of the word's first byte in the top-level source.
+	Pos Pos `json:"pos"`
+	// Dynamic reports that the value is not fully known before run time
+	// (a parameter expansion that could not be resolved).
+	Dynamic bool `json:"dynamic,omitempty"`
+	// Glob reports unquoted glob metacharacters: the word expands against
+	// the file system (see Glob).
+	Glob bool `json:"glob,omitempty"`
+}
+
+// Redirect is one redirection of a command.
+type Redirect struct {
+	Op     string `json:"op"`            // as written: ">", ">>", "<", "<>", "&>", ">|", "<<<", "<<", …
+	Fd     string `json:"fd,omitempty"`  // explicit fd before the operator, if any
+	Target Word   `json:"target"`        // empty Value for heredocs
+	Write  bool   `json:"write"`         // the target is opened for writing
+	Dup    bool   `json:"dup,omitempty"` // fd duplication (2>&1, <&0): not a file
+	Pos    Pos    `json:"pos"`
+}
+
+// RefKind says where a file reference came from.
+type RefKind string
+
+const (
+	RefArg      RefKind = "arg"      // a non-option argument
+	RefOption   RefKind = "option"   // the value of --opt=value
+	RefRedirect RefKind = "redirect" // a redirect target
+	RefAt       RefKind = "at"       // @FILE (curl -d @.env)
+	RefRev      RefKind = "rev"      // REV:PATH (git show HEAD:.env)
+)
+
+// FileRef is a candidate file reference of a command (DESIGN.md §3).
+// Paths that are not files at all (/dev/null, /dev/stdin, /dev/fd/N,
+// fd duplications) are never FileRefs.
+type FileRef struct {
+	// Path is the decoded path: ~, $HOME and $PWD resolved from
+	// Options.Env, one FileRef per brace-expansion result. It is not yet
+	// cleaned nor joined with Cwd, and globs are not yet expanded.
+	Path      string  `json:"path"`
+	Pos       Pos     `json:"pos"`
+	Kind      RefKind `json:"kind"`
+	Write     bool    `json:"write,omitempty"`     // opened or replaced for writing (redirect >, cp/mv/tee/install target, sed -i, …)
+	Recursive bool    `json:"recursive,omitempty"` // given to a command that reads directories recursively (grep -r, rg, tar, cp -r, …)
+	Glob      bool    `json:"glob,omitempty"`      // expand with Glob before checking
+	Dynamic   bool    `json:"dynamic,omitempty"`   // could not be fully resolved
+}
+
+// UnknownRef is an argument the gate cannot see: what xargs and parallel
+// read from stdin, or the {} that find -exec fills from its traversal.
+type UnknownRef struct {
+	Pos Pos `json:"pos"`
+	// From lists the directories (as written, relative to the command's
+	// Cwd) the unknown paths come from, e.g. find's starting points. Empty
+	// means nothing is known about them (stdin).
+	From    []string `json:"from,omitempty"`
+	Message string   `json:"message"`
+}
+
+// Assign is a VAR=value assignment in front of a command, or one made by
+// export/declare/readonly/local.
+type Assign struct {
+	Name  string `json:"name"`
+	Value Word   `json:"value"`
+	Pos   Pos    `json:"pos"`
+}
+
+// Command is one simple command found anywhere in the source, including
+// the inner commands of wrappers. A wrapper (sudo, env, bash -c, xargs, …)
+// is reported as a Command of its own, and each command it runs is reported
+// again as a separate Command whose Wrappers name the chain around it.
+type Command struct {
+	// Argv is the decoded argv as bash would pass it to the program.
+	Argv []Word `json:"argv"`
+	// Args holds Argv[i].Value, for convenience.
+	Args []string `json:"args"`
+	// MatchArgv is the argv that policy prefix rules are matched against:
+	// Args with git's global options before the subcommand removed
+	// (git -C . push → git push). Otherwise equal to Args.
+	MatchArgv []string `json:"match_argv"`
+	// Pos is where the command starts in the top-level source.
+	Pos Pos `json:"pos"`
+	// Wrappers names the wrappers around this command, outermost first
+	// ("sudo", "env", "bash -c", "find -exec", …). Empty at top level.
+	Wrappers  []string     `json:"wrappers,omitempty"`
+	Assigns   []Assign     `json:"assigns,omitempty"`
+	Redirects []Redirect   `json:"redirects,omitempty"`
+	Files     []FileRef    `json:"files,omitempty"`
+	Unknown   []UnknownRef `json:"unknown,omitempty"`
+	// Cwd is the directory relative references resolve against, after any
+	// static cd earlier in the chain: absolute when Options.Cwd is. When a
+	// cd to a dynamic place came before, CwdDynamic is set and Cwd is the
+	// last known directory.
+	Cwd        string `json:"cwd"`
+	CwdDynamic bool   `json:"cwd_dynamic,omitempty"`
+}
+
+// Analysis is the result of Analyze: every simple command and every
+// finding. An Analysis with no findings may still be refused by policy.
+type Analysis struct {
+	Commands []Command `json:"commands"`
+	Findings []Finding `json:"findings"`
+}
