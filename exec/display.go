@@ -1,0 +1,119 @@
+package exec
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// StripANSI returns s without terminal escape sequences: CSI sequences
+// (colours, cursor moves: ESC [ … final byte, or the C1 character U+009B),
+// OSC strings (titles, hyperlinks: ESC ] … ended by BEL or ESC \), DCS, SOS,
+// PM and APC strings, and two-byte escapes such as ESC 7 or ESC ( B. An
+// unfinished sequence at the end of s is dropped. Other text, including
+// newlines, tabs and carriage returns, is kept.
+func StripANSI(s string) string {
+	if !strings.ContainsAny(s, "\x1b\u009b\u009d") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == 0x1b && i+1 < len(s):
+			i += 1 + escapeLen(s[i+1:])
+		case r == 0x1b:
+			i++
+		case r == 0x9b:
+			i += size + csiLen(s[i+size:])
+		case r == 0x9d:
+			i += size + stringLen(s[i+size:])
+		default:
+			b.WriteString(s[i : i+size])
+			i += size
+		}
+	}
+	return b.String()
+}
+
+// escapeLen returns the length of the escape sequence whose introducer
+// (the byte after ESC) begins s.
+func escapeLen(s string) int {
+	switch s[0] {
+	case '[':
+		return 1 + csiLen(s[1:])
+	case ']', 'P', 'X', '^', '_':
+		return 1 + stringLen(s[1:])
+	}
+	// nF escapes: intermediate bytes, then one final byte.
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// csiLen returns the length of a CSI sequence's parameters, intermediates
+// and final byte at the start of s.
+func csiLen(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// stringLen returns the length of a control string at the start of s, with
+// its terminator: BEL, ESC \ or the C1 character U+009C.
+func stringLen(s string) int {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\a':
+			return i + 1
+		case s[i] == 0x1b && i+1 < len(s) && s[i+1] == '\\':
+			return i + 2
+		case strings.HasPrefix(s[i:], "\u009c"):
+			return i + len("\u009c")
+		}
+	}
+	return len(s)
+}
+
+// CollapseCR returns s as a terminal would show it after carriage returns:
+// on each line, text written after a '\r' overwrites the line from its
+// start, so a progress bar redrawn a thousand times leaves only its last
+// state. "\r\n" ends a line as "\n" does.
+func CollapseCR(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	var line []rune
+	pos := 0
+	for _, r := range s {
+		switch r {
+		case '\r':
+			pos = 0
+		case '\n':
+			b.WriteString(string(line))
+			b.WriteByte('\n')
+			line, pos = line[:0], 0
+		default:
+			if pos < len(line) {
+				line[pos] = r
+			} else {
+				line = append(line, r)
+			}
+			pos++
+		}
+	}
+	b.WriteString(string(line))
+	return b.String()
+}

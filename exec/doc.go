@@ -1,0 +1,51 @@
+// Package exec runs checked shell commands and reports precisely how they
+// ended. It is the executor of cmdguard: the gate decides whether a command
+// may run, and this package runs it.
+//
+// A [Cmd] is started with [Start] as `bash -c COMMAND` in a process group
+// of its own, with a given working directory, environment and standard
+// input. Its output is read without pause into a [Buffer] per stream — or
+// one buffer for both, in true order, with [Cmd.Combined] — which keeps
+// the newest bytes up to a limit, counts every byte ever written, and
+// never hands out half a UTF-8 character. The [Process] can be read from
+// an offset ([Process.Read]), long-polled ([Process.WaitOutput]), written
+// to ([Process.Write]), waited for with a soft timeout ([Process.Wait]),
+// killed ([Process.Kill]) and released ([Process.Release]). [Run] does
+// all of it at once.
+//
+// A command's life is [StatusRunning], then [StatusCompleted],
+// [StatusTimedOut] or [StatusKilled]. Its [Result] carries either an exit
+// code or the POSIX name of the signal that ended it ([SignalName]), the
+// core-dump flag read from the wait status, and the output kept.
+// [Result.Explain] says it in words; [StripANSI] and [CollapseCR] prepare
+// output for display.
+//
+// The package runs on Linux: it relies on process groups, waitid(2) and
+// the real-time signal numbering of glibc.
+//
+// # Security
+//
+// The command string is handed to bash as it is. This package does not
+// check, quote or rewrite it: whatever bash accepts runs. Deciding whether
+// a command may run is the job of the cmdguard gate, and Start must only be
+// called with a command the gate has allowed.
+//
+// The environment is not inherited: a nil [Cmd.Env] gives the command an
+// empty environment, so that secrets in the caller's environment reach it
+// only when the caller passes them on. Note that bash then searches its
+// built-in default PATH. Bash itself is found in the caller's PATH unless
+// [Cmd.Shell] names it.
+//
+// Ending a command ends its whole process group: the signal, SIGCONT, a
+// grace period, then SIGKILL. When the main process exits, the rest of its
+// group is killed too, after a short drain window if its output is still
+// held open, so no process outlives the run. A process that leaves the
+// group (setsid, setpgid, a daemon that double-forks into a new session)
+// escapes this; only a container or cgroup can hold such processes, and
+// this package does not provide one. The pipes of an escaped process are
+// closed after a second drain window, so that [Process.Wait] still returns.
+//
+// Output memory is bounded by [Cmd.OutputLimit] per stream, whatever the
+// command prints. Output is not sanitised: it may contain escape sequences
+// that drive a terminal; use [StripANSI] before showing untrusted output.
+package exec

@@ -1,0 +1,631 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// Default durations used when the corresponding [Cmd] field is zero.
+const (
+	DefaultGrace       = 2 * time.Second
+	DefaultDrainWindow = 250 * time.Millisecond
+)
+
+// Errors returned by [Process] methods.
+var (
+	ErrNotStarted  = errors.New("exec: process not started")
+	ErrProcessDone = errors.New("exec: process already finished")
+	ErrNoStdin     = errors.New("exec: stdin is not a pipe")
+)
+
+// A Status is where a command is in its life: [StatusRunning], then one of
+// [StatusCompleted], [StatusTimedOut] or [StatusKilled]. Its text is the
+// wire form used by the /v1/bash protocol and the CLI's JSON.
+type Status string
+
+// The statuses of a command.
+const (
+	StatusRunning   Status = "running"
+	StatusCompleted Status = "completed" // the command ended by itself, whatever its exit code
+	StatusTimedOut  Status = "timed_out" // Cmd.HardTimeout ended it
+	StatusKilled    Status = "killed"    // Kill, Release or the Start context ended it
+)
+
+// A Stream names one output stream of a [Process].
+type Stream int
+
+// The output streams. With [Cmd.Combined], both descriptors write to the
+// Stdout stream and Stderr stays empty.
+const (
+	Stdout Stream = 1
+	Stderr Stream = 2
+)
+
+// A Cmd describes a command to run. Its zero value is not runnable (the
+// command is empty); every other zero field has a safe meaning, given
+// below. A Cmd is only read by [Start] and [Run], and may be reused.
+type Cmd struct {
+	// Command is the shell text, run as `bash -c Command` exactly as given,
+	// without re-quoting. It must not be empty.
+	Command string
+	// Shell is the path of the bash binary. If empty, "bash" is looked up
+	// in the PATH of the calling process (not in Env).
+	Shell string
+	// Dir is the working directory. If empty, the command runs in the
+	// calling process's current directory.
+	Dir string
+	// Env is the whole environment of the command, as "KEY=value" entries.
+	// Unlike os/exec, a nil Env means an empty environment: nothing of the
+	// calling process's environment is passed on unless the caller puts it
+	// here.
+	Env []string
+
+	// Stdin is the command's standard input. An *os.File is handed to the
+	// command as it is; any other reader is copied through a pipe by a
+	// goroutine that may stay blocked in Stdin.Read after the command ends,
+	// as in os/exec. If Stdin is nil and StdinPipe is false, the command
+	// reads from the null device.
+	Stdin io.Reader
+	// StdinPipe makes the command's standard input a pipe fed by
+	// [Process.Write] and closed by [Process.CloseStdin]. It cannot be
+	// combined with Stdin.
+	StdinPipe bool
+
+	// Combined puts standard output and standard error on one pipe, so
+	// that the [Stdout] stream holds both in the order they were written.
+	Combined bool
+	// OutputLimit is the number of newest bytes kept per stream; older
+	// bytes are dropped and counted. Zero or less means DefaultOutputLimit.
+	OutputLimit int
+	// Stdout and Stderr, if not nil, receive a copy of each stream as it is
+	// read, for live display. With Combined, Stderr is not used. A writer
+	// that returns an error is not written to again; a writer that blocks
+	// holds up the command's output.
+	Stdout, Stderr io.Writer
+
+	// HardTimeout, if positive, ends the command that long after it
+	// started, as Kill(SIGTERM) does, with status StatusTimedOut.
+	HardTimeout time.Duration
+	// Grace is how long Kill and timeouts wait after their first signal
+	// before sending SIGKILL to the group. Zero or less means DefaultGrace.
+	Grace time.Duration
+	// DrainWindow is how long to keep reading output after the main
+	// process has exited, while background processes still hold the
+	// pipes; then the group is killed. Zero or less means
+	// DefaultDrainWindow.
+	DrainWindow time.Duration
+}
+
+// A Process is a running or finished command started by [Start].
+//
+// Its methods are safe for use by many goroutines at once. Every Process
+// must end with its command: call [Process.Wait] until it is done,
+// [Process.Kill] or [Process.Release]. The zero value is a Process that
+// was never started: its methods return [ErrNotStarted] or empty values.
+type Process struct {
+	pid       int
+	start     time.Time
+	grace     time.Duration
+	drain     time.Duration
+	stdout    *Buffer
+	stderr    *Buffer
+	stdin     *os.File // write end of the stdin pipe, or nil
+	stdinPipe bool     // stdin is fed by Write
+
+	kills    chan syscall.Signal
+	exited   chan struct{} // the main process has exited (it may not be reaped yet)
+	exitedAt time.Time     // set before exited is closed
+	done     chan struct{} // everything has ended and the fields below are final
+
+	mu         sync.Mutex
+	reaped     bool // the group may no longer be signalled
+	status     Status
+	ws         syscall.WaitStatus
+	background bool
+	waitErr    error
+}
+
+// Start starts c and returns without waiting for it. If ctx is done before
+// the command ends, the command is ended as by Kill(SIGTERM).
+func Start(ctx context.Context, c Cmd) (*Process, error) {
+	if c.Command == "" {
+		return nil, errors.New("exec: empty command")
+	}
+	if c.Stdin != nil && c.StdinPipe {
+		return nil, errors.New("exec: both Stdin and StdinPipe are set")
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("exec: start: %w", err)
+	}
+	shell := c.Shell
+	if shell == "" {
+		var err error
+		if shell, err = osexec.LookPath("bash"); err != nil {
+			return nil, fmt.Errorf("exec: find bash: %w", err)
+		}
+	}
+	if c.Dir != "" {
+		if _, err := os.Stat(c.Dir); err != nil {
+			return nil, fmt.Errorf("exec: working directory: %w", err)
+		}
+	}
+
+	var childEnds, parentEnds []*os.File
+	pipe := func() (r, w *os.File, err error) {
+		if r, w, err = os.Pipe(); err != nil {
+			return nil, nil, fmt.Errorf("exec: pipe: %w", err)
+		}
+		return r, w, nil
+	}
+	closeAll := func(fs []*os.File) {
+		for _, f := range fs {
+			f.Close()
+		}
+	}
+	fail := func(err error) (*Process, error) {
+		closeAll(childEnds)
+		closeAll(parentEnds)
+		return nil, err
+	}
+
+	p := &Process{
+		grace:     c.Grace,
+		drain:     c.DrainWindow,
+		stdout:    NewBuffer(c.OutputLimit),
+		stderr:    NewBuffer(c.OutputLimit),
+		stdinPipe: c.StdinPipe,
+		kills:     make(chan syscall.Signal),
+		exited:    make(chan struct{}),
+		done:      make(chan struct{}),
+		status:    StatusRunning,
+	}
+	if p.grace <= 0 {
+		p.grace = DefaultGrace
+	}
+	if p.drain <= 0 {
+		p.drain = DefaultDrainWindow
+	}
+
+	var stdin *os.File
+	var copyFrom io.Reader
+	switch f, isFile := c.Stdin.(*os.File); {
+	case isFile && f != nil:
+		stdin = f
+	case c.Stdin == nil && !c.StdinPipe:
+		devNull, err := os.Open(os.DevNull)
+		if err != nil {
+			return fail(fmt.Errorf("exec: stdin: %w", err))
+		}
+		stdin = devNull
+		childEnds = append(childEnds, devNull)
+	default:
+		r, w, err := pipe()
+		if err != nil {
+			return fail(err)
+		}
+		stdin, p.stdin, copyFrom = r, w, c.Stdin
+		childEnds, parentEnds = append(childEnds, r), append(parentEnds, w)
+	}
+	outR, outW, err := pipe()
+	if err != nil {
+		return fail(err)
+	}
+	childEnds, parentEnds = append(childEnds, outW), append(parentEnds, outR)
+	readers := []*os.File{outR}
+	errW := outW
+	if !c.Combined {
+		var errR *os.File
+		if errR, errW, err = pipe(); err != nil {
+			return fail(err)
+		}
+		childEnds, parentEnds = append(childEnds, errW), append(parentEnds, errR)
+		readers = append(readers, errR)
+	}
+
+	attr := &syscall.ProcAttr{
+		Dir:   c.Dir,
+		Env:   c.Env,
+		Files: []uintptr{stdin.Fd(), outW.Fd(), errW.Fd()},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	}
+	p.start = time.Now()
+	pid, _, err := syscall.StartProcess(shell, []string{"bash", "-c", c.Command}, attr)
+	runtime.KeepAlive(stdin)
+	closeAll(childEnds)
+	childEnds = nil
+	if err != nil {
+		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
+	}
+	p.pid = pid
+
+	go func() {
+		err := waitExited(pid)
+		p.exitedAt = time.Now()
+		if err != nil {
+			p.waitErr = fmt.Errorf("exec: wait for pid %d: %w", pid, err)
+		}
+		close(p.exited)
+	}()
+	readerDone := make(chan struct{}, len(readers))
+	go readInto(outR, p.stdout, c.Stdout, readerDone)
+	if !c.Combined {
+		go readInto(readers[1], p.stderr, c.Stderr, readerDone)
+	} else {
+		p.stderr.Close()
+	}
+	if copyFrom != nil {
+		go func() {
+			io.Copy(p.stdin, copyFrom)
+			p.stdin.Close()
+		}()
+	}
+	go p.monitor(ctx, c.HardTimeout, readers, readerDone)
+	return p, nil
+}
+
+// Run starts c, waits for it to end and releases it.
+func Run(ctx context.Context, c Cmd) (Result, error) {
+	p, err := Start(ctx, c)
+	if err != nil {
+		return Result{}, err
+	}
+	defer p.Release()
+	return p.Wait(context.Background())
+}
+
+// readInto copies f into b and tee until f ends or is closed.
+func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			b.Write(buf[:n])
+			if tee != nil {
+				if _, err := tee.Write(buf[:n]); err != nil {
+					tee = nil
+				}
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	b.Close()
+	done <- struct{}{}
+}
+
+// monitor owns the command's end: it applies timeouts, kills and the drain
+// window, ends whatever is left of the group, and reaps the main process.
+func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os.File, readerDone <-chan struct{}) {
+	var timers []*time.Timer
+	after := func(d time.Duration) <-chan time.Time {
+		t := time.NewTimer(d)
+		timers = append(timers, t)
+		return t.C
+	}
+	var hardC, escalateC, drainC <-chan time.Time
+	if hard > 0 {
+		hardC = after(hard)
+	}
+	exited, ctxDone := p.exited, ctx.Done()
+	open := len(readers)
+	status := StatusCompleted
+	end := func(why Status, sig syscall.Signal) {
+		if status == StatusCompleted {
+			status = why
+		}
+		p.signal(sig)
+		if sig != syscall.SIGKILL {
+			p.signal(syscall.SIGCONT)
+		}
+		if escalateC == nil {
+			escalateC = after(p.grace)
+		}
+	}
+	forced := false
+	for exited != nil || open > 0 {
+		select {
+		case <-exited:
+			exited, hardC, ctxDone = nil, nil, nil
+			if open > 0 {
+				drainC = after(p.drain)
+			}
+		case <-readerDone:
+			open--
+		case <-hardC:
+			hardC = nil
+			end(StatusTimedOut, syscall.SIGTERM)
+		case <-ctxDone:
+			ctxDone = nil
+			end(StatusKilled, syscall.SIGTERM)
+		case sig := <-p.kills:
+			if exited == nil {
+				// The command has ended; only stragglers are left.
+				p.signal(syscall.SIGKILL)
+				continue
+			}
+			end(StatusKilled, sig)
+		case <-escalateC:
+			escalateC = nil
+			p.signal(syscall.SIGKILL)
+		case <-drainC:
+			if forced {
+				// Something outside the group holds the pipes.
+				for _, f := range readers {
+					f.Close()
+				}
+				drainC = nil
+				continue
+			}
+			forced = true
+			p.background = true
+			p.signal(syscall.SIGKILL)
+			drainC = after(p.drain)
+		}
+	}
+	for _, t := range timers {
+		t.Stop()
+	}
+
+	// Nothing outlives the run. The main process is a zombie until it is
+	// reaped, which keeps its process group id from being reused, so the
+	// group is ended before the reaping.
+	p.mu.Lock()
+	p.signalLocked(syscall.SIGKILL)
+	p.reaped = true
+	p.mu.Unlock()
+	var ws syscall.WaitStatus
+	err := p.waitErr
+	if err == nil {
+		for {
+			_, err = syscall.Wait4(p.pid, &ws, 0, nil)
+			if err != syscall.EINTR {
+				break
+			}
+		}
+		if err != nil {
+			err = fmt.Errorf("exec: reap pid %d: %w", p.pid, err)
+		}
+	}
+	for _, f := range readers {
+		f.Close()
+	}
+	if p.stdin != nil {
+		p.stdin.Close()
+	}
+
+	p.mu.Lock()
+	p.status, p.ws, p.waitErr = status, ws, err
+	p.mu.Unlock()
+	close(p.done)
+}
+
+// signal sends sig to the command's process group.
+func (p *Process) signal(sig syscall.Signal) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.signalLocked(sig)
+}
+
+func (p *Process) signalLocked(sig syscall.Signal) error {
+	if p.reaped {
+		return ErrProcessDone
+	}
+	if err := syscall.Kill(-p.pid, sig); err != nil && err != syscall.ESRCH {
+		return fmt.Errorf("exec: signal group %d: %w", p.pid, err)
+	}
+	return nil
+}
+
+// waitExited blocks until process pid has exited, without reaping it.
+func waitExited(pid int) error {
+	const (
+		pPID    = 1          // P_PID
+		wNoWait = 0x01000000 // WNOWAIT
+	)
+	var siginfo [16]uint64
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid),
+			uintptr(unsafe.Pointer(&siginfo[0])), syscall.WEXITED|wNoWait, 0, 0)
+		switch errno {
+		case 0:
+			return nil
+		case syscall.EINTR:
+			continue
+		}
+		return errno
+	}
+}
+
+func (p *Process) started() bool { return p != nil && p.done != nil }
+
+// Pid returns the process id of the command's bash, which is also its
+// process group id, or 0 if p was never started.
+func (p *Process) Pid() int {
+	if !p.started() {
+		return 0
+	}
+	return p.pid
+}
+
+// Done returns a channel that is closed when the command and everything it
+// started have ended and the result is final.
+func (p *Process) Done() <-chan struct{} {
+	if !p.started() {
+		closed := make(chan struct{})
+		close(closed)
+		return closed
+	}
+	return p.done
+}
+
+// Wait waits for the command to end, or for ctx to be done, and returns its
+// result. When ctx ends first (a soft timeout), the result has status
+// StatusRunning, the output so far, and the command goes on. The error is
+// non-nil only if the process could not be waited for.
+func (p *Process) Wait(ctx context.Context) (Result, error) {
+	if !p.started() {
+		return Result{}, ErrNotStarted
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+	}
+	return p.result()
+}
+
+// Signal sends sig to the command's whole process group and returns
+// without waiting. It fails with ErrProcessDone once the command has ended.
+func (p *Process) Signal(sig syscall.Signal) error {
+	if !p.started() {
+		return ErrNotStarted
+	}
+	if sig < 0 || sig > sigRTMax {
+		return fmt.Errorf("exec: invalid signal %d", int(sig))
+	}
+	return p.signal(sig)
+}
+
+// Kill ends the command's whole process group: it sends sig (SIGTERM if
+// sig is 0) and SIGCONT, waits up to the grace period, then sends SIGKILL.
+// It returns once the command has been reaped, with its final result; the
+// status is StatusKilled unless the command had already ended. Killing a
+// finished command returns its result.
+func (p *Process) Kill(sig syscall.Signal) (Result, error) {
+	if !p.started() {
+		return Result{}, ErrNotStarted
+	}
+	if sig < 0 || sig > sigRTMax {
+		return Result{}, fmt.Errorf("exec: invalid signal %d", int(sig))
+	}
+	if sig == 0 {
+		sig = syscall.SIGTERM
+	}
+	select {
+	case p.kills <- sig:
+	case <-p.done:
+	}
+	<-p.done
+	return p.result()
+}
+
+// Release ends the command and everything it started with SIGKILL, waits
+// for them, and frees the output. Later reads return no data. Release is
+// idempotent.
+func (p *Process) Release() {
+	if !p.started() {
+		return
+	}
+	p.Kill(syscall.SIGKILL)
+	p.stdout.free()
+	p.stderr.free()
+}
+
+// Write writes to the command's standard input, which must have been
+// started with StdinPipe. A write to a command that is not reading blocks
+// until it reads, ends, or stdin is closed.
+func (p *Process) Write(b []byte) (int, error) {
+	if !p.started() {
+		return 0, ErrNotStarted
+	}
+	if !p.stdinPipe {
+		return 0, ErrNoStdin
+	}
+	n, err := p.stdin.Write(b)
+	if err != nil {
+		err = fmt.Errorf("exec: write stdin: %w", err)
+	}
+	return n, err
+}
+
+// CloseStdin closes the command's standard input pipe, so that it reads
+// end of file. It requires StdinPipe.
+func (p *Process) CloseStdin() error {
+	if !p.started() {
+		return ErrNotStarted
+	}
+	if !p.stdinPipe {
+		return ErrNoStdin
+	}
+	if err := p.stdin.Close(); err != nil && !errors.Is(err, os.ErrClosed) {
+		return fmt.Errorf("exec: close stdin: %w", err)
+	}
+	return nil
+}
+
+// Read returns the output of stream s held from offset on; see
+// [Buffer.Since]. It never blocks.
+func (p *Process) Read(s Stream, offset int64) Chunk {
+	b := p.buffer(s)
+	if b == nil {
+		return Chunk{Offset: offset, Next: offset, EOF: true}
+	}
+	return b.Since(offset)
+}
+
+// WaitOutput waits until stream s has output past offset, the stream ends,
+// the command's main process exits, or ctx is done (a long poll), and then
+// returns what [Process.Read] returns.
+func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk {
+	b := p.buffer(s)
+	if b == nil {
+		return Chunk{Offset: offset, Next: offset, EOF: true}
+	}
+	if ch := b.waitCh(offset); ch != nil {
+		select {
+		case <-ch:
+		case <-p.exited:
+		case <-ctx.Done():
+		}
+	}
+	return b.Since(offset)
+}
+
+func (p *Process) buffer(s Stream) *Buffer {
+	if !p.started() {
+		return nil
+	}
+	switch s {
+	case Stdout:
+		return p.stdout
+	case Stderr:
+		return p.stderr
+	}
+	return nil
+}
+
+// result returns the current result.
+func (p *Process) result() (Result, error) {
+	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start)}
+	select {
+	case <-p.done:
+		p.mu.Lock()
+		r.Status, r.BackgroundKilled = p.status, p.background
+		r.Duration = p.exitedAt.Sub(p.start)
+		ws, err := p.ws, p.waitErr
+		p.mu.Unlock()
+		switch {
+		case err != nil:
+		case ws.Exited():
+			code := ws.ExitStatus()
+			r.ExitCode = &code
+		case ws.Signaled():
+			r.Signal = SignalName(ws.Signal())
+			r.CoreDumped = ws.CoreDump()
+		}
+		r.Stdout, r.Stderr = p.stdout.Since(0), p.stderr.Since(0)
+		return r, err
+	default:
+	}
+	r.Stdout, r.Stderr = p.stdout.Since(0), p.stderr.Since(0)
+	return r, nil
+}

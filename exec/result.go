@@ -1,0 +1,99 @@
+package exec
+
+import (
+	"fmt"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A Result is what is known about a command: its status and, once it has
+// ended, how it ended. Exactly one of ExitCode and Signal is set for an
+// ended command (the ACP exit status {exitCode, signal}); neither is set
+// while it runs.
+type Result struct {
+	// Status is where the command is in its life.
+	Status Status
+	// ExitCode is the exit code of the main process, or nil if a signal
+	// ended it or it is still running.
+	ExitCode *int
+	// Signal is the POSIX name of the signal that ended the main process
+	// (see [SignalName]), or "".
+	Signal string
+	// CoreDumped reports that the main process dumped core, as read from
+	// its wait status.
+	CoreDumped bool
+	// Duration is the time from start to the main process's exit, or to
+	// now while it runs.
+	Duration time.Duration
+	// Stdout and Stderr hold the newest output of each stream (everything
+	// in Stdout with Cmd.Combined). Their Offset is where the window
+	// begins, Next is the total count, Truncated tells whether bytes were
+	// dropped.
+	Stdout, Stderr Chunk
+	// BackgroundKilled reports that processes started by the command still
+	// held its output open after the drain window, so they were killed.
+	BackgroundKilled bool
+	// Pid is the process id, and process group id, of the command's bash.
+	Pid int
+}
+
+// Truncated reports whether either stream dropped bytes.
+func (r Result) Truncated() bool { return r.Stdout.Truncated || r.Stderr.Truncated }
+
+// ShellCode returns the exit code as a shell reports it in $?: the exit
+// code, or 128+n when signal n ended the command. It returns -1 while the
+// command runs. (Mapping StatusTimedOut to 124 is left to the caller.)
+func (r Result) ShellCode() int {
+	switch {
+	case r.ExitCode != nil:
+		return *r.ExitCode
+	case r.Signal != "":
+		if sig, ok := ParseSignal(r.Signal); ok {
+			return 128 + int(sig)
+		}
+	}
+	return -1
+}
+
+// Explain describes how the command ended for people, in the manner of
+// "exit code 139 (128+11: a process it ran was ended by SIGSEGV)" or
+// "ended by SIGSEGV (signal 11, shell code 139), core dumped".
+func (r Result) Explain() string {
+	var b strings.Builder
+	switch r.Status {
+	case StatusRunning:
+		return "still running"
+	case StatusTimedOut:
+		b.WriteString("timed out: ")
+	case StatusKilled:
+		b.WriteString("killed: ")
+	}
+	switch {
+	case r.ExitCode != nil:
+		code := *r.ExitCode
+		fmt.Fprintf(&b, "exit code %d", code)
+		switch {
+		case code == 126:
+			b.WriteString(" (a command was found but could not be executed)")
+		case code == 127:
+			b.WriteString(" (a command was not found)")
+		case code > 128 && code <= 128+sigRTMax:
+			fmt.Fprintf(&b, " (128+%d: a process it ran was ended by %s)", code-128, SignalName(syscall.Signal(code-128)))
+		}
+	case r.Signal != "":
+		fmt.Fprintf(&b, "ended by %s", r.Signal)
+		if code := r.ShellCode(); code > 0 {
+			fmt.Fprintf(&b, " (signal %d, shell code %d)", code-128, code)
+		}
+		if r.CoreDumped {
+			b.WriteString(", core dumped")
+		}
+	default:
+		b.WriteString("exit status unknown")
+	}
+	if r.BackgroundKilled {
+		b.WriteString("; background processes holding its output were killed")
+	}
+	return b.String()
+}
