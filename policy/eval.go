@@ -1,0 +1,206 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Trace is the list of every rule considered by [Policy.Explain], in
+// evaluation order.
+type Trace []TraceStep
+
+// TraceStep is one rule considered while evaluating an Input.
+type TraceStep struct {
+	Command int     `json:"command"` // index into Input.Commands, -1 for findings and Rego
+	Kind    string  `json:"kind"`    // prefix | default | option | finding | rego
+	Rule    string  `json:"rule"`    // rule id
+	Prefix  string  `json:"prefix,omitempty"`
+	Verdict Verdict `json:"verdict"`
+	Source  string  `json:"source"`
+	Matched bool    `json:"matched"`
+	Note    string  `json:"note,omitempty"`
+}
+
+// Evaluate decides on in. Every simple command gets one reason from the
+// prefix rules (policy.allow, policy.ask, policy.deny or policy.no_match),
+// every finding one reason rated by rules:, and Rego adds its own; the
+// verdict is the strictest of them (DESIGN.md §4). Reasons come strictest
+// first. Evaluate never fails: a nil or zero Policy, a nil Input, an
+// unknown finding id and a Rego error are all Deny reasons. It is safe for
+// concurrent use.
+func (p *Policy) Evaluate(ctx context.Context, in *Input) Decision {
+	return p.evaluate(ctx, in, nil)
+}
+
+// Explain is Evaluate that also returns the trace of every rule
+// considered, matched or not. It is slower than Evaluate: it walks every
+// prefix rule for the program of each command.
+func (p *Policy) Explain(ctx context.Context, in *Input) (Decision, Trace) {
+	var t Trace
+	d := p.evaluate(ctx, in, &t)
+	return d, t
+}
+
+func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision {
+	if p == nil || p.trie == nil {
+		return decide([]Reason{{Verdict: Deny, Rule: "policy.invalid", Message: "no policy loaded", Source: "builtin"}})
+	}
+	if in == nil {
+		in = &Input{}
+	}
+	reasons := make([]Reason, 0, len(in.Commands)+len(in.Findings)+1)
+	noMatch := make([]int, len(in.Commands)) // index of the command's no_match reason, or -1
+	var hits []guardHit
+	for ci := range in.Commands {
+		c := &in.Commands[ci]
+		noMatch[ci] = -1
+		argv, dyn := matchArgv(c)
+		m := p.trie.lookup(argv, dyn)
+		r := p.commandReason(c, argv, m)
+		if r.Rule == "policy.no_match" {
+			noMatch[ci] = len(reasons)
+		}
+		reasons = append(reasons, r)
+		hits = guardOptions(argv, m.depth, hits[:0])
+		for _, h := range hits {
+			v, src := p.RuleVerdict("policy.dangerous_option")
+			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src,
+				Message: fmt.Sprintf("%s %s %s; allow it with a longer prefix that names the option", strings.Join(h.guard.prefix, " "), argv[h.index], h.guard.why)})
+		}
+		if trace != nil {
+			p.tracePrefixes(trace, ci, argv, dyn, m, r, hits)
+		}
+	}
+	for _, f := range in.Findings {
+		v, src := p.RuleVerdict(f.Rule)
+		msg := f.Message
+		if _, ok := LookupRule(f.Rule); !ok {
+			msg = fmt.Sprintf("unknown rule id %q: %s", f.Rule, f.Message)
+		}
+		reasons = append(reasons, Reason{Verdict: v, Rule: f.Rule, Message: msg, Pos: f.Pos, Source: src})
+		if trace != nil {
+			*trace = append(*trace, TraceStep{Command: -1, Kind: "finding", Rule: f.Rule, Verdict: v, Source: src, Matched: true, Note: msg})
+		}
+	}
+	if len(in.Commands) == 0 && len(in.Findings) == 0 {
+		v, src := p.RuleVerdict("parser.empty")
+		reasons = append(reasons, Reason{Verdict: v, Rule: "parser.empty", Message: "no command to check", Source: src})
+	}
+	if p.rego != nil {
+		reasons = p.rego.apply(ctx, in, reasons, noMatch, trace)
+	}
+	return decide(reasons)
+}
+
+// decide sorts reasons strictest first (stable) and takes the strictest
+// verdict. No reason at all is Deny.
+func decide(reasons []Reason) Decision {
+	d := Decision{Verdict: Deny, Reasons: reasons}
+	if len(reasons) == 0 {
+		return d
+	}
+	slices.SortStableFunc(reasons, func(a, b Reason) int { return int(clamp(a.Verdict)) - int(clamp(b.Verdict)) })
+	d.Verdict = clamp(reasons[0].Verdict)
+	return d
+}
+
+// matchArgv returns what prefix rules match for c, and which of its words
+// are dynamic. MatchArgv is Argv with git's global options removed; the
+// dynamic flags index Argv, so they are aligned from the end, and any
+// doubt makes a word dynamic.
+func matchArgv(c *Command) ([]string, func(int) bool) {
+	argv := c.MatchArgv
+	if len(argv) == 0 {
+		argv = c.Argv
+	}
+	off := len(c.Argv) - len(argv)
+	dyn := func(i int) bool {
+		j := i
+		if i > 0 {
+			j = i + off
+		}
+		if j < 0 || j >= len(c.Argv) || c.Argv[j] != argv[i] {
+			return true
+		}
+		return j < len(c.Dynamic) && c.Dynamic[j]
+	}
+	return argv, dyn
+}
+
+func (p *Policy) commandReason(c *Command, argv []string, m match) Reason {
+	r := Reason{Pos: c.Pos}
+	if m.rule != nil {
+		r.Verdict, r.Source = m.rule.Verdict, m.rule.Source
+		r.Rule = "policy." + m.rule.Verdict.String()
+		r.Message = fmt.Sprintf("%s matches %s prefix %q", quoteArgv(argv), m.rule.Verdict, m.rule.String())
+	} else {
+		r.Verdict, r.Source = p.def, p.defSource
+		r.Rule = "policy.no_match"
+		r.Message = fmt.Sprintf("no prefix rule matches %s; default: %s", quoteArgv(argv), p.def)
+	}
+	if m.worst != nil && m.worst.Verdict < r.Verdict {
+		r.Verdict, r.Source = m.worst.Verdict, m.worst.Source
+		r.Rule = "policy." + m.worst.Verdict.String()
+		r.Message = fmt.Sprintf("word %d (%s) of %s is dynamic: it could make %s prefix %q match", m.dynIdx+1, argv[m.dynIdx], quoteArgv(argv), m.worst.Verdict, m.worst.String())
+	}
+	return r
+}
+
+// quoteArgv renders argv for a message, shortened when long.
+func quoteArgv(argv []string) string {
+	s := strings.Join(argv, " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return "`" + s + "`"
+}
+
+// tracePrefixes records every prefix rule for argv's program (first token
+// equal to argv[0], or "*"), with whether and how it matched.
+func (p *Policy) tracePrefixes(trace *Trace, ci int, argv []string, dyn func(int) bool, m match, r Reason, hits []guardHit) {
+	for i := range p.prefixes {
+		pr := &p.prefixes[i]
+		if len(argv) == 0 || (pr.Tokens[0] != argv[0] && pr.Tokens[0] != wildcard) {
+			continue
+		}
+		st := TraceStep{Command: ci, Kind: "prefix", Rule: "policy." + pr.Verdict.String(), Prefix: pr.String(), Verdict: pr.Verdict, Source: pr.Source}
+		st.Matched, st.Note = prefixNote(pr, argv, dyn)
+		switch {
+		case pr == m.rule:
+			st.Note = "longest match"
+		case pr == m.worst:
+			st.Note = "could match through a dynamic word"
+		case st.Matched && m.rule != nil && len(pr.Tokens) < m.depth:
+			st.Note = "matches, but a longer prefix wins"
+		case st.Matched:
+			st.Note = "matches, but ties with a stricter prefix"
+		}
+		*trace = append(*trace, st)
+	}
+	if m.rule == nil {
+		*trace = append(*trace, TraceStep{Command: ci, Kind: "default", Rule: "policy.no_match", Verdict: p.def, Source: p.defSource, Matched: true, Note: "no prefix rule matches"})
+	}
+	for _, h := range hits {
+		v, src := p.RuleVerdict("policy.dangerous_option")
+		*trace = append(*trace, TraceStep{Command: ci, Kind: "option", Rule: "policy.dangerous_option", Prefix: strings.Join(h.guard.prefix, " ") + " " + argv[h.index], Verdict: v, Source: src, Matched: true, Note: h.guard.why})
+	}
+}
+
+// prefixNote says whether pr matches argv token by token, and if not,
+// where it stops.
+func prefixNote(pr *Prefix, argv []string, dyn func(int) bool) (bool, string) {
+	for i, t := range pr.Tokens {
+		switch {
+		case i >= len(argv):
+			return false, fmt.Sprintf("longer than the command (%d words)", len(argv))
+		case t == wildcard:
+		case dyn(i):
+			return false, fmt.Sprintf("word %d (%s) is dynamic", i+1, argv[i])
+		case t != argv[i]:
+			return false, fmt.Sprintf("word %d is %q, not %q", i+1, argv[i], t)
+		}
+	}
+	return true, ""
+}

@@ -1,0 +1,75 @@
+package policy
+
+import "sort"
+
+// RuleInfo describes one rule id of the registry.
+type RuleInfo struct {
+	ID string `json:"id"`
+	// Verdict is the default verdict of a finding with this id. For
+	// policy.no_match it is Ask, the default of the default: field.
+	Verdict Verdict `json:"verdict"`
+	// Fixed rules cannot be re-rated by a policy's rules: map; trying is
+	// an error. They are the gate's own failures, the verdicts that the
+	// allow/ask/deny lists and Rego produce, and parser.syntax.
+	Fixed bool `json:"fixed,omitempty"`
+	// Loosest is the loosest verdict rules: may give the id. It is below
+	// Allow for findings that mean part of the command was never seen.
+	Loosest     Verdict `json:"loosest"`
+	Description string  `json:"description"`
+}
+
+// registry is the constant table of every rule id, sorted by id.
+var registry = []RuleInfo{
+	{ID: "env.code_injection", Verdict: Deny, Loosest: Allow, Description: "an environment assignment makes a program run other code (PATH, LD_PRELOAD, GIT_SSH_COMMAND, …)"},
+	{ID: "gate.error", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the gate failed while checking"},
+	{ID: "gate.panic", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the gate panicked while checking"},
+	{ID: "gate.timeout", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "checking took longer than allowed"},
+	{ID: "git.dangerous_config", Verdict: Deny, Loosest: Allow, Description: "git -c sets a key that runs a command (core.pager, core.sshCommand, alias.*, …)"},
+	{ID: "ignore.contains_ignored", Verdict: Ask, Loosest: Allow, Description: "a directory given to a recursive reader contains ignored files"},
+	{ID: "ignore.denied", Verdict: Deny, Loosest: Allow, Description: "a file reference matches an ignore rule"},
+	{ID: "ignore.unknown_ref", Verdict: Ask, Loosest: Allow, Description: "a file argument the gate cannot see (xargs stdin, find -exec {})"},
+	{ID: "parser.arithmetic_variable", Verdict: Deny, Loosest: Allow, Description: "arithmetic that references a variable (bash evaluates its value as code)"},
+	{ID: "parser.coprocess", Verdict: Deny, Loosest: Allow, Description: "a coprocess"},
+	{ID: "parser.command_substitution", Verdict: Deny, Loosest: Allow, Description: "command substitution $(…) or backticks"},
+	{ID: "parser.dynamic_command", Verdict: Deny, Loosest: Allow, Description: "a dynamic word in command position ($CMD, a glob)"},
+	{ID: "parser.empty", Verdict: Deny, Loosest: Allow, Description: "the input holds no command"},
+	{ID: "parser.eval", Verdict: Deny, Loosest: Allow, Description: "eval, source, ., alias, trap or enable"},
+	{ID: "parser.function_definition", Verdict: Deny, Loosest: Allow, Description: "a function definition"},
+	{ID: "parser.indirect_expansion", Verdict: Deny, Loosest: Allow, Description: "${!x} indirection or ${x@P} prompt expansion"},
+	{ID: "parser.line_break_lookalike", Verdict: Deny, Loosest: Allow, Description: "a character that renders as a line break but is not one to bash (CR, U+2028, U+2029, U+0085)"},
+	{ID: "parser.process_substitution", Verdict: Deny, Loosest: Allow, Description: "process substitution <(…) or >(…)"},
+	{ID: "parser.subshell", Verdict: Deny, Loosest: Allow, Description: "a subshell ( … )"},
+	{ID: "parser.syntax", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the command is not valid bash"},
+	{ID: "parser.too_deep", Verdict: Deny, Loosest: Ask, Description: "nesting deeper than the parser checks"},
+	{ID: "parser.too_many_commands", Verdict: Deny, Loosest: Ask, Description: "more commands than the parser checks"},
+	{ID: "parser.unsupported", Verdict: Deny, Loosest: Ask, Description: "a construct the parser does not analyse"},
+	{ID: "path.dynamic_cwd", Verdict: Ask, Loosest: Allow, Description: "a relative file reference after a cd to a dynamic place"},
+	{ID: "path.outside_root", Verdict: Ask, Loosest: Allow, Description: "a file reference leaves the project root"},
+	{ID: "path.protected", Verdict: Deny, Loosest: Allow, Description: "a write to .git/hooks, .git/config, or a policy or ignore file"},
+	{ID: "policy.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "the longest matching prefix is in allow:"},
+	{ID: "policy.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "the longest matching prefix is in ask:"},
+	{ID: "policy.dangerous_option", Verdict: Ask, Loosest: Allow, Description: "an option that makes a read-only command write, delete or run a program (find -delete, rg --pre, …) not named by the prefix rule that matched"},
+	{ID: "policy.deny", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the longest matching prefix is in deny:"},
+	{ID: "policy.invalid", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the policy file could not be loaded"},
+	{ID: "policy.no_match", Verdict: Ask, Fixed: true, Loosest: Allow, Description: "no prefix rule matches: the policy's default: applies"},
+	{ID: "redirect.network", Verdict: Deny, Loosest: Allow, Description: "a redirect to /dev/tcp or /dev/udp opens a socket"},
+	{ID: "rego.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "a Rego allow rule lifted a command no prefix rule matched"},
+	{ID: "rego.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "a Rego ask rule fired"},
+	{ID: "rego.deny", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "a Rego deny rule fired"},
+	{ID: "rego.error", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "Rego evaluation failed"},
+}
+
+// LookupRule returns the registry entry of a rule id.
+func LookupRule(id string) (RuleInfo, bool) {
+	i := sort.Search(len(registry), func(i int) bool { return registry[i].ID >= id })
+	if i < len(registry) && registry[i].ID == id {
+		return registry[i], true
+	}
+	return RuleInfo{}, false
+}
+
+// Rules returns every rule of the registry, sorted by id. The slice is a
+// copy: the caller may keep or change it.
+func Rules() []RuleInfo {
+	return append([]RuleInfo(nil), registry...)
+}
