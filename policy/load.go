@@ -234,11 +234,11 @@ func (p *Policy) RuleVerdict(id string) (Verdict, string) {
 
 // decoder walks the YAML node tree, collecting every error.
 type decoder struct {
-	p    *Policy
-	dir  string
-	errs Errors
-	seen map[string]Prefix // joined tokens → first rule
-	rego []string          // module files, in order
+	p          *Policy
+	dir        string
+	errs       Errors
+	seen       map[string]Prefix // joined tokens → first rule
+	rego       []string          // module files, in order
 	regoSource string
 }
 
