@@ -1,0 +1,167 @@
+package ignore
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// maxLinks bounds the symbolic links followed while resolving one path,
+// as the kernel's ELOOP limit does.
+const maxLinks = 40
+
+// PathInfo is what the gate needs to know about one file reference.
+type PathInfo struct {
+	// Abs is the reference made absolute against the cwd and cleaned
+	// lexically ("a/../b" is "b"): the path as written.
+	Abs string
+	// Real is the path the kernel would open: every symbolic link
+	// resolved, ".." applied after the link it follows. For a path that
+	// does not exist, the longest existing prefix is resolved (dangling
+	// links included: writing through one creates its target) and the
+	// rest appended.
+	Real string
+	// Rel and RealRel are Abs and Real relative to the root,
+	// slash-separated, "." for the root itself; empty when outside.
+	Rel, RealRel string
+	// Outside and RealOutside report that Abs or Real leaves the root.
+	Outside, RealOutside bool
+	// Exists reports that Real exists; IsDir that it is a directory.
+	Exists, IsDir bool
+}
+
+// Resolve computes the PathInfo of name, a file reference whose ~ and
+// $HOME are already expanded (see ExpandHome), resolved against cwd.
+// root must be absolute; a relative cwd is taken relative to root, an
+// empty one is root. The written path counts as inside when it is inside
+// root either as given or with root's own symlinks resolved. Resolve reads
+// the file system (lstat and readlink per component) and returns an error
+// for a symlink loop or a component that cannot be examined.
+func Resolve(root, cwd, name string) (PathInfo, error) {
+	if !filepath.IsAbs(root) {
+		return PathInfo{}, fmt.Errorf("resolve %q: root %q is not absolute", name, root)
+	}
+	root = filepath.Clean(root)
+	switch {
+	case cwd == "":
+		cwd = root
+	case !filepath.IsAbs(cwd):
+		cwd = filepath.Join(root, cwd)
+	}
+	raw := name
+	if !filepath.IsAbs(name) {
+		raw = cwd + string(filepath.Separator) + name
+	}
+	realRoot, err := realpath(root)
+	if err != nil {
+		return PathInfo{}, fmt.Errorf("resolve root: %w", err)
+	}
+	real, err := realpath(raw)
+	if err != nil {
+		return PathInfo{}, fmt.Errorf("resolve %q: %w", name, err)
+	}
+	info := PathInfo{Abs: filepath.Clean(raw), Real: real}
+	var ok bool
+	if info.Rel, ok = within(root, info.Abs); !ok {
+		info.Rel, ok = within(realRoot, info.Abs)
+	}
+	info.Outside = !ok
+	info.RealRel, ok = within(realRoot, real)
+	info.RealOutside = !ok
+	switch fi, err := os.Stat(real); {
+	case err == nil:
+		info.Exists, info.IsDir = true, fi.IsDir()
+	case !missing(err):
+		return PathInfo{}, fmt.Errorf("resolve %q: %w", name, err)
+	}
+	return info, nil
+}
+
+// realpath resolves p (absolute, not necessarily clean) component by
+// component as the kernel does. Past the first missing component the rest
+// is appended lexically.
+func realpath(p string) (string, error) {
+	sep := string(filepath.Separator)
+	resolved := sep
+	rest := p
+	links := 0
+	for rest != "" {
+		c := rest
+		if i := strings.IndexByte(rest, filepath.Separator); i >= 0 {
+			c, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			resolved = filepath.Dir(resolved)
+			continue
+		}
+		next := filepath.Join(resolved, c)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			if missing(err) {
+				return filepath.Join(next, rest), nil
+			}
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
+		}
+		target, err := os.Readlink(next)
+		if err != nil {
+			return "", err
+		}
+		if filepath.IsAbs(target) {
+			resolved = sep
+		}
+		if rest != "" {
+			target += sep + rest
+		}
+		rest = target
+	}
+	return resolved, nil
+}
+
+// missing reports errors that mean "this path does not exist".
+func missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// within returns p relative to root (slash-separated, "." for root).
+func within(root, p string) (string, bool) {
+	switch {
+	case p == root:
+		return ".", true
+	case root == string(filepath.Separator):
+		return filepath.ToSlash(p[1:]), true
+	case strings.HasPrefix(p, root) && p[len(root)] == filepath.Separator:
+		return filepath.ToSlash(p[len(root)+1:]), true
+	}
+	return "", false
+}
+
+// ExpandHome replaces a leading "~", "$HOME" or "${HOME}" (alone or
+// followed by '/') with home. Other forms ("~user", "$HOMEDIR") and an
+// empty home leave p unchanged.
+func ExpandHome(p, home string) string {
+	if home == "" {
+		return p
+	}
+	for _, prefix := range [...]string{"~", "${HOME}", "$HOME"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '/') {
+			return home + rest
+		}
+	}
+	return p
+}
