@@ -1,0 +1,775 @@
+package exec_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cmdguard/cmdguard/exec"
+	"github.com/google/go-cmp/cmp"
+)
+
+// patience bounds every wait in these tests. It is far above what any step
+// needs, so that a loaded machine does not fail them; it is never an
+// assertion about speed.
+const patience = 60 * time.Second
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), patience)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// run runs c and fails the test if it does not end.
+func run(t *testing.T, c exec.Cmd) exec.Result {
+	t.Helper()
+	p, err := exec.Start(testContext(t), c)
+	if err != nil {
+		t.Fatalf("Start(%q): %v", c.Command, err)
+	}
+	defer p.Release()
+	r, err := p.Wait(testContext(t))
+	if err != nil {
+		t.Fatalf("Wait(%q): %v", c.Command, err)
+	}
+	if r.Status == exec.StatusRunning {
+		t.Fatalf("Wait(%q): still running after %v", c.Command, patience)
+	}
+	return r
+}
+
+// exit is the part of a Result that says how a command ended.
+type exit struct {
+	Status     exec.Status
+	ExitCode   *int
+	Signal     string
+	CoreDumped bool
+	ShellCode  int
+}
+
+func exitOf(r exec.Result) exit {
+	return exit{r.Status, r.ExitCode, r.Signal, r.CoreDumped, r.ShellCode()}
+}
+
+func code(n int) *int { return &n }
+
+// eventually polls cond until it holds or patience runs out.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("after %v: %s", patience, what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// dead reports whether process pid is gone or a zombie.
+func dead(pid int) bool {
+	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	// The state follows the command name in parentheses.
+	s := string(stat)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
+}
+
+// groupGone reports whether no process is left in process group pgid.
+func groupGone(pgid int) bool {
+	return syscall.Kill(-pgid, 0) == syscall.ESRCH
+}
+
+// readPids waits for n lines of process ids on p's stdout.
+func readPids(t *testing.T, p *exec.Process, n int) []int {
+	t.Helper()
+	ctx := testContext(t)
+	var out []byte
+	var next int64
+	for bytes.Count(out, []byte("\n")) < n {
+		c := p.WaitOutput(ctx, exec.Stdout, next)
+		if ctx.Err() != nil || (c.EOF && len(c.Data) == 0) {
+			t.Fatalf("waiting for %d pids, got %q", n, out)
+		}
+		out = append(out, c.Data...)
+		next = c.Next
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(out)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("pid line %q: %v", f, err)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+func TestExitCodes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		cmd  string
+		want exit
+	}{
+		{"true", exit{exec.StatusCompleted, code(0), "", false, 0}},
+		{"exit 1", exit{exec.StatusCompleted, code(1), "", false, 1}},
+		{"exit 42", exit{exec.StatusCompleted, code(42), "", false, 42}},
+		{"exit 255", exit{exec.StatusCompleted, code(255), "", false, 255}},
+		{"exit 256", exit{exec.StatusCompleted, code(0), "", false, 0}},
+		{"cmdguard-no-such-command", exit{exec.StatusCompleted, code(127), "", false, 127}},
+		{"sh -c 'kill -KILL $$'; exit $?", exit{exec.StatusCompleted, code(137), "", false, 137}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			t.Parallel()
+			got := exitOf(run(t, exec.Cmd{Command: tt.cmd}))
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Run(%q) mismatch (-want +got):\n%s", tt.cmd, diff)
+			}
+		})
+	}
+}
+
+func TestSignals(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		kill string // the argument of bash's kill -s
+		want string
+		num  int
+	}{
+		{"TERM", "SIGTERM", 15},
+		{"KILL", "SIGKILL", 9},
+		{"INT", "SIGINT", 2},
+		{"HUP", "SIGHUP", 1},
+		{"SEGV", "SIGSEGV", 11},
+		{"ABRT", "SIGABRT", 6},
+		{"PIPE", "SIGPIPE", 13},
+		{"USR1", "SIGUSR1", 10},
+		{"RTMIN+3", "SIGRTMIN+3", 37},
+		{"RTMAX-2", "SIGRTMAX-2", 62},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			t.Parallel()
+			// No core limit is raised: a core file is not wanted here.
+			cmd := "ulimit -c 0; kill -s " + tt.kill + " $$"
+			got := exitOf(run(t, exec.Cmd{Command: cmd}))
+			want := exit{exec.StatusCompleted, nil, tt.want, false, 128 + tt.num}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Run(%q) mismatch (-want +got):\n%s", cmd, diff)
+			}
+		})
+	}
+}
+
+// TestCoreDump checks the core-dump flag against the kernel's own report,
+// read by os/exec for the same command, and, where core_pattern writes a
+// plain file, against the core file itself.
+func TestCoreDump(t *testing.T) {
+	t.Parallel()
+	pattern, err := os.ReadFile("/proc/sys/kernel/core_pattern")
+	if err != nil {
+		t.Fatalf("read core_pattern: %v", err)
+	}
+	// A pattern without '|' or '/' is a file in the process's directory.
+	plainFile := !bytes.ContainsAny(bytes.TrimSpace(pattern), "|/")
+	t.Logf("core_pattern %q; cores land in the working directory: %v", bytes.TrimSpace(pattern), plainFile)
+	tests := []struct {
+		cmd      string
+		signal   string
+		wantCore bool // where the core lands in the working directory
+	}{
+		{"ulimit -c unlimited; kill -SEGV $$", "SIGSEGV", true},
+		{"ulimit -c unlimited; kill -ABRT $$", "SIGABRT", true},
+		{"ulimit -c 0; kill -SEGV $$", "SIGSEGV", false},
+		{"ulimit -c unlimited; kill -TERM $$", "SIGTERM", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.cmd, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			r := run(t, exec.Cmd{Command: tt.cmd, Dir: dir})
+			if r.Signal != tt.signal {
+				t.Errorf("Run(%q).Signal = %q, want %q", tt.cmd, r.Signal, tt.signal)
+			}
+
+			oracleDir := t.TempDir()
+			oracle := osexec.Command("bash", "-c", tt.cmd)
+			oracle.Dir = oracleDir
+			oracle.Run()
+			ws := oracle.ProcessState.Sys().(syscall.WaitStatus)
+			if r.CoreDumped != ws.CoreDump() {
+				t.Errorf("Run(%q).CoreDumped = %v, but the wait status of the same command says %v", tt.cmd, r.CoreDumped, ws.CoreDump())
+			}
+			if plainFile {
+				cores, _ := filepath.Glob(filepath.Join(dir, "core*"))
+				if r.CoreDumped != (len(cores) > 0) {
+					t.Errorf("Run(%q).CoreDumped = %v, core files in its directory: %q", tt.cmd, r.CoreDumped, cores)
+				}
+				if r.CoreDumped != tt.wantCore {
+					t.Errorf("Run(%q).CoreDumped = %v, want %v", tt.cmd, r.CoreDumped, tt.wantCore)
+				}
+			}
+			if r.CoreDumped && !strings.Contains(r.Explain(), "core dumped") {
+				t.Errorf("Run(%q).Explain() = %q, want it to say core dumped", tt.cmd, r.Explain())
+			}
+		})
+	}
+}
+
+func TestOutputStreams(t *testing.T) {
+	t.Parallel()
+	const interleaved = "for i in 1 2 3 4 5; do echo out$i; echo err$i >&2; done"
+	tests := []struct {
+		name       string
+		cmd        exec.Cmd
+		stdout     string
+		stderr     string
+		teeOut     string
+		teeErr     string
+		withWriter bool
+	}{{
+		name:   "apart",
+		cmd:    exec.Cmd{Command: interleaved},
+		stdout: "out1\nout2\nout3\nout4\nout5\n",
+		stderr: "err1\nerr2\nerr3\nerr4\nerr5\n",
+	}, {
+		name:   "combined in order",
+		cmd:    exec.Cmd{Command: interleaved, Combined: true},
+		stdout: "out1\nerr1\nout2\nerr2\nout3\nerr3\nout4\nerr4\nout5\nerr5\n",
+	}, {
+		name:       "live tees",
+		cmd:        exec.Cmd{Command: interleaved},
+		stdout:     "out1\nout2\nout3\nout4\nout5\n",
+		stderr:     "err1\nerr2\nerr3\nerr4\nerr5\n",
+		withWriter: true,
+	}, {
+		name:   "binary passes through",
+		cmd:    exec.Cmd{Command: `printf 'a\0b\377'`},
+		stdout: "a\x00b\xff",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var teeOut, teeErr bytes.Buffer
+			if tt.withWriter {
+				tt.cmd.Stdout, tt.cmd.Stderr = &teeOut, &teeErr
+			}
+			r := run(t, tt.cmd)
+			got := [2]string{string(r.Stdout.Data), string(r.Stderr.Data)}
+			if diff := cmp.Diff([2]string{tt.stdout, tt.stderr}, got); diff != "" {
+				t.Errorf("Run(%q) output mismatch (-want +got):\n%s", tt.cmd.Command, diff)
+			}
+			if tt.withWriter {
+				tees := [2]string{teeOut.String(), teeErr.String()}
+				if diff := cmp.Diff(got, tees); diff != "" {
+					t.Errorf("Run(%q) tees differ from the output (-output +tees):\n%s", tt.cmd.Command, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestEnvAndDir(t *testing.T) {
+	t.Parallel()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		cmd  exec.Cmd
+		want string
+	}{
+		// Only what bash itself exports; nothing of this process's environment.
+		{"nil env is empty", exec.Cmd{Command: `env | cut -d= -f1 | sort | tr '\n' ' '`}, "PWD SHLVL _ "},
+		{"env given", exec.Cmd{Command: `echo "$A $B"`, Env: []string{"A=1", "B=two words"}}, "1 two words\n"},
+		{"dir", exec.Cmd{Command: "pwd -P", Dir: dir}, dir + "\n"},
+		{"command is not re-quoted", exec.Cmd{Command: `printf '%s|' "a  b" $'c\td' 'e'"f"`}, "a  b|c\td|ef|"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := string(run(t, tt.cmd).Stdout.Data)
+			if got != tt.want {
+				t.Errorf("Run(%q) stdout = %q, want %q", tt.cmd.Command, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestStartErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cmd  exec.Cmd
+		want string
+	}{
+		{"empty", exec.Cmd{}, "empty command"},
+		{"missing dir", exec.Cmd{Command: "true", Dir: "/nonexistent/cmdguard"}, "working directory"},
+		{"both stdins", exec.Cmd{Command: "cat", Stdin: strings.NewReader(""), StdinPipe: true}, "both Stdin and StdinPipe"},
+		{"missing shell", exec.Cmd{Command: "true", Shell: "/nonexistent/bash"}, "start /nonexistent/bash"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := exec.Start(context.Background(), tt.cmd)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Start(%+v) = %v, %v; want an error containing %q", tt.cmd, p, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestTruncation(t *testing.T) {
+	t.Parallel()
+	// 3000 "€" of 3 bytes; a limit of 1000 starts the window one byte into
+	// a character (9000-1000 = 8000 = 3*2666+2).
+	r := run(t, exec.Cmd{Command: `for i in $(seq 3000); do printf '€'; done`, OutputLimit: 1000})
+	want := exec.Chunk{
+		Data:      bytes.Repeat([]byte("€"), 333),
+		Offset:    8001,
+		Next:      9000,
+		Lost:      8001,
+		Truncated: true,
+		EOF:       true,
+	}
+	if diff := cmp.Diff(want, r.Stdout); diff != "" {
+		t.Errorf("Stdout mismatch (-want +got):\n%s", diff)
+	}
+	if !r.Truncated() {
+		t.Errorf("Truncated() = false, want true")
+	}
+}
+
+// TestIncrementalOffsets reads a long stream as it is written, through a
+// window far smaller than the stream, and checks that every byte is either
+// read once, in order, or counted as lost.
+func TestIncrementalOffsets(t *testing.T) {
+	t.Parallel()
+	var want strings.Builder
+	for i := 1; i <= 20000; i++ {
+		fmt.Fprintln(&want, i)
+	}
+	p, err := exec.Start(testContext(t), exec.Cmd{Command: "seq 20000", OutputLimit: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	ctx := testContext(t)
+	var next, lost int64
+	var got []byte
+	for {
+		c := p.WaitOutput(ctx, exec.Stdout, next)
+		if ctx.Err() != nil {
+			t.Fatalf("stream did not end")
+		}
+		if c.Offset != next+c.Lost {
+			t.Fatalf("Read(%d): Offset %d, Lost %d", next, c.Offset, c.Lost)
+		}
+		if !strings.HasPrefix(want.String()[c.Offset:], string(c.Data)) {
+			t.Fatalf("Read(%d) = %q at %d, not the stream's bytes there", next, c.Data, c.Offset)
+		}
+		got = append(got, c.Data...)
+		lost += c.Lost
+		next = c.Next
+		if c.EOF {
+			break
+		}
+	}
+	if next != int64(want.Len()) || int64(len(got))+lost != next {
+		t.Errorf("read %d + lost %d, ended at %d; want the total %d", len(got), lost, next, want.Len())
+	}
+	r, _ := p.Wait(ctx)
+	if r.Stdout.Next != int64(want.Len()) || !strings.HasSuffix(want.String(), string(r.Stdout.Data)) {
+		t.Errorf("Result.Stdout = %q ending at %d, want the end of the stream at %d", r.Stdout.Data, r.Stdout.Next, want.Len())
+	}
+}
+
+func TestStdin(t *testing.T) {
+	t.Parallel()
+	t.Run("pipe", func(t *testing.T) {
+		t.Parallel()
+		p, err := exec.Start(testContext(t), exec.Cmd{Command: "cat", StdinPipe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Release()
+		ctx := testContext(t)
+		var next int64
+		for _, line := range []string{"hello\n", "wörld\n"} {
+			if _, err := p.Write([]byte(line)); err != nil {
+				t.Fatalf("Write(%q): %v", line, err)
+			}
+			c := p.WaitOutput(ctx, exec.Stdout, next)
+			for int(c.Next-next) < len(line) && ctx.Err() == nil {
+				c = p.WaitOutput(ctx, exec.Stdout, next)
+			}
+			if string(c.Data) != line {
+				t.Errorf("after Write(%q), cat wrote %q", line, c.Data)
+			}
+			next = c.Next
+		}
+		if err := p.CloseStdin(); err != nil {
+			t.Fatalf("CloseStdin: %v", err)
+		}
+		r, _ := p.Wait(ctx)
+		if diff := cmp.Diff(exit{exec.StatusCompleted, code(0), "", false, 0}, exitOf(r)); diff != "" {
+			t.Errorf("cat after CloseStdin mismatch (-want +got):\n%s", diff)
+		}
+		if _, err := p.Write([]byte("late")); err == nil {
+			t.Errorf("Write after the end succeeded")
+		}
+	})
+	t.Run("reader", func(t *testing.T) {
+		t.Parallel()
+		r := run(t, exec.Cmd{Command: "cat; echo end", Stdin: strings.NewReader("from a reader\n")})
+		if got := string(r.Stdout.Data); got != "from a reader\nend\n" {
+			t.Errorf("cat of a reader = %q", got)
+		}
+	})
+	t.Run("file", func(t *testing.T) {
+		t.Parallel()
+		path := filepath.Join(t.TempDir(), "in")
+		os.WriteFile(path, []byte("from a file\n"), 0o600)
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		r := run(t, exec.Cmd{Command: "cat", Stdin: f})
+		if got := string(r.Stdout.Data); got != "from a file\n" {
+			t.Errorf("cat of a file = %q", got)
+		}
+	})
+	t.Run("none", func(t *testing.T) {
+		t.Parallel()
+		r := run(t, exec.Cmd{Command: "cat; echo end"})
+		if got := string(r.Stdout.Data); got != "end\n" {
+			t.Errorf("cat of no stdin = %q", got)
+		}
+		p, err := exec.Start(context.Background(), exec.Cmd{Command: "true"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Release()
+		if _, err := p.Write([]byte("x")); !errors.Is(err, exec.ErrNoStdin) {
+			t.Errorf("Write without StdinPipe: err = %v, want ErrNoStdin", err)
+		}
+	})
+}
+
+func TestKill(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cmd  string
+		sig  syscall.Signal
+		want string // the signal that ended it
+		pids int    // how many pids the command prints
+	}{
+		{"default is SIGTERM", "echo $$; exec sleep 300", 0, "SIGTERM", 1},
+		{"caller's signal", "echo $$; exec sleep 300", syscall.SIGUSR1, "SIGUSR1", 1},
+		{"SIGTERM ignored: escalation", "trap '' TERM; echo $$; sleep 300 & echo $!; wait", syscall.SIGTERM, "SIGKILL", 2},
+		{"stopped group", "echo $$; kill -STOP $$", syscall.SIGTERM, "SIGTERM", 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			p, err := exec.Start(testContext(t), exec.Cmd{Command: tt.cmd, Grace: 200 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Release()
+			pids := readPids(t, p, tt.pids)
+			r, err := p.Kill(tt.sig)
+			if err != nil {
+				t.Fatalf("Kill: %v", err)
+			}
+			want := exit{exec.StatusKilled, nil, tt.want, false, r.ShellCode()}
+			if diff := cmp.Diff(want, exitOf(r)); diff != "" {
+				t.Errorf("Kill(%v) of %q mismatch (-want +got):\n%s", tt.sig, tt.cmd, diff)
+			}
+			for _, pid := range pids {
+				eventually(t, fmt.Sprintf("process %d survived Kill", pid), func() bool { return dead(pid) })
+			}
+			eventually(t, "the process group survived Kill", func() bool { return groupGone(p.Pid()) })
+			if r2, _ := p.Kill(syscall.SIGKILL); r2.Signal != r.Signal || r2.Status != r.Status {
+				t.Errorf("second Kill = %v %q, want the first result %v %q", r2.Status, r2.Signal, r.Status, r.Signal)
+			}
+		})
+	}
+}
+
+func TestBackgroundHoldingPipes(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		cmd        string
+		background bool
+	}{
+		{"holds stdout", "sleep 300 & echo $!", true},
+		{"holds stderr", "sleep 300 >/dev/null & echo $!", true},
+		{"holds nothing", "sleep 300 >/dev/null 2>&1 & echo $!", false},
+		{"nohup'd", "nohup sleep 300 >/dev/null 2>&1 & echo $!", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := run(t, exec.Cmd{Command: tt.cmd, DrainWindow: 100 * time.Millisecond})
+			if r.Status != exec.StatusCompleted || r.ExitCode == nil || *r.ExitCode != 0 {
+				t.Errorf("Run(%q) = %s, want completed with code 0", tt.cmd, r.Explain())
+			}
+			if r.BackgroundKilled != tt.background {
+				t.Errorf("Run(%q).BackgroundKilled = %v, want %v", tt.cmd, r.BackgroundKilled, tt.background)
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(r.Stdout.Data)))
+			if err != nil {
+				t.Fatalf("Run(%q) stdout %q: %v", tt.cmd, r.Stdout.Data, err)
+			}
+			eventually(t, fmt.Sprintf("background process %d outlived the run", pid), func() bool { return dead(pid) })
+			eventually(t, fmt.Sprintf("process group %d outlived the run", r.Pid), func() bool { return groupGone(r.Pid) })
+		})
+	}
+}
+
+// TestEscapedProcess shows the limit of process groups: a process in a new
+// session is not ended, but Wait still returns once its pipes are closed.
+func TestEscapedProcess(t *testing.T) {
+	t.Parallel()
+	// setsid, not a group leader here, calls setsid(2) and execs sleep, so
+	// $! is the sleep.
+	r := run(t, exec.Cmd{Command: "setsid sleep 300 & echo $!", DrainWindow: 100 * time.Millisecond})
+	pid, err := strconv.Atoi(strings.TrimSpace(string(r.Stdout.Data)))
+	if err != nil {
+		t.Fatalf("stdout %q: %v", r.Stdout.Data, err)
+	}
+	defer syscall.Kill(pid, syscall.SIGKILL)
+	if !r.BackgroundKilled || r.Status != exec.StatusCompleted {
+		t.Errorf("Run = %s, BackgroundKilled %v; want completed, and the escaped process's pipes given up", r.Explain(), r.BackgroundKilled)
+	}
+}
+
+func TestHardTimeout(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cmd  string
+		want string
+	}{
+		{"obeys SIGTERM", "sleep 300 >/dev/null & echo $!; sleep 300", "SIGTERM"},
+		{"ignores SIGTERM", "trap '' TERM; sleep 300 >/dev/null & echo $!; while :; do sleep 1; done", "SIGKILL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := run(t, exec.Cmd{Command: tt.cmd, HardTimeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond})
+			want := exit{exec.StatusTimedOut, nil, tt.want, false, r.ShellCode()}
+			if diff := cmp.Diff(want, exitOf(r)); diff != "" {
+				t.Errorf("Run(%q) mismatch (-want +got):\n%s", tt.cmd, diff)
+			}
+			if !strings.HasPrefix(r.Explain(), "timed out: ") {
+				t.Errorf("Explain() = %q, want it to say timed out", r.Explain())
+			}
+			pid, err := strconv.Atoi(strings.TrimSpace(string(r.Stdout.Data)))
+			if err != nil {
+				t.Fatalf("stdout %q: %v", r.Stdout.Data, err)
+			}
+			eventually(t, fmt.Sprintf("grandchild %d outlived the timeout", pid), func() bool { return dead(pid) })
+			eventually(t, fmt.Sprintf("process group %d outlived the timeout", r.Pid), func() bool { return groupGone(r.Pid) })
+		})
+	}
+}
+
+func TestSoftTimeoutAndRelease(t *testing.T) {
+	t.Parallel()
+	p, err := exec.Start(testContext(t), exec.Cmd{Command: "sleep 300 >/dev/null & echo $!; echo $$; sleep 300"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	pids := readPids(t, p, 2)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := p.Wait(ctx)
+	if err != nil || r.Status != exec.StatusRunning || r.ExitCode != nil || r.Signal != "" {
+		t.Errorf("Wait with a done context = %v %v %q, %v; want running, no exit", r.Status, r.ExitCode, r.Signal, err)
+	}
+	if got := len(strings.Fields(string(r.Stdout.Data))); got != 2 {
+		t.Errorf("running Result.Stdout = %q, want the output so far", r.Stdout.Data)
+	}
+	if err := p.Signal(0); err != nil {
+		t.Errorf("Signal(0) after a soft timeout: %v; the command should go on", err)
+	}
+
+	p.Release()
+	for _, pid := range pids {
+		eventually(t, fmt.Sprintf("process %d outlived Release", pid), func() bool { return dead(pid) })
+	}
+	eventually(t, fmt.Sprintf("process group %d outlived Release", p.Pid()), func() bool { return groupGone(p.Pid()) })
+	r, _ = p.Wait(context.Background())
+	if r.Status != exec.StatusKilled || r.Signal != "SIGKILL" {
+		t.Errorf("after Release: %s, want killed by SIGKILL", r.Explain())
+	}
+	if c := p.Read(exec.Stdout, 0); len(c.Data) != 0 || !c.EOF {
+		t.Errorf("Read after Release = %+v, want no data and EOF", c)
+	}
+	if err := p.Signal(syscall.SIGTERM); !errors.Is(err, exec.ErrProcessDone) {
+		t.Errorf("Signal after Release: %v, want ErrProcessDone", err)
+	}
+	p.Release() // idempotent
+}
+
+func TestStartContext(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	p, err := exec.Start(ctx, exec.Cmd{Command: "echo $$; exec sleep 300"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	readPids(t, p, 1)
+	cancel()
+	r, _ := p.Wait(testContext(t))
+	if diff := cmp.Diff(exit{exec.StatusKilled, nil, "SIGTERM", false, 143}, exitOf(r)); diff != "" {
+		t.Errorf("cancelled Start context mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := exec.Start(ctx, exec.Cmd{Command: "true"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Start with a done context: %v, want context.Canceled", err)
+	}
+}
+
+func TestZeroProcess(t *testing.T) {
+	t.Parallel()
+	var p exec.Process
+	if _, err := p.Wait(context.Background()); err != exec.ErrNotStarted {
+		t.Errorf("Wait: %v, want ErrNotStarted", err)
+	}
+	if _, err := p.Kill(0); err != exec.ErrNotStarted {
+		t.Errorf("Kill: %v, want ErrNotStarted", err)
+	}
+	if _, err := p.Write(nil); err != exec.ErrNotStarted {
+		t.Errorf("Write: %v, want ErrNotStarted", err)
+	}
+	if c := p.WaitOutput(context.Background(), exec.Stdout, 0); !c.EOF {
+		t.Errorf("WaitOutput = %+v, want EOF", c)
+	}
+	select {
+	case <-p.Done():
+	default:
+		t.Errorf("Done() of a zero Process is not closed")
+	}
+	p.Release()
+}
+
+// TestConcurrentUse drives one Process from many goroutines; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	t.Parallel()
+	p, err := exec.Start(testContext(t), exec.Cmd{Command: "cat; exit 3", StdinPipe: true, OutputLimit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	ctx := testContext(t)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			for range 50 {
+				p.Write([]byte(fmt.Sprintln(i)))
+			}
+		})
+		wg.Go(func() {
+			var next int64
+			for {
+				c := p.WaitOutput(ctx, exec.Stdout, next)
+				next = c.Next
+				if c.EOF || ctx.Err() != nil {
+					return
+				}
+			}
+		})
+		wg.Go(func() { p.Wait(ctx) })
+	}
+	eventually(t, "output of 400 writes", func() bool { return p.Read(exec.Stdout, 0).Next == 400*2 })
+	p.CloseStdin()
+	wg.Wait()
+	r, _ := p.Kill(syscall.SIGTERM)
+	if diff := cmp.Diff(exit{exec.StatusCompleted, code(3), "", false, 3}, exitOf(r)); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestManyCommands runs 200 commands at once, some leaving background
+// processes behind, and checks that no process, process group or file
+// descriptor is left. It is not parallel: it counts this process's
+// descriptors.
+func TestManyCommands(t *testing.T) {
+	run(t, exec.Cmd{Command: "true"}) // let the runtime set up its poller
+	before := fdCount(t)
+	const n = 200
+	results := make([]exec.Result, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			cmd := exec.Cmd{Command: fmt.Sprintf("echo %d; echo e >&2", i), DrainWindow: 100 * time.Millisecond}
+			switch i % 4 {
+			case 1:
+				cmd.Command += "; sleep 300 &"
+			case 2:
+				cmd.Command += "; sleep 300 >/dev/null 2>&1 &"
+			case 3:
+				cmd.Command, cmd.StdinPipe, cmd.Combined = fmt.Sprintf("echo %d; cat", i), true, true
+			}
+			p, err := exec.Start(testContext(t), cmd)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer p.Release()
+			if cmd.StdinPipe {
+				p.CloseStdin()
+			}
+			results[i], errs[i] = p.Wait(testContext(t))
+		})
+	}
+	wg.Wait()
+	for i, r := range results {
+		if errs[i] != nil {
+			t.Fatalf("command %d: %v", i, errs[i])
+		}
+		if r.Status != exec.StatusCompleted || string(r.Stdout.Data) != fmt.Sprintf("%d\n", i) {
+			t.Errorf("command %d: %s, stdout %q", i, r.Explain(), r.Stdout.Data)
+		}
+		// SIGKILL has been sent; the dead still have to be reaped by init.
+		eventually(t, fmt.Sprintf("command %d: process group %d is still there", i, r.Pid), func() bool { return groupGone(r.Pid) })
+	}
+	if after := fdCount(t); after != before {
+		t.Errorf("%d file descriptors before, %d after", before, after)
+	}
+}
+
+func fdCount(t *testing.T) int {
+	t.Helper()
+	fds, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(fds)
+}
