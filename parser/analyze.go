@@ -1,0 +1,626 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Default limits used when the corresponding Options field is zero.
+const (
+	DefaultMaxDepth    = 8
+	DefaultMaxCommands = 256
+)
+
+// Options configures Analyze. The zero value is valid: no working
+// directory, an empty environment and the default limits.
+type Options struct {
+	// Cwd is the directory the command starts in. Command.Cwd is derived
+	// from it; when it is absolute, so is every Command.Cwd.
+	Cwd string
+	// Env is the only source of $HOME, ~ and (when Cwd is empty) $PWD. The
+	// host's environment, user database and file system are never read.
+	Env map[string]string
+	// MaxDepth bounds the nesting of wrappers and shell strings
+	// (sudo bash -c '…'); 0 means DefaultMaxDepth. Deeper input yields the
+	// finding parser.too_deep.
+	MaxDepth int
+	// MaxCommands bounds the number of commands reported; 0 means
+	// DefaultMaxCommands. More yields the finding parser.too_many_commands.
+	MaxCommands int
+}
+
+// Analyzer analyses bash source. Its zero value is ready to use; it keeps
+// a parser between calls, so reusing one Analyzer saves allocations. An
+// Analyzer must not be used by several goroutines at once; the package
+// function Analyze is safe for concurrent use.
+type Analyzer struct {
+	p *syntax.Parser
+}
+
+var analyzerPool = sync.Pool{New: func() any { return new(Analyzer) }}
+
+// Analyze parses src as bash and reports every simple command and every
+// finding. It never panics on any input and never reads the host's
+// environment or file system. It is safe for concurrent use.
+func Analyze(src string, opts Options) *Analysis {
+	a := analyzerPool.Get().(*Analyzer)
+	defer analyzerPool.Put(a)
+	return a.Analyze(src, opts)
+}
+
+// Analyze is like the package function Analyze, reusing a's parser.
+func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
+	if a.p == nil {
+		a.p = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	if opts.MaxDepth <= 0 {
+		opts.MaxDepth = DefaultMaxDepth
+	}
+	if opts.MaxCommands <= 0 {
+		opts.MaxCommands = DefaultMaxCommands
+	}
+	s := &state{p: a.p, opts: opts, res: &Analysis{}, top: src}
+	start := cwdState{dir: opts.Cwd}
+	if start.dir == "" {
+		start.dir = opts.Env["PWD"]
+	}
+	s.script(src, &ctx{src: src}, start, Pos{})
+	if len(s.res.Commands) == 0 && len(s.res.Findings) == 0 && s.stmts == 0 {
+		s.find("parser.empty", Pos{}, "no command to run")
+	}
+	return s.res
+}
+
+// state is one analysis in progress.
+type state struct {
+	p       *syntax.Parser
+	opts    Options
+	res     *Analysis
+	top     string // the top-level source
+	lines   []int  // offsets of line starts in top, built on demand
+	buf     []byte // scratch for decoding words
+	quiet   int    // >0: do not report findings (re-decoding brace expansions)
+	stmts   int    // statements seen at top level
+	stopped bool   // MaxCommands reached
+	cwd     cwdState
+}
+
+// ctx is where in the (possibly nested) source the walker is.
+type ctx struct {
+	src      string   // the source the current AST was parsed from
+	fr       frame    // maps src positions to top-level positions
+	wrappers []string // wrappers around commands found here
+	depth    int
+}
+
+// frame maps positions of a nested source (the STRING of bash -c STRING)
+// to the top-level source: exactly when the string is written verbatim
+// (single quotes, or no quoting or escapes), else to the string's start.
+type frame struct {
+	nested      bool
+	exact       bool
+	line, col   int
+	firstOffset int
+}
+
+func (c *ctx) pos(p syntax.Pos) Pos {
+	l, col := int(p.Line()), int(p.Col())
+	if !c.fr.nested {
+		return Pos{Line: l, Col: col}
+	}
+	if !c.fr.exact {
+		return Pos{Line: c.fr.line, Col: c.fr.col}
+	}
+	if l == 1 {
+		col += c.fr.col - 1
+	}
+	return Pos{Line: l + c.fr.line - 1, Col: col}
+}
+
+// posOffset maps a byte offset of c.src (used for raw character scans).
+func (c *ctx) posOffset(off int) Pos {
+	line, col := 1, 1
+	for i := 0; i < off && i < len(c.src); i++ {
+		if c.src[i] == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return c.pos(syntax.NewPos(uint(off), uint(line), uint(col)))
+}
+
+func (c *ctx) text(n syntax.Node) string {
+	a, b := int(n.Pos().Offset()), int(n.End().Offset())
+	if a < 0 || b > len(c.src) || a > b {
+		return ""
+	}
+	return c.src[a:b]
+}
+
+// cwdState is the effective working directory at some point of a chain.
+type cwdState struct {
+	dir string
+	dyn bool
+}
+
+// merge joins two paths of control flow: if they disagree, the directory
+// is no longer known for sure.
+func merge(a, b cwdState) cwdState {
+	if a == b {
+		return a
+	}
+	return cwdState{dir: a.dir, dyn: true}
+}
+
+func (s *state) find(rule string, p Pos, msg string) {
+	if s.quiet > 0 {
+		return
+	}
+	for _, f := range s.res.Findings {
+		if f.Rule == rule && f.Pos == p {
+			return // one finding per rule and place
+		}
+	}
+	s.res.Findings = append(s.res.Findings, Finding{Rule: rule, Message: msg, Pos: p})
+}
+
+// script parses and walks src in context c.
+func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
+	f, err := s.p.Parse(strings.NewReader(src), "")
+	if err != nil {
+		p := anchor
+		var pe syntax.ParseError
+		var le syntax.LangError
+		switch {
+		case errors.As(err, &pe):
+			p = c.pos(pe.Pos)
+		case errors.As(err, &le):
+			p = c.pos(le.Pos)
+		}
+		if p == (Pos{}) {
+			p = Pos{Line: 1, Col: 1}
+		}
+		msg := err.Error()
+		if i := strings.LastIndex(msg, ": "); i >= 0 && pe.Text != "" {
+			msg = pe.Text
+		}
+		s.find("parser.syntax", p, "syntax error: "+msg)
+		return
+	}
+	if c.depth == 0 {
+		s.stmts = len(f.Stmts)
+	}
+	if strings.ContainsAny(src, "\r\u2028\u2029\u0085") {
+		s.lookalikes(f, c)
+	}
+	s.list(f.Stmts, cwd, c)
+}
+
+// lookalikes reports characters that render as a line break but are not
+// one to bash, outside quotes.
+func (s *state) lookalikes(f *syntax.File, c *ctx) {
+	type span struct{ a, b int }
+	var quoted []span
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = append(quoted, span{int(n.Pos().Offset()), int(n.End().Offset())})
+		case *syntax.Redirect:
+			if n.Hdoc != nil {
+				quoted = append(quoted, span{int(n.Hdoc.Pos().Offset()), int(n.Hdoc.End().Offset())})
+			}
+		}
+		return true
+	})
+	src := c.src
+	for i := 0; i < len(src); i++ {
+		n := 0
+		switch {
+		case src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
+			n = 1
+		case strings.HasPrefix(src[i:], "\u2028"), strings.HasPrefix(src[i:], "\u2029"):
+			n = 3
+		case strings.HasPrefix(src[i:], "\u0085"):
+			n = 2
+		}
+		if n == 0 {
+			continue
+		}
+		in := false
+		for _, q := range quoted {
+			if i >= q.a && i < q.b {
+				in = true
+				break
+			}
+		}
+		if !in {
+			s.find("parser.line_break_lookalike", c.posOffset(i),
+				fmt.Sprintf("%q renders as a line break but is not one to bash", src[i:i+n]))
+		}
+		i += n - 1
+	}
+}
+
+// list walks statements run one after another (; or newline).
+func (s *state) list(stmts []*syntax.Stmt, cwd cwdState, c *ctx) cwdState {
+	succ, fail := s.listSF(stmts, cwd, c)
+	return merge(succ, fail)
+}
+
+// listSF walks a statement list and returns the directories after its last
+// statement succeeded and failed (for if and while conditions).
+func (s *state) listSF(stmts []*syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState) {
+	succ, fail = cwd, cwd
+	for i, st := range stmts {
+		if i > 0 {
+			cwd = merge(succ, fail)
+		}
+		succ, fail = s.stmt(st, cwd, c)
+	}
+	return succ, fail
+}
+
+// stmt walks one statement starting in directory cwd and returns the
+// directory after it succeeded and after it failed.
+func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState) {
+	if s.stopped {
+		return cwd, cwd
+	}
+	first := len(s.res.Commands)
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok || st.Cmd == nil {
+		succ, fail = s.callExpr(st, ce, cwd, c)
+	} else {
+		succ, fail = s.compound(st.Cmd, cwd, c)
+		if len(st.Redirs) > 0 {
+			s.compoundRedirects(st, first, cwd, c)
+		}
+	}
+	if st.Coprocess {
+		s.find("parser.coprocess", c.pos(st.Pos()), "coprocess")
+	}
+	if st.Background {
+		// A background job runs in a subshell: its cd is not ours.
+		return cwd, cwd
+	}
+	if st.Negated {
+		succ, fail = fail, succ
+	}
+	return succ, fail
+}
+
+// compoundRedirects attaches the redirects of a compound command
+// ({ …; } > f, while …; done < f) to every command inside it.
+func (s *state) compoundRedirects(st *syntax.Stmt, first int, cwd cwdState, c *ctx) {
+	var tmp Command
+	s.cwd = cwd
+	for _, r := range st.Redirs {
+		s.redirect(r, c, &tmp)
+	}
+	if first == len(s.res.Commands) {
+		tmp.Pos = c.pos(st.Pos())
+		tmp.Wrappers = c.wrappers
+		tmp.Cwd, tmp.CwdDynamic = cwd.dir, cwd.dyn
+		s.add(tmp)
+		return
+	}
+	for i := first; i < len(s.res.Commands); i++ {
+		cmd := &s.res.Commands[i]
+		cmd.Redirects = append(cmd.Redirects, tmp.Redirects...)
+		cmd.Files = append(cmd.Files, tmp.Files...)
+	}
+}
+
+// compound walks every command other than a simple command.
+func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail cwdState) {
+	switch x := cmd.(type) {
+	case *syntax.BinaryCmd:
+		switch x.Op {
+		case syntax.AndStmt:
+			s1, f1 := s.stmt(x.X, cwd, c)
+			s2, f2 := s.stmt(x.Y, s1, c)
+			return s2, merge(f1, f2)
+		case syntax.OrStmt:
+			s1, f1 := s.stmt(x.X, cwd, c)
+			s2, f2 := s.stmt(x.Y, f1, c)
+			return merge(s1, s2), f2
+		default: // | and |&: every element runs in a subshell
+			s.stmt(x.X, cwd, c)
+			s.stmt(x.Y, cwd, c)
+			return cwd, cwd
+		}
+	case *syntax.Block:
+		return s.listSF(x.Stmts, cwd, c)
+	case *syntax.Subshell:
+		s.find("parser.subshell", c.pos(x.Lparen), "subshell ( … )")
+		s.list(x.Stmts, cwd, c)
+		return cwd, cwd
+	case *syntax.IfClause:
+		out := cwd
+		first := true
+		for cl := x; cl != nil; cl = cl.Else {
+			branch := cwd
+			if len(cl.Cond) > 0 {
+				succ, fail := s.listSF(cl.Cond, cwd, c)
+				branch, cwd = succ, fail
+			}
+			end := s.list(cl.Then, branch, c)
+			if first {
+				out, first = end, false
+			} else {
+				out = merge(out, end)
+			}
+			if cl.Else == nil && len(cl.Cond) > 0 {
+				out = merge(out, cwd) // no else: the failed condition falls through
+			}
+		}
+		return out, out
+	case *syntax.WhileClause:
+		succ, fail := s.listSF(x.Cond, cwd, c)
+		body := succ
+		if x.Until {
+			body = fail
+		}
+		end := s.list(x.Do, body, c)
+		out := merge(merge(succ, fail), end)
+		if out != cwd {
+			out.dyn = true // a loop may repeat its cd
+		}
+		return out, out
+	case *syntax.ForClause:
+		switch l := x.Loop.(type) {
+		case *syntax.WordIter:
+			for _, w := range l.Items {
+				s.scanWord(w, c)
+			}
+		case *syntax.CStyleLoop:
+			for _, e := range []syntax.ArithmExpr{l.Init, l.Cond, l.Post} {
+				if e != nil {
+					s.arithm(e, c)
+				}
+			}
+		default:
+			s.unsupported(x, c)
+		}
+		end := s.list(x.Do, cwd, c)
+		out := merge(cwd, end)
+		if out != cwd {
+			out.dyn = true
+		}
+		return out, out
+	case *syntax.CaseClause:
+		s.scanWord(x.Word, c)
+		out := cwd
+		for _, it := range x.Items {
+			for _, p := range it.Patterns {
+				s.scanWord(p, c)
+			}
+			out = merge(out, s.list(it.Stmts, cwd, c))
+		}
+		return out, out
+	case *syntax.FuncDecl:
+		s.find("parser.function_definition", c.pos(x.Position), "function definition")
+		if x.Body != nil {
+			s.stmt(x.Body, cwd, c)
+		}
+		return cwd, cwd
+	case *syntax.ArithmCmd:
+		s.arithm(x.X, c)
+		return cwd, cwd
+	case *syntax.TestClause:
+		s.cwd = cwd
+		cmd := Command{Pos: c.pos(x.Left), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+		cmd.Argv = append(cmd.Argv, Word{Value: "[[", Pos: cmd.Pos})
+		cmd.Argv = s.testExpr(x.X, c, cmd.Argv)
+		cmd.Argv = append(cmd.Argv, Word{Value: "]]", Pos: c.pos(x.Right)})
+		for _, w := range cmd.Argv[1 : len(cmd.Argv)-1] {
+			if !isTestOp(w.Value) && !strings.HasPrefix(w.Value, "-") {
+				s.fileRef(&cmd, w, RefArg, false, false)
+			}
+		}
+		s.add(cmd)
+		return cwd, cwd
+	case *syntax.DeclClause:
+		return s.declClause(x, cwd, c)
+	case *syntax.LetClause:
+		s.cwd = cwd
+		cmd := Command{Pos: c.pos(x.Let), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+		cmd.Argv = append(cmd.Argv, Word{Value: "let", Pos: cmd.Pos})
+		for _, e := range x.Exprs {
+			s.arithm(e, c)
+			cmd.Argv = append(cmd.Argv, Word{Value: c.text(e), Pos: c.pos(e.Pos()), Dynamic: true})
+		}
+		s.add(cmd)
+		return cwd, cwd
+	case *syntax.TimeClause:
+		if x.Stmt == nil {
+			return cwd, cwd
+		}
+		return s.stmt(x.Stmt, cwd, c)
+	case *syntax.CoprocClause:
+		s.find("parser.coprocess", c.pos(x.Coproc), "coprocess")
+		if x.Stmt != nil {
+			s.stmt(x.Stmt, cwd, c)
+		}
+		return cwd, cwd
+	default:
+		s.unsupported(cmd, c)
+		return cwd, cwd
+	}
+}
+
+func (s *state) unsupported(n syntax.Node, c *ctx) {
+	s.find("parser.unsupported", c.pos(n.Pos()), fmt.Sprintf("unsupported shell construct %T", n))
+}
+
+func isTestOp(v string) bool {
+	switch v {
+	case "!", "(", ")", "&&", "||", "=", "==", "!=", "=~", "<", ">",
+		"-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-nt", "-ot", "-ef":
+		return true
+	}
+	return false
+}
+
+// testExpr walks a [[ ]] expression, reporting findings and appending its
+// words to argv.
+func (s *state) testExpr(x syntax.TestExpr, c *ctx, argv []Word) []Word {
+	switch x := x.(type) {
+	case *syntax.Word:
+		return append(argv, s.word(x, c))
+	case *syntax.UnaryTest:
+		argv = append(argv, Word{Value: x.Op.String(), Pos: c.pos(x.OpPos)})
+		if x.Op == syntax.TsVarSet || x.Op == syntax.TsRefVar {
+			if w, ok := x.X.(*syntax.Word); ok {
+				v := s.word(w, c)
+				s.checkVarName(v)
+				return append(argv, v)
+			}
+		}
+		return s.testExpr(x.X, c, argv)
+	case *syntax.BinaryTest:
+		argv = s.testExpr(x.X, c, argv)
+		argv = append(argv, Word{Value: x.Op.String(), Pos: c.pos(x.OpPos)})
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, op := range []syntax.TestExpr{x.X, x.Y} {
+				if w, ok := op.(*syntax.Word); ok && !isArithLiteral(w) {
+					s.find("parser.arithmetic_variable", c.pos(w.Pos()),
+						"[[ "+x.Op.String()+" ]] evaluates its operands as arithmetic: a variable's value runs as code")
+				}
+			}
+		}
+		return s.testExpr(x.Y, c, argv)
+	case *syntax.ParenTest:
+		argv = append(argv, Word{Value: "(", Pos: c.pos(x.Lparen)})
+		argv = s.testExpr(x.X, c, argv)
+		return append(argv, Word{Value: ")", Pos: c.pos(x.Rparen)})
+	default:
+		s.unsupported(x, c)
+		return argv
+	}
+}
+
+// arithm reports arithmetic that references a variable (bash evaluates the
+// variable's value as an expression, which may run code through a[$(…)])
+// and any substitution inside.
+func (s *state) arithm(x syntax.ArithmExpr, c *ctx) {
+	switch x := x.(type) {
+	case *syntax.Word:
+		if !isArithLiteral(x) {
+			s.find("parser.arithmetic_variable", c.pos(x.Pos()),
+				"arithmetic references a variable: bash evaluates its value as code")
+		}
+		s.scanWord(x, c)
+	case *syntax.BinaryArithm:
+		s.arithm(x.X, c)
+		s.arithm(x.Y, c)
+	case *syntax.UnaryArithm:
+		s.arithm(x.X, c)
+	case *syntax.ParenArithm:
+		s.arithm(x.X, c)
+	default:
+		s.unsupported(x, c)
+	}
+}
+
+// isArithLiteral reports whether w is a plain integer constant.
+func isArithLiteral(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && isNumber(l.Value)
+}
+
+// isNumber reports whether v is an integer constant of bash arithmetic:
+// 42, 0x2a, 052, 2#101010, 64#z.
+func isNumber(v string) bool {
+	if v == "" {
+		return false
+	}
+	if len(v) > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') {
+		for _, r := range v[2:] {
+			if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+				return false
+			}
+		}
+		return true
+	}
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 0 {
+		return false
+	}
+	if i == len(v) {
+		return true
+	}
+	if v[i] != '#' || i+1 == len(v) {
+		return false
+	}
+	for _, r := range v[i+1:] {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '@' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkVarName reports a variable name with an array subscript that bash
+// would evaluate as arithmetic (printf -v 'a[$(id)]', read, unset, -v).
+func (s *state) checkVarName(w Word) {
+	i := strings.IndexByte(w.Value, '[')
+	if w.Dynamic {
+		s.find("parser.eval", w.Pos, "dynamic variable name is evaluated as code")
+		return
+	}
+	if i < 0 {
+		return
+	}
+	sub := strings.TrimSuffix(w.Value[i+1:], "]")
+	if sub == "@" || sub == "*" || isNumber(sub) {
+		return
+	}
+	s.find("parser.arithmetic_variable", w.Pos, "array subscript "+w.Value+" is evaluated as code")
+}
+
+// add records a finished command, enforcing MaxCommands.
+func (s *state) add(cmd Command) bool {
+	if s.stopped {
+		return false
+	}
+	if len(s.res.Commands) >= s.opts.MaxCommands {
+		s.stopped = true
+		s.quiet = 0
+		s.find("parser.too_many_commands", cmd.Pos,
+			fmt.Sprintf("more than %d commands", s.opts.MaxCommands))
+		return false
+	}
+	if cmd.Args == nil {
+		cmd.Args = make([]string, len(cmd.Argv))
+		for i, w := range cmd.Argv {
+			cmd.Args[i] = w.Value
+		}
+	}
+	if cmd.MatchArgv == nil {
+		cmd.MatchArgv = cmd.Args
+	}
+	s.res.Commands = append(s.res.Commands, cmd)
+	return true
+}
+
+// joinDir resolves dir against base like cd does, lexically.
+func joinDir(base, dir string) string {
+	if path.IsAbs(dir) || base == "" {
+		return path.Clean(dir)
+	}
+	return path.Join(base, dir)
+}

@@ -1,0 +1,407 @@
+package parser
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// callExpr walks a simple command (ce may be nil for a redirect-only
+// statement such as "> f").
+func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *ctx) (succ, fail cwdState) {
+	s.cwd = cwd
+	cmd := Command{Pos: c.pos(st.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+	if ce != nil {
+		for _, a := range ce.Assigns {
+			cmd.Assigns = append(cmd.Assigns, s.assign(a, c))
+		}
+		if len(ce.Args) > 0 {
+			cmd.Argv = make([]Word, 0, len(ce.Args))
+			for _, w := range ce.Args {
+				cmd.Argv = s.words(w, c, cmd.Argv)
+			}
+			cmd.Pos = cmd.Argv[0].Pos
+		}
+	}
+	for _, r := range st.Redirs {
+		s.redirect(r, c, &cmd)
+	}
+	return s.run(cmd, c, cwd, true)
+}
+
+// assign decodes an assignment and reports the dangerous ones.
+func (s *state) assign(a *syntax.Assign, c *ctx) Assign {
+	var out Assign
+	if a.Name == nil {
+		if a.Value != nil {
+			out.Value = s.word(a.Value, c)
+			out.Pos = out.Value.Pos
+		}
+		return out
+	}
+	out.Name = a.Name.Value
+	out.Pos = c.pos(a.Name.Pos())
+	if a.Index != nil {
+		s.arithm(a.Index, c)
+	}
+	if a.Value != nil {
+		out.Value = s.word(a.Value, c)
+	}
+	if a.Array != nil {
+		out.Value = Word{Value: c.text(a.Array), Pos: c.pos(a.Array.Pos()), Dynamic: true}
+		for _, e := range a.Array.Elems {
+			if e.Index != nil {
+				s.arithm(e.Index, c)
+			}
+			s.scanWord(e.Value, c)
+		}
+	}
+	s.checkEnv(out.Name, out.Pos)
+	return out
+}
+
+// checkEnv reports an assignment to a variable that makes programs run
+// other programs or load code.
+func (s *state) checkEnv(name string, p Pos) {
+	if dangerousEnv(name) {
+		s.find("env.code_injection", p, "assignment to "+name+" can make programs run other code")
+	}
+}
+
+// dangerousEnv reports whether assigning name can inject code.
+func dangerousEnv(name string) bool {
+	switch name {
+	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4",
+		"IFS", "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE", "HOME", "XDG_CONFIG_HOME", "SHELL",
+		"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESSOPEN", "LESSCLOSE",
+		"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
+		"SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND", "GIT_DIR",
+		"GIT_WORK_TREE", "BROWSER",
+		"PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONINSPECT", "PYTHONUSERBASE",
+		"NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
+		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "GCONV_PATH", "RUSTC_WRAPPER",
+		"RUSTC", "GOFLAGS", "CC", "CXX", "MAKEFLAGS", "VIMINIT", "EXINIT", "TERMINAL":
+		return true
+	}
+	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "NPM_CONFIG_", "npm_config_", "CARGO_"} {
+		if strings.HasPrefix(name, p) {
+			return p != "CARGO_" || strings.HasSuffix(name, "WRAPPER") || strings.HasSuffix(name, "RUSTC")
+		}
+	}
+	return false
+}
+
+// declClause walks export/declare/local/readonly/typeset/nameref.
+func (s *state) declClause(d *syntax.DeclClause, cwd cwdState, c *ctx) (succ, fail cwdState) {
+	s.cwd = cwd
+	cmd := Command{Pos: c.pos(d.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+	cmd.Argv = append(cmd.Argv, Word{Value: d.Variant.Value, Pos: cmd.Pos})
+	if d.Variant.Value == "nameref" {
+		s.find("parser.eval", cmd.Pos, "nameref variables redirect assignments to other names")
+	}
+	for _, a := range d.Args {
+		as := s.assign(a, c)
+		if as.Name == "" {
+			cmd.Argv = append(cmd.Argv, as.Value)
+			continue
+		}
+		w := as.Value
+		w.Value = as.Name + "=" + w.Value
+		w.Pos = as.Pos
+		cmd.Argv = append(cmd.Argv, w)
+		cmd.Assigns = append(cmd.Assigns, as)
+	}
+	succ, fail = s.run(cmd, c, cwd, true)
+	return succ, fail
+}
+
+// run finishes a command: it reports what its name implies (eval,
+// dynamic), unwraps wrappers, collects file references and tracks cd.
+// inShell reports that the command runs in the shell walking it (so a cd
+// moves the directory of what follows).
+func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail cwdState) {
+	succ, fail = cwd, cwd
+	if len(cmd.Argv) == 0 {
+		s.add(cmd)
+		return
+	}
+	name := cmd.Argv[0]
+	if name.Dynamic || name.Glob {
+		s.find("parser.dynamic_command", name.Pos, "the command name "+name.Value+" is not known before run time")
+		s.genericRefs(&cmd, cmd.Argv[1:])
+		s.add(cmd)
+		return
+	}
+	base := path.Base(name.Value)
+	if name.Value == "" {
+		base = ""
+	}
+	s.builtin(&cmd, base)
+	if w, ok := wrappers[base]; ok {
+		s.unwrap(&cmd, base, w, c, cwd)
+		return
+	}
+	switch base {
+	case "cd", "pushd", "popd":
+		if inShell && name.Value == base {
+			succ = s.cd(cmd.Argv, cwd)
+		}
+	case "git":
+		s.git(&cmd)
+		s.add(cmd)
+		return
+	}
+	s.fileRefs(&cmd, base, cmd.Argv[1:])
+	s.add(cmd)
+	return
+}
+
+// cd returns the directory after a successful cd/pushd/popd.
+func (s *state) cd(argv []Word, cwd cwdState) cwdState {
+	dyn := cwdState{dir: cwd.dir, dyn: true}
+	args := argv[1:]
+	for len(args) > 0 && len(args[0].Value) > 1 && args[0].Value[0] == '-' && !args[0].Dynamic {
+		if args[0].Value == "--" {
+			args = args[1:]
+			break
+		}
+		args = args[1:]
+	}
+	if argv[0].Value == "popd" || len(args) > 1 {
+		return dyn
+	}
+	var dir Word
+	if len(args) == 0 {
+		if argv[0].Value == "pushd" {
+			return dyn
+		}
+		h, ok := s.opts.Env["HOME"]
+		if !ok || h == "" {
+			return dyn
+		}
+		dir = Word{Value: h}
+	} else {
+		dir = args[0]
+	}
+	switch {
+	case dir.Dynamic || dir.Glob || dir.Value == "-" || strings.HasPrefix(dir.Value, "+") && argv[0].Value == "pushd":
+		return dyn
+	case path.IsAbs(dir.Value):
+		return cwdState{dir: path.Clean(dir.Value)}
+	case s.opts.Env["CDPATH"] != "" && !strings.HasPrefix(dir.Value, "./") && !strings.HasPrefix(dir.Value, "../") &&
+		dir.Value != "." && dir.Value != "..":
+		return dyn
+	}
+	return cwdState{dir: joinDir(cwd.dir, dir.Value), dyn: cwd.dyn}
+}
+
+// builtin reports builtins that run text as code or install callbacks,
+// and variable names whose subscripts bash evaluates.
+func (s *state) builtin(cmd *Command, base string) {
+	argv := cmd.Argv
+	switch base {
+	case "eval", "source", ".", "alias", "trap", "enable", "fc", "coproc", "function":
+		s.find("parser.eval", argv[0].Pos, base+" runs text as shell code")
+	case "hash":
+		if hasShortOpt(argv[1:], 'p') {
+			s.find("parser.eval", argv[0].Pos, "hash -p maps a command name to another program")
+		}
+	case "bind":
+		if hasShortOpt(argv[1:], 'x') {
+			s.find("parser.eval", argv[0].Pos, "bind -x installs a shell command callback")
+		}
+	case "complete", "compgen":
+		if hasShortOpt(argv[1:], 'C') || hasShortOpt(argv[1:], 'F') {
+			s.find("parser.eval", argv[0].Pos, base+" -C/-F installs a callback")
+		}
+	case "mapfile", "readarray":
+		if hasShortOpt(argv[1:], 'C') {
+			s.find("parser.eval", argv[0].Pos, base+" -C installs a callback")
+		}
+		s.varOperands(argv[1:], "dnOsuC")
+	case "declare", "typeset", "local", "export", "readonly", "nameref":
+		for _, a := range argv[1:] {
+			n := assignPrefix(a.Value)
+			switch {
+			case n > 0:
+				name := a.Value[:n-1]
+				s.checkEnv(name, a.Pos)
+			case a.Dynamic:
+				s.find("parser.eval", a.Pos, base+" with a dynamic argument evaluates it as an assignment")
+			case strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'n'):
+				s.find("parser.eval", a.Pos, base+" -n makes a nameref that redirects assignments")
+			case !strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "+"):
+				name, _, _ := strings.Cut(a.Value, "=")
+				s.checkVarName(Word{Value: name, Pos: a.Pos})
+			}
+		}
+	case "let":
+		for _, a := range argv[1:] {
+			if !isNumber(a.Value) {
+				s.find("parser.arithmetic_variable", a.Pos, "let evaluates arithmetic: a variable's value runs as code")
+			}
+		}
+	case "printf":
+		for i := 1; i+1 < len(argv); i++ {
+			if argv[i].Value == "-v" {
+				s.checkVarName(argv[i+1])
+			}
+		}
+	case "read":
+		s.varOperands(argv[1:], "adinNptu")
+	case "unset", "getopts":
+		s.varOperands(argv[1:], "")
+	case "wait":
+		for i := 1; i+1 < len(argv); i++ {
+			if argv[i].Value == "-p" {
+				s.checkVarName(argv[i+1])
+			}
+		}
+	case "test", "[":
+		for i := 1; i+1 < len(argv); i++ {
+			if argv[i].Value == "-v" || argv[i].Value == "-R" {
+				s.checkVarName(argv[i+1])
+			}
+		}
+	}
+}
+
+// varOperands checks the operands of a builtin that names variables;
+// valOpts are its short options taking a value.
+func (s *state) varOperands(args []Word, valOpts string) {
+	i := skipOpts(args, valOpts, nil)
+	for j := 0; j < i && j < len(args); j++ {
+		if args[j].Value == "-a" && j+1 < len(args) {
+			s.checkVarName(args[j+1])
+		}
+	}
+	for _, a := range args[min(i, len(args)):] {
+		s.checkVarName(a)
+	}
+}
+
+// hasShortOpt reports whether an option word in args contains flag.
+func hasShortOpt(args []Word, flag byte) bool {
+	for _, a := range args {
+		if a.Value == "--" {
+			return false
+		}
+		if len(a.Value) > 1 && (a.Value[0] == '-' || a.Value[0] == '+') && a.Value[1] != '-' &&
+			strings.IndexByte(a.Value[1:], flag) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// skipOpts returns the index of the first operand of args: options are
+// skipped, short options listed in shortVal consume a value (attached or
+// the next word), as do long options listed in longVal unless written
+// --opt=value. A dynamic word ends the options.
+func skipOpts(args []Word, shortVal string, longVal []string) int {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic || len(v) < 2 || v[0] != '-' {
+			return i
+		}
+		if v == "--" {
+			return i + 1
+		}
+		if v[1] == '-' {
+			if strings.IndexByte(v, '=') < 0 {
+				for _, l := range longVal {
+					if v[2:] == l {
+						i++
+						break
+					}
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if strings.IndexByte(shortVal, v[j]) >= 0 {
+				if j == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return len(args)
+}
+
+// redirect decodes a redirection of cmd and adds its file reference.
+func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) {
+	rd := Redirect{Op: r.Op.String(), Pos: c.pos(r.Pos())}
+	if r.N != nil {
+		rd.Fd = r.N.Value
+	}
+	switch r.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		s.scanWord(r.Hdoc, c)
+		cmd.Redirects = append(cmd.Redirects, rd)
+		return
+	case syntax.WordHdoc:
+		rd.Target = s.word(r.Word, c)
+		cmd.Redirects = append(cmd.Redirects, rd)
+		return
+	}
+	rd.Target = s.word(r.Word, c)
+	t := rd.Target
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
+		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+		rd.Write = true
+	case syntax.DplIn, syntax.DplOut:
+		if !t.Dynamic && (t.Value == "-" || isDigits(strings.TrimSuffix(t.Value, "-"))) {
+			rd.Dup = true
+		} else {
+			rd.Write = r.Op == syntax.DplOut
+		}
+	}
+	cmd.Redirects = append(cmd.Redirects, rd)
+	if rd.Dup {
+		return
+	}
+	if isNetworkPath(t.Value) {
+		s.find("redirect.network", t.Pos, "redirect to "+t.Value+" opens a network connection")
+		return
+	}
+	s.fileRef(cmd, t, RefRedirect, rd.Write, false)
+}
+
+func isDigits(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isNetworkPath(v string) bool {
+	for _, p := range []string{v, path.Clean(v)} {
+		if strings.HasPrefix(p, "/dev/tcp/") || strings.HasPrefix(p, "/dev/udp/") {
+			return true
+		}
+	}
+	return false
+}
+
+// notAFile reports paths that never name a file: the standard streams
+// and /dev/null.
+func notAFile(v string) bool {
+	switch v {
+	case "/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	if rest, ok := strings.CutPrefix(v, "/dev/fd/"); ok {
+		return isDigits(rest)
+	}
+	return false
+}

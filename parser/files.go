@@ -1,0 +1,336 @@
+package parser
+
+import (
+	"strings"
+)
+
+// fileSpec says how a known command's arguments name files. Commands
+// without a spec get the conservative default: every operand and every
+// --opt=value is a file reference.
+type fileSpec struct {
+	none        bool     // no argument names a file (echo, printf, sleep)
+	skipVal     string   // short options whose value is not a file
+	longSkip    []string // long options whose separate value is not a file
+	fileVal     string   // short options whose value is a file read
+	writeVal    string   // short options whose value is a file written
+	first       bool     // the first operand is not a file (pattern, script, mode)
+	firstUnless string   // ... unless one of these short options was given
+	recursive   string   // short options that make it recursive; "*" always
+	implicitDot bool     // recursive without operands reads "."
+	writeAll    bool     // every operand is written or removed
+	writeLast   bool     // the last of several operands is written (cp, mv)
+	writeIf     string   // short options that make every operand written (sed -i)
+}
+
+var grepSpec = fileSpec{skipVal: "eABCmdD", fileVal: "f", first: true, firstUnless: "ef",
+	longSkip: []string{"regexp", "context", "after-context", "before-context", "max-count", "include",
+		"exclude", "exclude-dir", "color", "colour", "label", "binary-files", "devices", "directories"},
+	recursive: "rR", implicitDot: true}
+
+var rgSpec = fileSpec{skipVal: "eABCmdgtTjMEr", fileVal: "f", first: true, firstUnless: "ef",
+	longSkip: []string{"regexp", "glob", "iglob", "type", "type-not", "context", "after-context",
+		"before-context", "max-count", "max-depth", "replace", "threads", "max-columns", "encoding", "sort", "sortr",
+		"type-add", "color", "colors"},
+	recursive: "*", implicitDot: true}
+
+var fileSpecs = map[string]fileSpec{
+	"echo": {none: true}, "printf": {none: true}, "true": {none: true}, "false": {none: true},
+	"sleep": {none: true}, "exit": {none: true}, "return": {none: true}, "shift": {none: true},
+	"kill": {none: true}, "set": {none: true}, "shopt": {none: true}, "unset": {none: true},
+	"export": {none: true}, "declare": {none: true}, "typeset": {none: true}, "local": {none: true},
+	"readonly": {none: true}, "type": {none: true}, "which": {none: true}, "wait": {none: true},
+	"jobs": {none: true}, "umask": {none: true}, "ulimit": {none: true}, "read": {none: true},
+	"cd": {none: true}, "pushd": {none: true}, "popd": {none: true}, "dirs": {none: true},
+	"seq": {none: true}, "yes": {none: true}, "expr": {none: true}, "basename": {none: true},
+	"dirname": {none: true}, "date": {none: true}, "whoami": {none: true}, "id": {none: true},
+	"uname": {none: true}, "tr": {none: true}, "let": {none: true}, "getopts": {none: true},
+	"alias": {none: true}, "trap": {none: true}, "hash": {none: true}, "pwd": {none: true},
+	":": {none: true}, "ssh": {fileVal: "iFESo"}, "[[": {}, "hostname": {none: true},
+
+	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
+	"rg": rgSpec, "ag": {skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true},
+	"ack": {skipVal: "ABCm", first: true, recursive: "*", implicitDot: true},
+	"sed": {skipVal: "el", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
+		longSkip: []string{"expression", "line-length"}},
+	"awk":  {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f"},
+	"gawk": {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f"},
+	"perl": {skipVal: "eEMmIl", writeIf: "i"}, "ruby": {skipVal: "eEIr"},
+	"python": {skipVal: "cmWX"}, "python3": {skipVal: "cmWX"}, "node": {skipVal: "epr"},
+	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f"},
+	"head": {skipVal: "nc"}, "tail": {skipVal: "ncs"}, "cut": {skipVal: "dfcb"},
+	"sort": {skipVal: "tkS", writeVal: "o"}, "uniq": {skipVal: "fsw"}, "wc": {},
+	"cp":      {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true},
+	"mv":      {skipVal: "S", writeVal: "t", writeAll: true},
+	"install": {skipVal: "mgoS", writeVal: "t", writeLast: true},
+	"ln":      {skipVal: "S", writeVal: "t", writeLast: true},
+	"tee":     {writeAll: true},
+	"touch":   {skipVal: "dt", fileVal: "r", writeAll: true},
+	"truncate": {skipVal: "s", fileVal: "r", writeAll: true},
+	"rm":       {writeAll: true, recursive: "rR"}, "rmdir": {writeAll: true},
+	"shred":    {skipVal: "ns", writeAll: true}, "unlink": {writeAll: true},
+	"mkdir":    {skipVal: "m", writeAll: true}, "mkfifo": {skipVal: "m", writeAll: true},
+	"chmod":    {first: true, writeAll: true, recursive: "R"},
+	"chown":    {first: true, writeAll: true, recursive: "R"},
+	"chgrp":    {first: true, writeAll: true, recursive: "R"},
+	"zip":      {skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
+	"rsync":    {skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true},
+	"scp":      {skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
+	"curl": {skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
+		longSkip: []string{"request", "header", "user", "user-agent", "referer", "max-time", "connect-timeout",
+			"write-out", "proxy", "range", "retry", "data-raw", "url"}},
+	"wget": {skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
+		longSkip: []string{"user", "password", "header", "user-agent", "tries", "timeout"}},
+	"git":    {skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
+	"docker": {skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}},
+	"go":     {skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
+	"npm":    {}, "make": {skipVal: "jl", fileVal: "fC"},
+}
+
+// genericRefs reports every operand of args as a file reference.
+func (s *state) genericRefs(cmd *Command, args []Word) {
+	for _, a := range args {
+		if a.Dynamic || !strings.HasPrefix(a.Value, "-") {
+			s.argRef(cmd, a, false, false)
+		}
+	}
+}
+
+// fileRefs collects the file references of a (non-wrapper) command.
+func (s *state) fileRefs(cmd *Command, base string, args []Word) {
+	spec := fileSpecs[base]
+	if spec.none {
+		return
+	}
+	switch base {
+	case "dd":
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
+			} else if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, true, false)
+			}
+		}
+		return
+	case "tar":
+		s.tarRefs(cmd, args)
+		return
+	}
+	var seen [128]bool
+	var ops []Word
+	endOpts := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if endOpts || len(v) < 2 || v[0] != '-' {
+			if v != "-" || a.Dynamic {
+				ops = append(ops, a)
+			}
+			continue
+		}
+		if v == "--" {
+			endOpts = true
+			continue
+		}
+		if v[1] == '-' {
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			switch name {
+			case "recursive", "archive", "dereference-recursive":
+				seen['r'] = true
+			case "in-place":
+				seen['i'] = true
+			case "regexp", "file", "expression":
+				seen['e'] = true
+			}
+			skip := contains(spec.longSkip, name)
+			if hasVal {
+				if !skip && val != "" && !isDigits(val) {
+					s.optRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, false)
+				}
+			} else if skip {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			f := v[j]
+			if f < 128 {
+				seen[f] = true
+			}
+			valWrite := strings.IndexByte(spec.writeVal, f) >= 0
+			switch {
+			case strings.IndexByte(spec.skipVal, f) >= 0:
+				if j == len(v)-1 {
+					i++
+				}
+			case valWrite || strings.IndexByte(spec.fileVal, f) >= 0:
+				if j < len(v)-1 {
+					s.fileRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, valWrite, false)
+				} else if i+1 < len(args) {
+					i++
+					s.fileRef(cmd, args[i], RefOption, valWrite, false)
+				}
+			default:
+				continue
+			}
+			break
+		}
+	}
+	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
+		ops = ops[1:]
+	}
+	rec := spec.recursive == "*" || seenAny(&seen, spec.recursive) || (spec.recursive != "" && seen['r'])
+	write := spec.writeAll || seenAny(&seen, spec.writeIf)
+	if base == "git" {
+		s.gitOperands(cmd, ops)
+		return
+	}
+	for i, op := range ops {
+		if base == "go" && strings.HasSuffix(op.Value, "...") {
+			continue // a package pattern, not a file
+		}
+		if (base == "awk" || base == "gawk") && assignPrefix(op.Value) > 0 {
+			continue // var=value operand
+		}
+		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
+		s.argRef(cmd, op, w, rec)
+	}
+	if rec && spec.implicitDot && len(ops) == 0 {
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+	}
+}
+
+func seenAny(seen *[128]bool, flags string) bool {
+	for i := 0; i < len(flags); i++ {
+		if seen[flags[i]] {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, v string) bool {
+	for _, l := range list {
+		if l == v {
+			return true
+		}
+	}
+	return false
+}
+
+// tarRefs handles tar's option bundle (tar czf out.tgz dir).
+func (s *state) tarRefs(cmd *Command, args []Word) {
+	var mode string
+	archiveNext := 0
+	var ops []Word
+	for i, a := range args {
+		v := a.Value
+		switch {
+		case i == 0 && !strings.HasPrefix(v, "-") && !a.Dynamic:
+			mode = v
+			if strings.ContainsRune(v, 'f') {
+				archiveNext++
+			}
+		case strings.HasPrefix(v, "--"):
+			if f, ok := strings.CutPrefix(v, "--file="); ok {
+				s.fileRef(cmd, Word{Value: f, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, strings.ContainsAny(mode, "cruA"), false)
+			} else if val, ok := strings.CutPrefix(v, "--directory="); ok {
+				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, false, false)
+			}
+			mode += longTarMode(v)
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			mode += v[1:]
+			if strings.ContainsRune(v, 'f') {
+				archiveNext++
+			}
+		case archiveNext > 0:
+			archiveNext--
+			s.fileRef(cmd, a, RefArg, strings.ContainsAny(mode, "cruA"), false)
+		default:
+			ops = append(ops, a)
+		}
+	}
+	extract := strings.ContainsRune(mode, 'x')
+	for _, op := range ops {
+		s.argRef(cmd, op, extract, true)
+	}
+}
+
+func longTarMode(v string) string {
+	switch v {
+	case "--create":
+		return "c"
+	case "--extract", "--get":
+		return "x"
+	case "--append":
+		return "r"
+	case "--update":
+		return "u"
+	}
+	return ""
+}
+
+// gitOperands reports the operands after git's subcommand; REV:PATH names
+// a file in a revision.
+func (s *state) gitOperands(cmd *Command, ops []Word) {
+	if len(ops) == 0 {
+		return
+	}
+	for _, op := range ops[1:] { // ops[0] is the subcommand
+		v := op.Value
+		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
+			p := v[i+1:]
+			if j := strings.IndexByte(p, ':'); i == 0 && j == 1 && p[0] >= '0' && p[0] <= '3' {
+				p = p[2:] // :N:path, a stage of the index
+			}
+			if p != "" {
+				s.fileRef(cmd, Word{Value: p, Pos: op.Pos, Glob: op.Glob}, RefRev, false, false)
+			}
+			continue
+		}
+		s.argRef(cmd, op, false, false)
+	}
+}
+
+// argRef reports an operand: @FILE, NAME=@FILE and plain paths.
+func (s *state) argRef(cmd *Command, w Word, write, rec bool) {
+	v := w.Value
+	if strings.Contains(v, "://") && !w.Dynamic {
+		return // a URL
+	}
+	if strings.HasPrefix(v, "@") && len(v) > 1 {
+		w.Value = v[1:]
+		s.fileRef(cmd, w, RefAt, false, false)
+		return
+	}
+	s.fileRef(cmd, w, RefArg, write, rec)
+}
+
+// optRef reports the value of --opt=value.
+func (s *state) optRef(cmd *Command, w Word, write bool) {
+	if strings.HasPrefix(w.Value, "@") {
+		w.Value = w.Value[1:]
+		s.fileRef(cmd, w, RefAt, false, false)
+		return
+	}
+	if strings.Contains(w.Value, "://") {
+		return
+	}
+	s.fileRef(cmd, w, RefOption, write, false)
+}
+
+// fileRef adds one file reference, unless w names no file at all.
+func (s *state) fileRef(cmd *Command, w Word, kind RefKind, write, rec bool) {
+	if (w.Value == "" && !w.Dynamic) || notAFile(w.Value) {
+		return
+	}
+	if len(cmd.Unknown) > 0 && strings.Contains(w.Value, "{}") {
+		return // filled in by find -exec or xargs -I: an UnknownRef
+	}
+	if i := strings.Index(w.Value, "=@"); i > 0 && kind != RefAt && !w.Dynamic {
+		w.Value = w.Value[i+2:] // curl -F name=@file
+		kind = RefAt
+	}
+	cmd.Files = append(cmd.Files, FileRef{Path: w.Value, Pos: w.Pos, Kind: kind, Write: write,
+		Recursive: rec, Glob: w.Glob, Dynamic: w.Dynamic})
+}
+

@@ -1,0 +1,647 @@
+package parser
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+type wrapKind uint8
+
+const (
+	wrapExec     wrapKind = iota // options, N operands, then the command's argv
+	wrapShell                    // bash -c STRING
+	wrapEnv                      // env [opts] [VAR=x…] CMD
+	wrapSudo                     // sudo [opts] [VAR=x…] CMD
+	wrapSu                       // su … -c STRING
+	wrapScript                   // script -c STRING [FILE]
+	wrapWatch                    // watch [opts] WORDS… (joined, run by sh -c)
+	wrapFlock                    // flock [opts] FILE (CMD… | -c STRING)
+	wrapXargs                    // xargs [opts] CMD
+	wrapParallel                 // parallel [opts] WORDS… [::: ARGS]
+	wrapFind                     // find … -exec CMD… ;
+)
+
+// wrapSpec describes a program that runs another command.
+type wrapSpec struct {
+	kind     wrapKind
+	shortVal string   // short options taking a value
+	longVal  []string // long options taking a separate value
+	operands int      // operands before the command (timeout DUR)
+	noCmd    string   // short options meaning "no command follows" (command -v, taskset -p)
+}
+
+var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcfile", "init-file"}}
+
+// wrappers lists the programs DESIGN.md §2 unwraps.
+var wrappers = map[string]wrapSpec{
+	"bash": shellSpec, "sh": shellSpec, "zsh": shellSpec, "dash": shellSpec, "ksh": shellSpec,
+	"mksh": shellSpec, "ash": shellSpec, "rbash": shellSpec, "fish": shellSpec,
+	"busybox":   {kind: wrapExec},
+	"su":        {kind: wrapSu}, "runuser": {kind: wrapSu},
+	"script":    {kind: wrapScript},
+	"watch":     {kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}},
+	"env":       {kind: wrapEnv},
+	"sudo":      {kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
+	"doas":      {kind: wrapExec, shortVal: "uC", noCmd: "C"},
+	"command":   {kind: wrapExec, noCmd: "vV"},
+	"builtin":   {kind: wrapExec},
+	"exec":      {kind: wrapExec, shortVal: "a"},
+	"nohup":     {kind: wrapExec},
+	"time":      {kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}},
+	"timeout":   {kind: wrapExec, shortVal: "sk", longVal: []string{"signal", "kill-after"}, operands: 1},
+	"nice":      {kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}},
+	"ionice":    {kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"},
+	"chrt":      {kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"},
+	"taskset":   {kind: wrapExec, operands: 1, noCmd: "p"},
+	"setsid":    {kind: wrapExec},
+	"stdbuf":    {kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}},
+	"unbuffer":  {kind: wrapExec},
+	"chroot":    {kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1},
+	"flock":     {kind: wrapFlock},
+	"xargs":     {kind: wrapXargs, shortVal: "adEILnPs"},
+	"parallel":  {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
+	"find":      {kind: wrapFind},
+	"sudoedit":  {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
+}
+
+// unwrap reports a wrapper command and then the command(s) it runs.
+func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	inShell := false
+	if c.depth+1 > s.opts.MaxDepth {
+		s.find("parser.too_deep", cmd.Pos, "commands nested more than the maximum depth")
+		s.add(*cmd)
+		return
+	}
+	switch w.kind {
+	case wrapShell:
+		s.shellWrapper(cmd, base, w, c, cwd)
+	case wrapEnv:
+		s.envWrapper(cmd, c, cwd)
+	case wrapSudo:
+		s.sudoWrapper(cmd, base, w, c, cwd)
+	case wrapSu, wrapScript:
+		var script *Word
+		var files []Word
+		for i := 0; i < len(args); i++ {
+			v := args[i].Value
+			switch {
+			case v == "-c" || v == "--command" || v == "--session-command":
+				if i+1 < len(args) {
+					i++
+					script = &args[i]
+				}
+			case strings.HasPrefix(v, "--command="), strings.HasPrefix(v, "--session-command="):
+				_, val, _ := strings.Cut(v, "=")
+				script = &Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
+			case w.kind == wrapScript && (v == "-T" || v == "-B" || v == "-I" || v == "-O" || v == "--log-timing" ||
+				v == "--log-io" || v == "--log-in" || v == "--log-out"):
+				if i+1 < len(args) {
+					i++
+					files = append(files, args[i])
+				}
+			case w.kind == wrapSu && (v == "-s" || v == "--shell" || v == "-g" || v == "--group" || v == "-G" ||
+				v == "--supp-group" || v == "-w" || v == "--whitelist-environment"):
+				i++
+			case strings.HasPrefix(v, "-") && len(v) > 1:
+			default:
+				if w.kind == wrapScript {
+					files = append(files, args[i])
+				}
+			}
+		}
+		if w.kind == wrapScript {
+			if len(files) == 0 {
+				files = append(files, Word{Value: "typescript", Pos: cmd.Pos})
+			}
+			for _, f := range files {
+				s.fileRef(cmd, f, RefArg, true, false)
+			}
+		}
+		s.add(*cmd)
+		if script != nil {
+			s.shellString(*script, base+" -c", c, cwd)
+		}
+	case wrapWatch:
+		i := skipOpts(args, w.shortVal, w.longVal)
+		s.add(*cmd)
+		if i >= len(args) {
+			return
+		}
+		if hasShortOpt(args[:i], 'x') || containsWord(args[:i], "--exec") {
+			s.inner(args[i:], base, c, cwd, false, nil)
+			return
+		}
+		s.joinedScript(args[i:], base, c, cwd)
+	case wrapFlock:
+		s.flockWrapper(cmd, c, cwd)
+	case wrapXargs:
+		i := skipOpts(args, w.shortVal, w.longVal)
+		for j := 0; j < i; j++ {
+			if args[j].Value == "-a" && j+1 < i {
+				s.fileRef(cmd, args[j+1], RefOption, false, false)
+			} else if f, ok := strings.CutPrefix(args[j].Value, "--arg-file="); ok {
+				s.fileRef(cmd, Word{Value: f, Pos: args[j].Pos, Dynamic: args[j].Dynamic}, RefOption, false, false)
+			}
+		}
+		s.add(*cmd)
+		if i < len(args) {
+			unknown := UnknownRef{Pos: cmd.Pos, Message: "xargs appends arguments read from standard input"}
+			s.inner(args[i:], base, c, cwd, false, func(in *Command) { in.Unknown = append(in.Unknown, unknown) })
+		}
+	case wrapParallel:
+		s.parallelWrapper(cmd, w, c, cwd)
+	case wrapFind:
+		s.findWrapper(cmd, c, cwd)
+	default: // wrapExec
+		i := skipOpts(args, w.shortVal, w.longVal)
+		if base == "time" {
+			for j := 0; j+1 < i; j++ {
+				if args[j].Value == "-o" || args[j].Value == "--output" {
+					s.fileRef(cmd, args[j+1], RefOption, true, false)
+				}
+			}
+		}
+		if w.noCmd != "" && (hasShortOpt(args[:i], w.noCmd[0]) || len(w.noCmd) > 1 && hasShortOpt(args[:i], w.noCmd[1])) {
+			s.fileRefs(cmd, base, args)
+			s.add(*cmd)
+			return
+		}
+		i = min(i+w.operands, len(args))
+		if base == "busybox" && i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+			i = len(args)
+		}
+		s.add(*cmd)
+		inShell = base == "command" || base == "builtin"
+		if i < len(args) {
+			s.inner(args[i:], base, c, cwd, inShell, nil)
+		}
+	}
+}
+
+func containsWord(ws []Word, v string) bool {
+	for _, w := range ws {
+		if w.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// innerCtx is the context of commands run by a wrapper named name.
+func innerCtx(c *ctx, name string) *ctx {
+	w := make([]string, len(c.wrappers), len(c.wrappers)+1)
+	copy(w, c.wrappers)
+	return &ctx{src: c.src, fr: c.fr, wrappers: append(w, name), depth: c.depth + 1}
+}
+
+// inner reports the command argv run by a wrapper, then walks it
+// (it may itself be a wrapper). edit, if set, adjusts it first.
+func (s *state) inner(argv []Word, name string, c *ctx, cwd cwdState, inShell bool, edit func(*Command)) cwdState {
+	nc := innerCtx(c, name)
+	cmd := Command{Argv: argv[:len(argv):len(argv)], Pos: argv[0].Pos, Wrappers: nc.wrappers,
+		Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+	if edit != nil {
+		edit(&cmd)
+	}
+	succ, _ := s.run(cmd, nc, cwd, inShell)
+	return succ
+}
+
+// shellString parses the STRING of sh -c STRING as bash source.
+func (s *state) shellString(w Word, name string, c *ctx, cwd cwdState) {
+	if w.Dynamic {
+		s.find("parser.dynamic_command", w.Pos, name+" runs a script that is not known before run time")
+		return
+	}
+	nc := innerCtx(c, name)
+	nc.src = w.Value
+	nc.fr = s.frameFor(w)
+	s.script(w.Value, nc, cwd, w.Pos)
+}
+
+// joinedScript runs words joined by spaces as a shell script (watch,
+// parallel).
+func (s *state) joinedScript(ws []Word, name string, c *ctx, cwd cwdState) {
+	if len(ws) == 1 {
+		s.shellString(ws[0], name, c, cwd)
+		return
+	}
+	var b strings.Builder
+	dyn := false
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.Value)
+		dyn = dyn || w.Dynamic
+	}
+	s.shellString(Word{Value: b.String(), Pos: ws[0].Pos, Dynamic: dyn}, name, c, cwd)
+}
+
+// frameFor maps positions inside a shell string to the top-level source:
+// exactly when the string is written verbatim there, else to its start.
+func (s *state) frameFor(w Word) frame {
+	f := frame{nested: true, line: w.Pos.Line, col: w.Pos.Col}
+	off, ok := s.offset(w.Pos)
+	if !ok {
+		return f
+	}
+	raw := s.top[off:]
+	switch {
+	case strings.HasPrefix(raw, "'") && strings.HasPrefix(raw[1:], w.Value+"'"),
+		strings.HasPrefix(raw, "\"") && strings.HasPrefix(raw[1:], w.Value+"\""):
+		f.exact = true
+		f.col++
+	case strings.HasPrefix(raw, "$'") && strings.HasPrefix(raw[2:], w.Value+"'"):
+		f.exact = true
+		f.col += 2
+	case strings.HasPrefix(raw, w.Value):
+		f.exact = true
+	}
+	return f
+}
+
+// offset converts a top-level position to a byte offset.
+func (s *state) offset(p Pos) (int, bool) {
+	if s.lines == nil {
+		s.lines = append(s.lines, 0)
+		for i := 0; i < len(s.top); i++ {
+			if s.top[i] == '\n' {
+				s.lines = append(s.lines, i+1)
+			}
+		}
+	}
+	if p.Line < 1 || p.Line > len(s.lines) || p.Col < 1 {
+		return 0, false
+	}
+	off := s.lines[p.Line-1] + p.Col - 1
+	return off, off <= len(s.top)
+}
+
+// shellWrapper handles bash/sh/zsh … [-c STRING].
+func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	hasC := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic || len(v) < 2 || (v[0] != '-' && v[0] != '+') {
+			break
+		}
+		if v == "--" || v == "-" {
+			i++
+			break
+		}
+		if v[1] == '-' {
+			if contains(w.longVal, v[2:]) {
+				i++
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			if v[j] == 'c' {
+				hasC = true
+			}
+			if strings.IndexByte(w.shortVal, v[j]) >= 0 {
+				if j == len(v)-1 {
+					i++
+				}
+				break
+			}
+		}
+	}
+	if !hasC {
+		s.fileRefs(cmd, base, args[min(i, len(args)):min(i+1, len(args))]) // the script file
+		s.add(*cmd)
+		return
+	}
+	s.add(*cmd)
+	if i < len(args) {
+		s.shellString(args[i], base+" -c", c, cwd)
+	}
+}
+
+// envWrapper handles env [-i] [-u NAME] [-C DIR] [-S STRING] [VAR=x…] CMD.
+func (s *state) envWrapper(cmd *Command, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	var assigns []Assign
+	inner := cwd
+	splits := 0
+	i := 0
+loop:
+	for i < len(args) {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic {
+			break
+		}
+		val, hasVal := "", false
+		if strings.HasPrefix(v, "--") {
+			_, val, hasVal = strings.Cut(v, "=")
+		}
+		switch {
+		case v == "--":
+			i++
+			for i < len(args) && assignPrefix(args[i].Value) > 0 && !args[i].Dynamic {
+				assigns = append(assigns, s.envAssign(args[i]))
+				i++
+			}
+			break loop
+		case v == "-u" || v == "--unset":
+			i += 2
+		case v == "-C" || v == "--chdir":
+			if i+1 < len(args) {
+				inner = s.chdir(inner, args[i+1])
+			}
+			i += 2
+		case strings.HasPrefix(v, "--chdir="), strings.HasPrefix(v, "-C") && len(v) > 2:
+			if !hasVal {
+				val = v[2:]
+			}
+			inner = s.chdir(inner, Word{Value: val, Dynamic: a.Dynamic})
+			i++
+		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
+			str := Word{Value: v[2:], Pos: a.Pos}
+			next := i + 1
+			switch {
+			case hasVal:
+				str.Value = val
+			case v == "-S" || v == "--split-string":
+				if i+1 >= len(args) {
+					break loop
+				}
+				str = args[i+1]
+				next = i + 2
+			}
+			splits++
+			words, ok := s.splitString(str, c)
+			if !ok || splits > s.opts.MaxDepth {
+				s.find("parser.unsupported", str.Pos, "env -S string cannot be split statically")
+				s.add(*cmd)
+				return
+			}
+			args = append(words, args[next:]...)
+			i = 0
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			i++
+		case assignPrefix(v) > 0:
+			assigns = append(assigns, s.envAssign(a))
+			i++
+		default:
+			break loop
+		}
+	}
+	s.add(*cmd)
+	if i < len(args) {
+		s.inner(args[i:], "env", c, inner, false, func(in *Command) { in.Assigns = assigns })
+	}
+}
+
+func (s *state) envAssign(a Word) Assign {
+	n := assignPrefix(a.Value)
+	name := a.Value[:n-1]
+	s.checkEnv(name, a.Pos)
+	return Assign{Name: name, Pos: a.Pos, Value: Word{Value: a.Value[n:], Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}}
+}
+
+// chdir returns the directory after env -C / sudo -D DIR.
+func (s *state) chdir(cwd cwdState, dir Word) cwdState {
+	if dir.Dynamic || dir.Glob {
+		return cwdState{dir: cwd.dir, dyn: true}
+	}
+	return cwdState{dir: joinDir(cwd.dir, dir.Value), dyn: cwd.dyn && !path.IsAbs(dir.Value)}
+}
+
+// splitString splits the STRING of env -S into words, parsing it as one
+// simple shell command (env's quoting is a subset of the shell's).
+func (s *state) splitString(w Word, c *ctx) ([]Word, bool) {
+	if w.Dynamic {
+		return nil, false
+	}
+	f, err := s.p.Parse(strings.NewReader(w.Value), "")
+	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) > 0 {
+		return nil, f != nil && len(f.Stmts) == 0 && err == nil
+	}
+	ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	nc := &ctx{src: w.Value, fr: frame{nested: true, line: w.Pos.Line, col: w.Pos.Col}, wrappers: c.wrappers, depth: c.depth}
+	var out []Word
+	for _, a := range ce.Assigns {
+		if a.Name == nil || a.Index != nil || a.Array != nil || a.Append {
+			return nil, false
+		}
+		v := Word{Pos: w.Pos}
+		if a.Value != nil {
+			v = s.word(a.Value, nc)
+		}
+		v.Value = a.Name.Value + "=" + v.Value
+		out = append(out, v)
+	}
+	for _, a := range ce.Args {
+		out = s.words(a, nc, out)
+	}
+	return out, true
+}
+
+// sudoWrapper handles sudo [opts] [VAR=x…] CMD and sudoedit/sudo -e FILE….
+func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	i := skipOpts(args, w.shortVal, w.longVal)
+	inner := cwd
+	edit := base == "sudoedit"
+	for j := 0; j < i; j++ {
+		v := args[j].Value
+		switch {
+		case v == "-D" || v == "--chdir":
+			if j+1 < i {
+				inner = s.chdir(inner, args[j+1])
+			}
+		case strings.HasPrefix(v, "--chdir="):
+			inner = s.chdir(inner, Word{Value: v[len("--chdir="):], Dynamic: args[j].Dynamic})
+		case v == "--edit" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'e') > 0 &&
+			!strings.ContainsAny(v[1:strings.IndexByte(v, 'e')], w.shortVal):
+			edit = true
+		}
+	}
+	if edit {
+		for _, f := range args[min(i, len(args)):] {
+			s.fileRef(cmd, f, RefArg, true, false)
+		}
+		s.add(*cmd)
+		return
+	}
+	var assigns []Assign
+	for i < len(args) && !args[i].Dynamic && assignPrefix(args[i].Value) > 0 {
+		assigns = append(assigns, s.envAssign(args[i]))
+		i++
+	}
+	s.add(*cmd)
+	if i < len(args) {
+		s.inner(args[i:], base, c, inner, false, func(in *Command) { in.Assigns = assigns })
+	}
+}
+
+// flockWrapper handles flock [opts] FILE CMD… and flock [opts] FILE -c STRING.
+func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	var script *Word
+	haveFile := false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case v == "-c" || v == "--command":
+			if i+1 < len(args) {
+				i++
+				script = &args[i]
+			}
+			continue
+		case v == "-w" || v == "--wait" || v == "--timeout" || v == "-E" || v == "--conflict-exit-code":
+			i++
+			continue
+		case !a.Dynamic && len(v) > 1 && v[0] == '-':
+			continue
+		}
+		if haveFile {
+			break
+		}
+		haveFile = true
+		if !isDigits(v) {
+			s.fileRef(cmd, a, RefArg, true, false)
+		}
+	}
+	s.add(*cmd)
+	switch {
+	case script != nil:
+		s.shellString(*script, "flock -c", c, cwd)
+	case i < len(args):
+		s.inner(args[i:], "flock", c, cwd, false, nil)
+	}
+}
+
+// parallelWrapper handles GNU parallel: its command words are joined and
+// run by a shell; ::: ARGS are its inputs, else it reads standard input.
+func (s *state) parallelWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	i := skipOpts(args, w.shortVal, w.longVal)
+	for j := 0; j+1 < i; j++ {
+		if v := args[j].Value; v == "-a" || v == "--arg-file" {
+			s.fileRef(cmd, args[j+1], RefOption, false, false)
+		}
+	}
+	end := len(args)
+	stdin := true
+	for j := i; j < len(args); j++ {
+		if v := args[j].Value; strings.HasPrefix(v, ":::") && strings.Trim(v, ":+") == "" && !args[j].Dynamic {
+			if end == len(args) {
+				end = j
+			}
+			stdin = false
+			if strings.HasPrefix(v, "::::") {
+				for _, f := range args[j+1:] {
+					if strings.HasPrefix(f.Value, ":::") {
+						break
+					}
+					s.fileRef(cmd, f, RefArg, false, false)
+				}
+			}
+		} else if j > end && !strings.HasPrefix(args[j-1].Value, "::::") {
+			s.argRef(cmd, args[j], false, false)
+		}
+	}
+	s.add(*cmd)
+	if i >= end {
+		s.find("parser.dynamic_command", cmd.Pos, "parallel without a command runs its input as commands")
+		return
+	}
+	first := len(s.res.Commands)
+	s.joinedScript(args[i:end], "parallel", c, cwd)
+	if stdin {
+		for k := first; k < len(s.res.Commands); k++ {
+			s.res.Commands[k].Unknown = append(s.res.Commands[k].Unknown,
+				UnknownRef{Pos: cmd.Pos, Message: "parallel fills arguments read from standard input"})
+		}
+	}
+}
+
+// findWrapper handles find's starting points and each -exec/-execdir/
+// -ok/-okdir CMD … ; or +.
+func (s *state) findWrapper(cmd *Command, c *ctx, cwd cwdState) {
+	args := cmd.Argv[1:]
+	i := 0
+	for i < len(args) && args[i].Value == "-H" || i < len(args) && args[i].Value == "-L" || i < len(args) && args[i].Value == "-P" {
+		i++
+	}
+	var starts []string
+	j := i
+	for ; j < len(args); j++ {
+		v := args[j].Value
+		if !args[j].Dynamic && (strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == ",") {
+			break
+		}
+		starts = append(starts, v)
+	}
+	deletes := containsWord(args[j:], "-delete")
+	for _, st := range args[i:j] {
+		s.argRef(cmd, st, deletes, true)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, deletes, true)
+	}
+	type execCmd struct {
+		name string
+		argv []Word
+	}
+	var execs []execCmd
+	for ; j < len(args); j++ {
+		v := args[j].Value
+		switch v {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			k := j + 1
+			for ; k < len(args); k++ {
+				if t := args[k].Value; t == ";" || t == "+" && k > j+1 && args[k-1].Value == "{}" {
+					break
+				}
+			}
+			if k > j+1 {
+				execs = append(execs, execCmd{"find " + v, args[j+1 : k]})
+			}
+			j = k
+		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
+			if j+1 < len(args) {
+				j++
+				s.fileRef(cmd, args[j], RefArg, false, false)
+			}
+		case "-fprint", "-fprint0", "-fls", "-fprintf":
+			if j+1 < len(args) {
+				j++
+				s.fileRef(cmd, args[j], RefArg, true, false)
+			}
+		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-type", "-xtype", "-size",
+			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-user", "-group", "-perm",
+			"-maxdepth", "-mindepth", "-printf", "-uid", "-gid", "-links", "-inum", "-used",
+			"-fstype", "-context", "-wholename", "-iwholename", "-lname", "-ilname", "-regextype", "-newermt":
+			j++
+		}
+	}
+	s.add(*cmd)
+	for _, e := range execs {
+		unknown := UnknownRef{Pos: e.argv[0].Pos, From: starts, Message: "{} is filled from find's traversal"}
+		s.inner(e.argv, e.name, c, cwd, false, func(in *Command) {
+			for _, a := range in.Argv {
+				if strings.Contains(a.Value, "{}") {
+					in.Unknown = append(in.Unknown, unknown)
+					break
+				}
+			}
+		})
+	}
+}
