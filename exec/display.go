@@ -10,9 +10,10 @@ import (
 // OSC strings (titles, hyperlinks: ESC ] … ended by BEL or ESC \), DCS, SOS,
 // PM and APC strings, and two-byte escapes such as ESC 7 or ESC ( B. An
 // unfinished sequence at the end of s is dropped. Other text, including
-// newlines, tabs and carriage returns, is kept.
+// newlines, tabs and carriage returns, is kept; bytes that are not valid
+// UTF-8 become U+FFFD, so that the result is valid UTF-8.
 func StripANSI(s string) string {
-	if !strings.ContainsAny(s, "\x1b\u009b\u009d") {
+	if !strings.ContainsAny(s, "\x1b\u009b\u009d") && utf8.ValidString(s) {
 		return s
 	}
 	var b strings.Builder
@@ -28,6 +29,9 @@ func StripANSI(s string) string {
 			i += size + csiLen(s[i+size:])
 		case r == 0x9d:
 			i += size + stringLen(s[i+size:])
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+			i++
 		default:
 			b.WriteString(s[i : i+size])
 			i += size
