@@ -16,6 +16,7 @@ import (
 
 	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // scenario is a tree checked against git check-ignore: ignore files
@@ -252,15 +253,22 @@ func checkIgnore(t *testing.T, git, root string, paths []string) map[string]gitA
 	return answers
 }
 
-// cases counts the pattern × path comparisons made, for the log.
-var cases atomic.Int64
+// Counters for the log: comparisons made, and how many git ignored.
+var cases, ignoredCases atomic.Int64
 
 // compare loads sc with the Matcher and checks every path against git.
-func compare(t *testing.T, git string, sc scenario) {
+// With inline set, the root .gitignore is given as inline patterns
+// instead (each with the file:line git reports as its source).
+func compare(t *testing.T, git string, sc scenario, inline bool) {
 	t.Helper()
 	root, paths, isDir := build(t, git, sc)
 	want := checkIgnore(t, git, root, paths)
-	m, err := ignore.Load(root, ignore.Options{Files: []string{".gitignore"}})
+	opts := ignore.Options{Files: []string{".gitignore"}}
+	if inline {
+		opts.Files = []string{".notused"}
+		opts.Patterns = inlinePatterns(sc.files[".gitignore"])
+	}
+	m, err := ignore.Load(root, opts)
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -268,10 +276,33 @@ func compare(t *testing.T, git string, sc scenario) {
 		r := m.Match(p, isDir[p])
 		got := gitAnswer{Ignored: r.Ignored, Source: r.Source, Pattern: r.Pattern}
 		if diff := cmp.Diff(want[p], got); diff != "" {
-			t.Errorf("Match(%q, dir=%v) with %q mismatch (-git +got):\n%s", p, isDir[p], sc.files, diff)
+			t.Errorf("Match(%q, dir=%v) with %q (inline %v) mismatch (-git +got):\n%s", p, isDir[p], sc.files, inline, diff)
 		}
 		cases.Add(1)
+		if want[p].Ignored {
+			ignoredCases.Add(1)
+		}
 	}
+}
+
+// inlinePatterns turns the lines of a simple ignore file into inline
+// patterns, skipping what git skips (blank lines, comments).
+func inlinePatterns(content string) []ignore.Pattern {
+	var pats []ignore.Pattern
+	for i, line := range strings.Split(content, "\n") {
+		if strings.TrimRight(line, " ") == "" || line[0] == '#' {
+			continue
+		}
+		pats = append(pats, ignore.Pattern{Text: line, Source: fmt.Sprintf(".gitignore:%d", i+1)})
+	}
+	return pats
+}
+
+// inlineable reports scenarios whose only file is a root .gitignore in
+// plain form (no CR, no BOM), so that its lines can be given inline.
+func inlineable(sc scenario) bool {
+	c, ok := sc.files[".gitignore"]
+	return ok && len(sc.files) == 1 && !strings.ContainsAny(c, "\r\ufeff")
 }
 
 func TestGitCheckIgnore(t *testing.T) {
@@ -280,25 +311,33 @@ func TestGitCheckIgnore(t *testing.T) {
 		for _, sc := range gitScenarios {
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
-				compare(t, git, sc)
+				compare(t, git, sc, false)
 			})
+			if inlineable(sc) {
+				t.Run(sc.name+"-inline", func(t *testing.T) {
+					t.Parallel()
+					compare(t, git, sc, true)
+				})
+			}
 		}
 	})
 	t.Run("generated", func(t *testing.T) {
-		for seed := range 60 {
+		for seed := range 150 {
 			sc := randomScenario(rand.New(rand.NewPCG(uint64(seed), 7)))
 			sc.name = fmt.Sprint("seed", seed)
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
-				compare(t, git, sc)
+				compare(t, git, sc, false)
 			})
 		}
 	})
 	t.Cleanup(func() {
-		if n := cases.Load(); n < 200 && !t.Failed() {
+		switch n := cases.Load(); {
+		case n < 200:
 			t.Errorf("only %d pattern × path cases compared, want ≥ 200", n)
-		} else {
-			t.Logf("%d pattern × path cases compared with git check-ignore", n)
+		case !t.Failed():
+			t.Logf("%d pattern × path cases compared with git check-ignore (%d ignored by git), 0 disagreements",
+				n, ignoredCases.Load())
 		}
 	})
 }
@@ -373,4 +412,33 @@ func randomScenario(r *rand.Rand) scenario {
 	}
 	sc.paths = paths
 	return sc
+}
+
+// TestGitNeverMatchesRejected backs the one deliberate difference from
+// git: patterns that Load rejects are exactly ones git never matches.
+func TestGitNeverMatchesRejected(t *testing.T) {
+	git := gitPath(t)
+	rejected := []string{"foo\\", "[abc", "a[[:foo:]]", "[[:alpha:]", "x[", "[\\", "\\", "*[", "a/**/[b", "![z"}
+	paths := []string{"foo", "foo\\", "[abc", "abc", "a", "af", "x[", "x", "[", "[\\", "\\", "b", "a/b", "a/x/[b", "z", "[z"}
+	for _, pat := range rejected {
+		t.Run(pat, func(t *testing.T) {
+			t.Parallel()
+			sc := scenario{files: map[string]string{".gitignore": "# first\n" + pat + "\n"}, paths: paths}
+			root, all, _ := build(t, git, sc)
+			for p, a := range checkIgnore(t, git, root, all) {
+				if a.Source != "" {
+					t.Errorf("git matched %q with %q: %+v", p, pat, a)
+				}
+			}
+			_, err := ignore.Load(root, ignore.Options{Files: []string{".gitignore"}})
+			var ie *ignore.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("Load with %q: got %v, want an *ignore.Error", pat, err)
+			}
+			if diff := cmp.Diff(ignore.Error{Source: ".gitignore:2", Text: pat}, *ie,
+				cmpopts.IgnoreFields(ignore.Error{}, "Err")); diff != "" {
+				t.Errorf("Load with %q: error mismatch (-want +got):\n%s", pat, diff)
+			}
+		})
+	}
 }
