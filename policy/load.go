@@ -41,6 +41,7 @@ type Policy struct {
 
 	def       Verdict
 	defSource string
+	defNode   *yaml.Node // the default: value, for Lint
 
 	prefixes []Prefix
 	trie     *node
@@ -58,6 +59,8 @@ type Prefix struct {
 	Tokens  []string `json:"tokens"`
 	Source  string   `json:"source"` // "file:line", or "builtin"
 	index   int      // position in the file, for stable tie-breaking
+	line    int      // position of the item, for Lint
+	col     int
 }
 
 // String renders the prefix as written in the policy (tokens joined by
@@ -74,6 +77,8 @@ type Pattern struct {
 type Rating struct {
 	Verdict Verdict `json:"verdict"`
 	Source  string  `json:"source"` // "file:line", or "builtin" for the registry default
+	line    int
+	col     int
 }
 
 // Exec holds the exec: settings of a policy. A zero field means the
@@ -206,9 +211,8 @@ func (p *Policy) Exec() Exec {
 		return Exec{}
 	}
 	e := p.exec
-	e.EnvAllow = append([]string(nil), e.EnvAllow...)
-	if p.exec.EnvAllow == nil {
-		e.EnvAllow = nil
+	if e.EnvAllow != nil {
+		e.EnvAllow = append(make([]string, 0, len(e.EnvAllow)), e.EnvAllow...)
 	}
 	return e
 }
@@ -277,6 +281,9 @@ func (d *decoder) decode(data []byte) {
 			msg = msg[len(m[0]):]
 		}
 		msg = strings.TrimPrefix(msg, "yaml: ")
+		if strings.HasPrefix(msg, "did not find expected") {
+			line++ // yaml.v3 reports the 0-based line of the construct for parser errors
+		}
 		d.errs = append(d.errs, &Error{File: d.p.name, Line: line, Col: 1, Msg: "invalid YAML: " + msg})
 		return
 	}
@@ -289,6 +296,10 @@ func (d *decoder) decode(data []byte) {
 		return
 	}
 	root := &doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 0 {
+		d.errorf(nil, "empty policy: want at least \"version: 1\"")
+		return
+	}
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
 		root = root.Content[0]
 	}
@@ -313,7 +324,7 @@ func (d *decoder) decode(data []byte) {
 			}
 		case "default":
 			if vd, ok := d.verdict(v); ok {
-				d.p.def, d.p.defSource = vd, d.source(v)
+				d.p.def, d.p.defSource, d.p.defNode = vd, d.source(v), v
 			}
 		case "allow":
 			d.prefixList(v, Allow, k.Value)
@@ -436,7 +447,7 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 			d.errorf(item, "empty prefix in %s", key)
 			continue
 		}
-		pr := Prefix{Verdict: v, Tokens: toks, Source: d.source(item), index: len(d.p.prefixes)}
+		pr := Prefix{Verdict: v, Tokens: toks, Source: d.source(item), index: len(d.p.prefixes), line: item.Line, col: item.Column}
 		k := strings.Join(toks, "\x00")
 		if first, dup := d.seen[k]; dup {
 			if first.Verdict == v {
@@ -507,7 +518,7 @@ func (d *decoder) rules(n *yaml.Node) {
 			d.errorf(v, "rule %q cannot be rated looser than %s", k.Value, info.Loosest)
 			continue
 		}
-		d.p.ratings[k.Value] = Rating{Verdict: vd, Source: d.source(k)}
+		d.p.ratings[k.Value] = Rating{Verdict: vd, Source: d.source(k), line: k.Line, col: k.Column}
 	}
 }
 
@@ -574,7 +585,7 @@ func (d *decoder) execSettings(n *yaml.Node) {
 		case "output_limit":
 			e.OutputLimit = d.size(v)
 		case "env_allow":
-			e.EnvAllow = []string{}
+			e.EnvAllow = make([]string, 0)
 			for _, item := range d.seq(v, "env_allow") {
 				if s, ok := d.str(item); ok {
 					if !envName.MatchString(s) {

@@ -1,0 +1,334 @@
+package policy_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// cmd builds a Command; words starting with '$' are dynamic.
+func cmd(words ...string) policy.Command {
+	c := policy.Command{Argv: words, MatchArgv: words, Dynamic: make([]bool, len(words))}
+	for i, w := range words {
+		c.Dynamic[i] = strings.HasPrefix(w, "$")
+	}
+	return c
+}
+
+func input(cmds ...policy.Command) *policy.Input {
+	return &policy.Input{Commands: cmds}
+}
+
+func mustParse(t testing.TB, src string) *policy.Policy {
+	t.Helper()
+	p, err := policy.Parse("p.yaml", []byte(src), t.TempDir())
+	if err != nil {
+		t.Fatalf("Parse: %v\n%s", err, src)
+	}
+	return p
+}
+
+// matched returns "verdict rule prefix" for the one command of in: the
+// prefix is the rule the reason's source names ("" for no_match).
+func matched(p *policy.Policy, d policy.Decision) string {
+	for _, r := range d.Reasons {
+		if !strings.HasPrefix(r.Rule, "policy.") || r.Rule == "policy.dangerous_option" {
+			continue
+		}
+		pr := ""
+		for _, x := range p.Prefixes() {
+			if x.Source == r.Source {
+				pr = x.String()
+			}
+		}
+		return fmt.Sprintf("%s %s %s", d.Verdict, r.Rule, pr)
+	}
+	return d.Verdict.String() + " (no policy reason)"
+}
+
+func TestPrefixSemantics(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		policy string // YAML after "version: 1\n", one list per line
+		argv   []string
+		want   string
+	}{
+		{"token-wise", "allow: [git status]", []string{"git", "status", "-s"}, "allow policy.allow git status"},
+		{"token-wise not chars", "allow: [git status]", []string{"git", "statusx"}, "ask policy.no_match "},
+		{"token-wise not shorter", "allow: [git status]", []string{"git"}, "ask policy.no_match "},
+		{"case-sensitive", "allow: [ls]", []string{"LS"}, "ask policy.no_match "},
+		{"case-sensitive arg", "deny: [rm -rf]\nallow: [rm]", []string{"rm", "-RF"}, "allow policy.allow rm"},
+		{"path-qualified program", "allow: [git]", []string{"/usr/bin/git", "status"}, "ask policy.no_match "},
+		{"longest wins deny", "allow: [git]\ndeny: [git push]\nallow2", []string{"git", "push", "origin"}, "deny policy.deny git push"},
+		{"longest wins allow", "allow: [git, git push origin]\ndeny: [git push]", []string{"git", "push", "origin", "main"}, "allow policy.allow git push origin"},
+		{"longest wins shorter", "allow: [git]\ndeny: [git push]", []string{"git", "log"}, "allow policy.allow git"},
+		{"tie stricter deny", "allow: [git status]\ndeny: [git *]", []string{"git", "status"}, "deny policy.deny git *"},
+		{"tie stricter ask", "allow: [ls]\nask: [\"*\"]", []string{"ls", "-l"}, "ask policy.ask *"},
+		{"star any word", "deny: [npm run *]\nallow: [npm run]", []string{"npm", "run", "build"}, "deny policy.deny npm run *"},
+		{"star needs a word", "deny: [npm run *]\nallow: [npm run]", []string{"npm", "run"}, "allow policy.allow npm run"},
+		{"star in the middle", "deny: [git * --force]\nallow: [git]", []string{"git", "push", "--force"}, "deny policy.deny git * --force"},
+		{"star matches dynamic", "ask: [cat *]\nallow: [cat]", []string{"cat", "$F"}, "ask policy.ask cat *"},
+		{"dynamic could be deny", "allow: [rm]\ndeny: [rm -rf]", []string{"rm", "$X"}, "deny policy.deny rm -rf"},
+		{"dynamic later could be deny", "allow: [rm]\ndeny: [rm -r -f]", []string{"rm", "-r", "$X"}, "deny policy.deny rm -r -f"},
+		{"dynamic could be ask", "allow: [git]\nask: [git push]", []string{"git", "$SUB"}, "ask policy.ask git push"},
+		{"dynamic nothing below", "allow: [ls]\ndeny: [rm]", []string{"ls", "$DIR"}, "allow policy.allow ls"},
+		{"dynamic after longer match", "allow: [go test]\ndeny: [go]", []string{"go", "test", "$PKG"}, "allow policy.allow go test"},
+		{"dynamic literal never equal", "allow: [echo $HOME]\nask: [echo]", []string{"echo", "$HOME"}, "ask policy.ask echo"},
+		{"static literal equal", "allow: [echo $HOME]\nask: [echo]", []string{"echo", "'$HOME'"}, "ask policy.ask echo"},
+		{"no match default deny", "default: deny\nallow: [ls]", []string{"cat"}, "deny policy.no_match "},
+		{"no match default allow", "default: allow\ndeny: [rm]", []string{"cat"}, "allow policy.no_match "},
+		{"dynamic no match default", "default: deny", []string{"foo", "$X"}, "deny policy.no_match "},
+		{"empty token", "allow: [[printf, \"\"]]", []string{"printf", ""}, "allow policy.allow printf "},
+		{"token with space", "allow: [[grep, \"a b\"]]", []string{"grep", "a b", "f"}, "allow policy.allow grep a b"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			src := "version: 1\n" + strings.ReplaceAll(tt.policy, "\nallow2", "")
+			p := mustParse(t, src)
+			d := p.Evaluate(context.Background(), input(cmd(tt.argv...)))
+			if got := matched(p, d); got != tt.want {
+				t.Errorf("Evaluate(%q) under %q = %q, want %q", tt.argv, tt.policy, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMatchArgv(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nallow: [git status]\ndeny: [git push]\n")
+	tests := []struct {
+		name string
+		c    policy.Command
+		want policy.Verdict
+	}{
+		{"global options skipped", policy.Command{
+			Argv: []string{"git", "-C", ".", "push"}, MatchArgv: []string{"git", "push"}, Dynamic: make([]bool, 4)}, policy.Deny},
+		{"dynamic global option", policy.Command{
+			Argv: []string{"git", "-C", "$D", "status"}, MatchArgv: []string{"git", "status"}, Dynamic: []bool{false, false, true, false}}, policy.Allow},
+		{"dynamic subcommand", policy.Command{
+			Argv: []string{"git", "-C", "d", "$S"}, MatchArgv: []string{"git", "$S"}, Dynamic: []bool{false, false, false, true}}, policy.Deny},
+		{"misaligned is dynamic", policy.Command{
+			Argv: []string{"git", "status", "x"}, MatchArgv: []string{"git", "status"}, Dynamic: make([]bool, 3)}, policy.Deny},
+		{"no MatchArgv uses Argv", policy.Command{Argv: []string{"git", "status"}}, policy.Allow},
+		{"empty command", policy.Command{}, policy.Ask},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := p.Evaluate(context.Background(), input(tt.c))
+			if d.Verdict != tt.want {
+				t.Errorf("Evaluate(%+v) = %v, want %v\n%v", tt.c, d.Verdict, tt.want, d.Reasons)
+			}
+		})
+	}
+}
+
+func TestChains(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, `version: 1
+allow: [ls, cat, git status]
+ask: [git push]
+deny: [curl]
+rules:
+  parser.subshell: ask
+`)
+	at := func(c policy.Command, line, col int) policy.Command {
+		c.Pos = policy.Pos{Line: line, Col: col}
+		return c
+	}
+	tests := []struct {
+		name    string
+		in      *policy.Input
+		want    policy.Verdict
+		wantWhy []policy.Reason // strictest first; messages not compared
+	}{
+		{"all allowed", input(at(cmd("ls"), 1, 1), at(cmd("cat", "x"), 1, 6)), policy.Allow, []policy.Reason{
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:2"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 6}, Source: "p.yaml:2"},
+		}},
+		{"one ask", input(at(cmd("ls"), 1, 1), at(cmd("git", "push"), 1, 6)), policy.Ask, []policy.Reason{
+			{Verdict: policy.Ask, Rule: "policy.ask", Pos: policy.Pos{Line: 1, Col: 6}, Source: "p.yaml:3"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:2"},
+		}},
+		{"unmatched asks", input(at(cmd("ls"), 1, 1), at(cmd("make"), 2, 1)), policy.Ask, []policy.Reason{
+			{Verdict: policy.Ask, Rule: "policy.no_match", Pos: policy.Pos{Line: 2, Col: 1}, Source: "default"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:2"},
+		}},
+		{"any deny", input(at(cmd("git", "push"), 1, 1), at(cmd("curl", "x"), 1, 12), at(cmd("ls"), 1, 20)), policy.Deny, []policy.Reason{
+			{Verdict: policy.Deny, Rule: "policy.deny", Pos: policy.Pos{Line: 1, Col: 12}, Source: "p.yaml:4"},
+			{Verdict: policy.Ask, Rule: "policy.ask", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:3"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 20}, Source: "p.yaml:2"},
+		}},
+		{"finding denies", &policy.Input{Commands: []policy.Command{at(cmd("ls"), 1, 1)},
+			Findings: []policy.Finding{{Rule: "parser.command_substitution", Message: "$(…)", Pos: policy.Pos{Line: 1, Col: 4}}}}, policy.Deny, []policy.Reason{
+			{Verdict: policy.Deny, Rule: "parser.command_substitution", Pos: policy.Pos{Line: 1, Col: 4}, Source: "builtin"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:2"},
+		}},
+		{"finding re-rated", &policy.Input{Commands: []policy.Command{at(cmd("ls"), 1, 2)},
+			Findings: []policy.Finding{{Rule: "parser.subshell", Pos: policy.Pos{Line: 1, Col: 1}}}}, policy.Ask, []policy.Reason{
+			{Verdict: policy.Ask, Rule: "parser.subshell", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:6"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 2}, Source: "p.yaml:2"},
+		}},
+		{"unknown finding denies", &policy.Input{Commands: []policy.Command{at(cmd("ls"), 1, 1)},
+			Findings: []policy.Finding{{Rule: "parser.new_thing"}}}, policy.Deny, []policy.Reason{
+			{Verdict: policy.Deny, Rule: "parser.new_thing", Source: "builtin"},
+			{Verdict: policy.Allow, Rule: "policy.allow", Pos: policy.Pos{Line: 1, Col: 1}, Source: "p.yaml:2"},
+		}},
+		{"nothing denies", &policy.Input{}, policy.Deny, []policy.Reason{
+			{Verdict: policy.Deny, Rule: "parser.empty", Source: "builtin"},
+		}},
+		{"nil input denies", nil, policy.Deny, []policy.Reason{
+			{Verdict: policy.Deny, Rule: "parser.empty", Source: "builtin"},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			d := p.Evaluate(context.Background(), tt.in)
+			want := policy.Decision{Verdict: tt.want, Reasons: tt.wantWhy}
+			if diff := cmp.Diff(want, d, cmpopts.IgnoreFields(policy.Reason{}, "Message")); diff != "" {
+				t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDefaultPolicy(t *testing.T) {
+	t.Parallel()
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		argv string
+		want policy.Verdict
+	}{
+		{"ls -la", policy.Allow},
+		{"cat README.md", policy.Allow},
+		{"grep -rn foo .", policy.Allow},
+		{"git status", policy.Allow},
+		{"git log --oneline", policy.Allow},
+		{"go test ./...", policy.Allow},
+		{"find . -name *.go", policy.Allow},
+		{"find . -name x -delete", policy.Ask},
+		{"find . -exec rm {} ;", policy.Ask},
+		{"find . -fprint out", policy.Ask},
+		{"rg --pre=./x foo", policy.Ask},
+		{"rg --pre ./x foo", policy.Ask},
+		{"sort -uo out in", policy.Ask},
+		{"sort -u in", policy.Allow},
+		{"git branch", policy.Allow},
+		{"git branch -D main", policy.Ask},
+		{"git diff --output=/tmp/x", policy.Ask},
+		{"go env -w GOFLAGS=x", policy.Ask},
+		{"go test -exec ./evil", policy.Ask},
+		{"git push", policy.Ask},
+		{"git fetch", policy.Ask},
+		{"curl https://example.com", policy.Ask},
+		{"wget x", policy.Ask},
+		{"ssh host", policy.Ask},
+		{"npm install", policy.Ask},
+		{"rm -rf /", policy.Ask},
+		{"git $SUB", policy.Ask},
+		{"timeout 5 ls", policy.Allow},
+		{"env", policy.Ask},
+	}
+	for _, tt := range tests {
+		t.Run(tt.argv, func(t *testing.T) {
+			t.Parallel()
+			d := p.Evaluate(context.Background(), input(cmd(strings.Fields(tt.argv)...)))
+			if d.Verdict != tt.want {
+				t.Errorf("Default().Evaluate(%q) = %v, want %v\n%v", tt.argv, d.Verdict, tt.want, d.Reasons)
+			}
+		})
+	}
+}
+
+func TestDangerousOptionNamedByRule(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nallow: [find, find . -delete]\nrules: {policy.dangerous_option: deny}\n")
+	tests := []struct {
+		argv string
+		want policy.Verdict
+	}{
+		{"find . -delete", policy.Allow},        // the longer rule names it
+		{"find . -name x -delete", policy.Deny}, // it does not
+		{"find src -delete", policy.Deny},
+		{"find . -- -delete", policy.Allow}, // after --, an operand
+	}
+	for _, tt := range tests {
+		d := p.Evaluate(context.Background(), input(cmd(strings.Fields(tt.argv)...)))
+		if d.Verdict != tt.want {
+			t.Errorf("Evaluate(%q) = %v, want %v\n%v", tt.argv, d.Verdict, tt.want, d.Reasons)
+		}
+	}
+}
+
+func TestExplain(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nallow: [git, git log]\nask: [git push]\ndeny: [git push --force, curl]\n")
+	d, trace := p.Explain(context.Background(), input(cmd("git", "push", "origin")))
+	if d.Verdict != policy.Ask {
+		t.Errorf("Explain verdict = %v, want ask", d.Verdict)
+	}
+	type step struct {
+		Prefix  string
+		Matched bool
+		Note    string
+	}
+	var got []step
+	for _, s := range trace {
+		got = append(got, step{s.Prefix, s.Matched, s.Note})
+	}
+	want := []step{
+		{"git", true, "matches, but a longer prefix wins"},
+		{"git log", false, `word 2 is "push", not "log"`},
+		{"git push", true, "longest match"},
+		{"git push --force", false, `word 3 is "origin", not "--force"`},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Explain trace mismatch (-want +got):\n%s", diff)
+	}
+	if d2 := p.Evaluate(context.Background(), input(cmd("git", "push", "origin"))); !cmp.Equal(d, d2) {
+		t.Errorf("Explain and Evaluate disagree:\n%v\n%v", d, d2)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	t.Parallel()
+	ids := []string{
+		"parser.syntax", "parser.command_substitution", "parser.process_substitution", "parser.coprocess",
+		"parser.subshell", "parser.eval", "parser.function_definition", "parser.indirect_expansion",
+		"parser.arithmetic_variable", "parser.dynamic_command", "parser.line_break_lookalike", "parser.unsupported",
+		"parser.empty", "parser.too_deep", "parser.too_many_commands", "env.code_injection", "git.dangerous_config",
+		"redirect.network", "ignore.denied", "path.protected", "path.outside_root", "ignore.contains_ignored",
+		"ignore.unknown_ref", "path.dynamic_cwd", "policy.allow", "policy.ask", "policy.deny", "policy.no_match",
+		"rego.allow", "rego.ask", "rego.deny", "rego.error", "gate.error", "gate.timeout", "gate.panic", "policy.invalid",
+	}
+	for _, id := range ids {
+		info, ok := policy.LookupRule(id)
+		if !ok || info.ID != id || info.Description == "" {
+			t.Errorf("LookupRule(%q) = %+v, %v", id, info, ok)
+		}
+		if strings.HasPrefix(id, "gate.") && (!info.Fixed || info.Verdict != policy.Deny) {
+			t.Errorf("LookupRule(%q) = %+v: gate rules are fixed deny", id, info)
+		}
+	}
+	rules := policy.Rules()
+	for i := 1; i < len(rules); i++ {
+		if rules[i-1].ID >= rules[i].ID {
+			t.Errorf("Rules() not sorted: %q before %q", rules[i-1].ID, rules[i].ID)
+		}
+	}
+	if _, ok := policy.LookupRule("nope"); ok {
+		t.Error(`LookupRule("nope") found`)
+	}
+}

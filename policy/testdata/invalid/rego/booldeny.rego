@@ -1,0 +1,5 @@
+package cmdguard
+
+deny if {
+	input.commands[_].argv[0] == "rm"
+}

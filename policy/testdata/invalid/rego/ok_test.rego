@@ -1,0 +1,3 @@
+package cmdguard
+
+test_nothing if true

@@ -1,0 +1,3 @@
+package other
+
+deny contains "x" if true

@@ -1,0 +1,6 @@
+package cmdguard
+
+ask contains msg if {
+	opa.runtime().env.HOME
+	msg := "home"
+}

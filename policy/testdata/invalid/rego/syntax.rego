@@ -1,0 +1,4 @@
+package cmdguard
+
+deny contains msg if {
+}}

@@ -1,0 +1,6 @@
+package cmdguard
+
+deny contains msg if {
+	x == 1
+	msg := "x"
+}

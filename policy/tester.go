@@ -1,0 +1,203 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/tester"
+)
+
+// TestResult is the outcome of one Rego test rule (test_*).
+type TestResult struct {
+	Package  string        `json:"package"`
+	Name     string        `json:"name"`
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Col      int           `json:"col"`
+	Status   string        `json:"status"` // pass | fail | error | skip
+	Error    string        `json:"error,omitempty"`
+	Output   string        `json:"output,omitempty"` // print() output of a failed test
+	Duration time.Duration `json:"duration"`
+}
+
+// Pass reports whether the test passed (skipped tests do not).
+func (r TestResult) Pass() bool { return r.Status == "pass" }
+
+// RunTests runs the Rego unit tests (rules named test_*, usually in
+// _test.rego files) of every .rego file under path (a file or a
+// directory, walked recursively, hidden directories skipped), with the
+// same restricted builtins as a policy and OPA's tester, as "opa test"
+// does. Parse and compile errors are an [Errors]; failing tests are not
+// an error. Results are sorted by file and line.
+func RunTests(ctx context.Context, path string) ([]TestResult, error) {
+	files, err := regoFiles(path)
+	if err != nil {
+		return nil, fmt.Errorf("policy test: %w", err)
+	}
+	if len(files) == 0 {
+		return nil, nil
+	}
+	caps := capabilities()
+	mods, errs := parseModules(files, caps)
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("policy test: %w", errs)
+	}
+	c := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(true)
+	ch, err := tester.NewRunner().
+		SetCompiler(c).
+		CapturePrintOutput(true).
+		RaiseBuiltinErrors(true).
+		Run(ctx, mods)
+	if err != nil {
+		return nil, fmt.Errorf("policy test: %w", astErrors(files[0], err))
+	}
+	var out []TestResult
+	for r := range ch {
+		tr := TestResult{Package: strings.TrimPrefix(r.Package, "data."), Name: r.Name, Duration: r.Duration, Status: "pass"}
+		if r.Location != nil {
+			tr.File, tr.Line, tr.Col = r.Location.File, r.Location.Row, r.Location.Col
+		}
+		switch {
+		case r.Skip:
+			tr.Status = "skip"
+		case r.Error != nil:
+			tr.Status, tr.Error = "error", r.Error.Error()
+		case r.Fail:
+			tr.Status = "fail"
+		}
+		if !tr.Pass() {
+			tr.Output = string(r.Output)
+		}
+		out = append(out, tr)
+	}
+	slices.SortFunc(out, func(a, b TestResult) int {
+		if a.File != b.File {
+			return strings.Compare(a.File, b.File)
+		}
+		return a.Line - b.Line
+	})
+	return out, nil
+}
+
+// regoFiles lists the .rego files of path, sorted.
+func regoFiles(path string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != path && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".rego") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	slices.Sort(files)
+	return files, err
+}
+
+// Diagnostic is one problem or warning found by [Lint].
+type Diagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Severity string `json:"severity"` // error | warning
+	Message  string `json:"message"`
+}
+
+func (d Diagnostic) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s", d.File, d.Line, d.Col, d.Severity, d.Message)
+}
+
+// riskyPrograms are programs whose allow: entry deserves a warning.
+var riskyPrograms = map[string]string{
+	"*": "allows every command", "curl": "reaches the network", "wget": "reaches the network",
+	"ssh": "reaches the network", "scp": "reaches the network", "rsync": "reaches the network",
+	"nc": "reaches the network", "ncat": "reaches the network", "telnet": "reaches the network",
+	"ftp": "reaches the network", "sftp": "reaches the network",
+	"bash": "runs arbitrary code", "sh": "runs arbitrary code", "zsh": "runs arbitrary code",
+	"python": "runs arbitrary code", "python3": "runs arbitrary code", "node": "runs arbitrary code",
+	"perl": "runs arbitrary code", "ruby": "runs arbitrary code",
+	"sudo": "runs commands as root", "doas": "runs commands as root", "su": "runs commands as root",
+	"rm": "deletes files", "dd": "writes devices",
+	"git push": "reaches the network", "git fetch": "reaches the network", "git pull": "reaches the network",
+	"git clone": "reaches the network", "npm install": "reaches the network and runs install scripts",
+	"pip install": "reaches the network and runs install scripts",
+}
+
+// Lint checks the policy file at path (or path/.cmdguard.yaml when path
+// is a directory): every load error as an "error" diagnostic, then
+// warnings for risky choices (allowing network or code-running
+// programs, default: allow, parser rules re-rated to allow) and OPA's
+// strict-mode checks of the Rego modules. The error is for an unreadable
+// file only.
+func Lint(path string) ([]Diagnostic, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		path = filepath.Join(path, FileName)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("lint policy: %w", err)
+	}
+	var diags []Diagnostic
+	p, err := Parse(path, data, filepath.Dir(path))
+	if err != nil {
+		var errs Errors
+		if !errors.As(err, &errs) {
+			errs = Errors{{File: path, Line: 1, Col: 1, Msg: err.Error()}}
+		}
+		for _, e := range errs {
+			diags = append(diags, Diagnostic{e.File, e.Line, e.Col, "error", e.Msg})
+		}
+		return diags, nil
+	}
+	warn := func(file string, line, col int, format string, args ...any) {
+		diags = append(diags, Diagnostic{file, line, col, "warning", fmt.Sprintf(format, args...)})
+	}
+	if p.def == Allow && p.defNode != nil {
+		warn(path, p.defNode.Line, p.defNode.Column, "default: allow lets every command no rule names run")
+	}
+	for _, pr := range p.prefixes {
+		if pr.Verdict != Allow {
+			continue
+		}
+		for n := min(len(pr.Tokens), 2); n > 0; n-- {
+			if why, ok := riskyPrograms[strings.Join(pr.Tokens[:n], " ")]; ok {
+				warn(path, pr.line, pr.col, "allow: %q %s", pr.String(), why)
+				break
+			}
+		}
+	}
+	for id, r := range p.ratings {
+		if r.Verdict == Allow && strings.HasPrefix(id, "parser.") {
+			warn(path, r.line, r.col, "rules: %s: allow lets a construct the gate cannot follow run", id)
+		}
+	}
+	if p.rego != nil {
+		caps := capabilities()
+		mods, _ := parseModules(p.rego.files, caps)
+		c := ast.NewCompiler().WithCapabilities(caps).WithStrict(true)
+		if c.Compile(mods); c.Failed() {
+			for _, e := range astErrors(p.rego.files[0], c.Errors) {
+				warn(e.File, e.Line, e.Col, "%s", e.Msg)
+			}
+		}
+	}
+	slices.SortStableFunc(diags, func(a, b Diagnostic) int {
+		if a.File != b.File {
+			return strings.Compare(a.File, b.File)
+		}
+		return a.Line - b.Line
+	})
+	return diags, nil
+}
