@@ -37,6 +37,10 @@ type Word struct {
 	// Glob reports unquoted glob metacharacters: the word expands against
 	// the file system (see Glob).
 	Glob bool `json:"glob,omitempty"`
+	// Pattern is set when Glob is: the word as a pattern for Glob, with
+	// quoted or escaped metacharacters (* ? [ ] \) escaped by a backslash,
+	// so that "*".go matches only the file named *.go.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // Redirect is one redirection of a command.
@@ -72,7 +76,8 @@ type FileRef struct {
 	Kind      RefKind `json:"kind"`
 	Write     bool    `json:"write,omitempty"`     // opened or replaced for writing (redirect >, cp/mv/tee/install target, sed -i, …)
 	Recursive bool    `json:"recursive,omitempty"` // given to a command that reads directories recursively (grep -r, rg, tar, cp -r, …)
-	Glob      bool    `json:"glob,omitempty"`      // expand with Glob before checking
+	Glob      bool    `json:"glob,omitempty"`      // expand Pattern with Glob before checking
+	Pattern   string  `json:"pattern,omitempty"`   // Word.Pattern when Glob is set
 	Dynamic   bool    `json:"dynamic,omitempty"`   // could not be fully resolved
 }
 

@@ -84,6 +84,7 @@ type state struct {
 	top     string // the top-level source
 	lines   []int  // offsets of line starts in top, built on demand
 	buf     []byte // scratch for decoding words
+	pbuf    []byte // scratch for the glob pattern of a word
 	quiet   int    // >0: do not report findings (re-decoding brace expansions)
 	stmts   int    // statements seen at top level
 	stopped bool   // MaxCommands reached

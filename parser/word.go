@@ -173,12 +173,15 @@ func (s *state) decode(parts []syntax.WordPart, c *ctx, pos Pos) Word {
 		}
 	}
 	out := Word{Pos: pos}
-	s.buf = s.buf[:0]
+	s.buf, s.pbuf = s.buf[:0], s.pbuf[:0]
 	s.decodeParts(parts, c, &out, false)
 	if i := strings.IndexByte(string(s.buf), 0); i >= 0 {
 		s.buf = s.buf[:i] // argv strings end at NUL
 	}
 	out.Value = string(s.buf)
+	if out.Glob {
+		out.Pattern = string(s.pbuf)
+	}
 	return out
 }
 
@@ -201,35 +204,62 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if quoted {
+				n := len(s.buf)
 				s.buf = appendDquoted(s.buf, p.Value)
+				s.pbuf = appendQuoteMeta(s.pbuf, s.buf[n:])
 			} else {
 				s.unquotedLit(p.Value, i == 0 && len(s.buf) == 0, i == len(parts)-1, c, out)
 			}
 		case *syntax.SglQuoted:
+			n := len(s.buf)
 			if p.Dollar {
 				s.buf = appendANSIC(s.buf, p.Value)
 			} else {
 				s.buf = append(s.buf, p.Value...)
 			}
+			s.pbuf = appendQuoteMeta(s.pbuf, s.buf[n:])
 		case *syntax.DblQuoted:
 			s.decodeParts(p.Parts, c, out, true)
 		case *syntax.ParamExp:
 			s.paramExp(p, c)
 			if v, ok := s.resolve(p); ok {
 				s.buf = append(s.buf, v...)
+				if quoted {
+					s.pbuf = appendQuoteMeta(s.pbuf, []byte(v))
+				} else {
+					s.pbuf = append(s.pbuf, v...)
+				}
 				continue
 			}
 			out.Dynamic = true
-			s.buf = append(s.buf, c.text(p)...)
+			s.raw(c.text(p))
 		case *syntax.ExtGlob:
 			out.Glob = true
-			s.buf = append(s.buf, c.text(p)...)
+			s.raw(c.text(p))
 		default:
 			s.scanPart(p, c)
 			out.Dynamic = true
-			s.buf = append(s.buf, c.text(p)...)
+			s.raw(c.text(p))
 		}
 	}
+}
+
+// raw appends text kept as written.
+func (s *state) raw(t string) {
+	s.buf = append(s.buf, t...)
+	s.pbuf = append(s.pbuf, t...)
+}
+
+// appendQuoteMeta appends v with the pattern metacharacters escaped.
+func appendQuoteMeta(dst, v []byte) []byte {
+	for _, ch := range v {
+		switch ch {
+		case '*', '?', '[', ']', '\\':
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, ch)
+	}
+	return dst
 }
 
 // unquotedLit decodes an unquoted literal: backslash escapes, tilde
@@ -246,6 +276,9 @@ func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 			if i+1 < len(v) {
 				i++
 				ch = v[i]
+				s.pbuf = appendQuoteMeta(s.pbuf, []byte{ch})
+				s.buf = append(s.buf, ch)
+				continue
 			}
 		case '*', '?':
 			out.Glob = true
@@ -258,12 +291,14 @@ func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 			// assignments (x=~/a, PATH=~/bin:~/sbin).
 			if assign && i+1 < len(v) && v[i+1] == '~' {
 				s.buf = append(s.buf, ch)
+				s.pbuf = append(s.pbuf, ch)
 				rest := s.tilde(v[i+1:], last, out)
 				v = v[:i+1] + rest
 				continue
 			}
 		}
 		s.buf = append(s.buf, ch)
+		s.pbuf = append(s.pbuf, ch)
 	}
 }
 
@@ -306,6 +341,7 @@ func (s *state) tilde(v string, last bool, out *Word) string {
 		return v
 	}
 	s.buf = append(s.buf, val...)
+	s.pbuf = appendQuoteMeta(s.pbuf, []byte(val))
 	return v[end:]
 }
 

@@ -38,32 +38,32 @@ var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcf
 var wrappers = map[string]wrapSpec{
 	"bash": shellSpec, "sh": shellSpec, "zsh": shellSpec, "dash": shellSpec, "ksh": shellSpec,
 	"mksh": shellSpec, "ash": shellSpec, "rbash": shellSpec, "fish": shellSpec,
-	"busybox":   {kind: wrapExec},
-	"su":        {kind: wrapSu}, "runuser": {kind: wrapSu},
-	"script":    {kind: wrapScript},
-	"watch":     {kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}},
-	"env":       {kind: wrapEnv},
-	"sudo":      {kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
-	"doas":      {kind: wrapExec, shortVal: "uC", noCmd: "C"},
-	"command":   {kind: wrapExec, noCmd: "vV"},
-	"builtin":   {kind: wrapExec},
-	"exec":      {kind: wrapExec, shortVal: "a"},
-	"nohup":     {kind: wrapExec},
-	"time":      {kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}},
-	"timeout":   {kind: wrapExec, shortVal: "sk", longVal: []string{"signal", "kill-after"}, operands: 1},
-	"nice":      {kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}},
-	"ionice":    {kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"},
-	"chrt":      {kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"},
-	"taskset":   {kind: wrapExec, operands: 1, noCmd: "p"},
-	"setsid":    {kind: wrapExec},
-	"stdbuf":    {kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}},
-	"unbuffer":  {kind: wrapExec},
-	"chroot":    {kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1},
-	"flock":     {kind: wrapFlock},
-	"xargs":     {kind: wrapXargs, shortVal: "adEILnPs"},
-	"parallel":  {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
-	"find":      {kind: wrapFind},
-	"sudoedit":  {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
+	"busybox": {kind: wrapExec},
+	"su":      {kind: wrapSu}, "runuser": {kind: wrapSu},
+	"script":   {kind: wrapScript},
+	"watch":    {kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}},
+	"env":      {kind: wrapEnv},
+	"sudo":     {kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
+	"doas":     {kind: wrapExec, shortVal: "uC", noCmd: "C"},
+	"command":  {kind: wrapExec, noCmd: "vV"},
+	"builtin":  {kind: wrapExec},
+	"exec":     {kind: wrapExec, shortVal: "a"},
+	"nohup":    {kind: wrapExec},
+	"time":     {kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}},
+	"timeout":  {kind: wrapExec, shortVal: "sk", longVal: []string{"signal", "kill-after"}, operands: 1},
+	"nice":     {kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}},
+	"ionice":   {kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"},
+	"chrt":     {kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"},
+	"taskset":  {kind: wrapExec, operands: 1, noCmd: "p"},
+	"setsid":   {kind: wrapExec},
+	"stdbuf":   {kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}},
+	"unbuffer": {kind: wrapExec},
+	"chroot":   {kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1},
+	"flock":    {kind: wrapFlock},
+	"xargs":    {kind: wrapXargs, shortVal: "adEILnPs"},
+	"parallel": {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
+	"find":     {kind: wrapFind},
+	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
 }
 
 // unwrap reports a wrapper command and then the command(s) it runs.
@@ -346,7 +346,7 @@ loop:
 		switch {
 		case v == "--":
 			i++
-			for i < len(args) && assignPrefix(args[i].Value) > 0 && !args[i].Dynamic {
+			for i < len(args) && strings.IndexByte(args[i].Value, '=') > 0 && !args[i].Dynamic {
 				assigns = append(assigns, s.envAssign(args[i]))
 				i++
 			}
@@ -388,7 +388,7 @@ loop:
 			i = 0
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			i++
-		case assignPrefix(v) > 0:
+		case strings.IndexByte(v, '=') > 0:
 			assigns = append(assigns, s.envAssign(a))
 			i++
 		default:
@@ -402,7 +402,7 @@ loop:
 }
 
 func (s *state) envAssign(a Word) Assign {
-	n := assignPrefix(a.Value)
+	n := strings.IndexByte(a.Value, '=') + 1
 	name := a.Value[:n-1]
 	s.checkEnv(name, a.Pos)
 	return Assign{Name: name, Pos: a.Pos, Value: Word{Value: a.Value[n:], Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}}
@@ -477,7 +477,7 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 		return
 	}
 	var assigns []Assign
-	for i < len(args) && !args[i].Dynamic && assignPrefix(args[i].Value) > 0 {
+	for i < len(args) && !args[i].Dynamic && strings.IndexByte(args[i].Value, '=') > 0 {
 		assigns = append(assigns, s.envAssign(args[i]))
 		i++
 	}

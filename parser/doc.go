@@ -1,0 +1,73 @@
+// Package parser analyses a bash command line before it runs: it finds
+// every simple command, decodes its argv as bash would pass it, unwraps
+// wrappers, lists the files it names, tracks cd, and reports every
+// construct it cannot judge statically as a [Finding].
+//
+// The source is parsed once with mvdan.cc/sh/v3/syntax in bash mode; the
+// analysis never runs, expands against the host or reads the host's
+// environment, user database or file system. [Options.Env] is the only
+// source of $HOME, ~ and $PWD.
+//
+// # What is reported
+//
+// [Analysis.Commands] holds every simple command wherever it stands (lists,
+// pipelines, { }, if/while/until/for/select/case bodies, [[ ]], export and
+// declare, command substitutions), in source order of their completion.
+// A wrapper (sudo, env, bash -c, xargs, find -exec, …) is one Command, and
+// each command it runs is reported again with [Command.Wrappers] naming
+// the chain: "sudo bash -c 'ls'" yields sudo (no wrappers), bash
+// (["sudo"]) and ls (["sudo", "bash -c"]). Strings run by a shell (bash -c,
+// su -c, watch, flock -c, parallel) are parsed recursively, and positions
+// inside them are mapped back to the top-level source (exactly when the
+// string is written verbatim, else to its first byte).
+//
+// [Analysis.Findings] lists what a gate should refuse. Rule ids are stable:
+//
+//	parser.syntax                 the source does not parse
+//	parser.empty                  no command at all
+//	parser.command_substitution   $(…) or `…` anywhere
+//	parser.process_substitution   <(…) >(…)
+//	parser.coprocess              coproc
+//	parser.subshell               ( … )
+//	parser.eval                   eval, source, ., alias, trap, enable, fc,
+//	                              hash -p, bind -x, complete/compgen -C/-F,
+//	                              mapfile -C, declare -n and nameref, a
+//	                              declaration builtin with a dynamic argument
+//	parser.function_definition    f() { …; }
+//	parser.indirect_expansion     ${!x}, ${!x[@]}, ${!prefix*}, ${x@P}
+//	parser.arithmetic_variable    a variable in $((…)), ((…)), let, for ((…)),
+//	                              [[ -eq … ]], ${a[i]}, ${x:off:len}, a[i]=,
+//	                              or a subscripted name given to printf -v,
+//	                              read, unset, mapfile, wait -p, test -v
+//	parser.dynamic_command        a command name (or sh -c script, git
+//	                              subcommand) not known before run time
+//	parser.line_break_lookalike   CR, U+2028, U+2029, U+0085 outside quotes
+//	parser.unsupported            a node the analysis does not handle
+//	parser.too_deep               wrappers nested beyond Options.MaxDepth
+//	parser.too_many_commands      more than Options.MaxCommands commands
+//	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=, … in
+//	                              any assignment form
+//	redirect.network              a redirect to /dev/tcp/… or /dev/udp/…
+//	git.dangerous_config          git -c core.pager=… and other keys that run
+//	                              commands; git --exec-path=
+//
+// # Words and files
+//
+// A [Word] holds the decoded value; Dynamic marks a value that depends on
+// run time ($VAR), Glob a pattern that bash expands against the file
+// system (expand [Word.Pattern] with [Glob]). Brace expansion is applied:
+// one Word per result. [Command.Files] lists candidate file references:
+// operands, --opt=value values, @FILE, git's REV:PATH and redirect
+// targets, with writes and recursive reads marked; /dev/null, the
+// standard streams and fd duplications are not files. [Command.Unknown]
+// names arguments nobody can see statically (xargs input, find's {}).
+// [Command.Cwd] follows static cd; a cd whose outcome or target is not
+// known sets CwdDynamic.
+//
+// # Security
+//
+// The analysis is conservative but not a sandbox: it describes what bash
+// would do with the exact string it was given. Run that same string, with
+// bash, in the same directory (see DESIGN.md §1), or the analysis says
+// nothing about what runs.
+package parser

@@ -1,0 +1,188 @@
+package parser
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// findings renders an analysis's findings as "line:col rule", sorted.
+func findings(a *Analysis) []string {
+	var out []string
+	for _, f := range a.Findings {
+		out = append(out, f.Pos.String()+" "+f.Rule)
+	}
+	slices.Sort(out)
+	return out
+}
+
+var testEnv = map[string]string{"HOME": "/home/u"}
+
+// Every row of the DESIGN.md §2 table, plain, nested and inside bash -c.
+var findingTests = []struct {
+	src  string
+	want []string
+}{
+	// command substitution
+	{`echo $(id)`, []string{"1:6 parser.command_substitution"}},
+	{"echo `id`", []string{"1:6 parser.command_substitution"}},
+	{`echo "a $(id)"`, []string{"1:9 parser.command_substitution"}},
+	{"echo \"a `id`\"", []string{"1:9 parser.command_substitution"}},
+	{"cat <<EOF\nx $(id)\nEOF", []string{"2:3 parser.command_substitution"}},
+	{"cat <<EOF\nx `id`\nEOF", []string{"2:3 parser.command_substitution"}},
+	{"cat <<'EOF'\nx $(id)\nEOF", nil},
+	{"cat <<\"EOF\"\nx $(id)\nEOF", nil},
+	{`echo ${x:-$(id)}`, []string{"1:11 parser.command_substitution"}},
+	{`echo $(( $(id) + 1 ))`, []string{"1:10 parser.arithmetic_variable", "1:10 parser.command_substitution"}},
+	{`echo ${a[$(id)]}`, []string{"1:10 parser.arithmetic_variable", "1:10 parser.command_substitution"}},
+	{`[[ -f $(id) ]]`, []string{"1:7 parser.command_substitution"}},
+	{`case $(id) in x) ;; esac`, []string{"1:6 parser.command_substitution"}},
+	{`case x in $(id)) ;; esac`, []string{"1:11 parser.command_substitution"}},
+	{`x=$(id) ls`, []string{"1:3 parser.command_substitution"}},
+	{`export x=$(id)`, []string{"1:10 parser.command_substitution"}},
+	{`ls > $(id)`, []string{"1:6 parser.command_substitution"}},
+	{`for f in $(id); do ls; done`, []string{"1:10 parser.command_substitution"}},
+	{`while true; do echo $(id); done`, []string{"1:21 parser.command_substitution"}},
+	{`cat <<< "$(id)"`, []string{"1:10 parser.command_substitution"}},
+	{`bash -c 'echo $(id)'`, []string{"1:15 parser.command_substitution"}},
+	{"bash -c 'echo `id`'", []string{"1:15 parser.command_substitution"}},
+	{"bash -c 'ls\necho $(id)'", []string{"2:6 parser.command_substitution"}},
+	{`sh -c "echo \$(id)"`, []string{"1:7 parser.command_substitution"}},
+	// process substitution, coprocess
+	{`diff <(ls) b`, []string{"1:6 parser.process_substitution"}},
+	{`ls > >(cat)`, []string{"1:6 parser.process_substitution"}},
+	{`if true; then cat <(ls); fi`, []string{"1:19 parser.process_substitution"}},
+	{`bash -c 'cat <(ls)'`, []string{"1:14 parser.process_substitution"}},
+	{`coproc ls`, []string{"1:1 parser.coprocess"}},
+	{`coproc x { ls; }`, []string{"1:1 parser.coprocess"}},
+	{`true && { coproc ls; }`, []string{"1:11 parser.coprocess"}},
+	{`bash -c 'coproc ls'`, []string{"1:10 parser.coprocess"}},
+	// subshell
+	{`(ls)`, []string{"1:1 parser.subshell"}},
+	{`ls && (cd x; ls)`, []string{"1:7 parser.subshell"}},
+	{`for i in 1; do (ls); done`, []string{"1:16 parser.subshell"}},
+	{`bash -c '(ls)'`, []string{"1:10 parser.subshell"}},
+	// eval and friends
+	{`eval ls`, []string{"1:1 parser.eval"}},
+	{`source x.sh`, []string{"1:1 parser.eval"}},
+	{`. x.sh`, []string{"1:1 parser.eval"}},
+	{`alias ls=rm`, []string{"1:1 parser.eval"}},
+	{`trap 'rm x' EXIT`, []string{"1:1 parser.eval"}},
+	{`enable -f x.so y`, []string{"1:1 parser.eval"}},
+	{`bind -x '"\C-a": ls'`, []string{"1:1 parser.eval"}},
+	{`complete -C ls x`, []string{"1:1 parser.eval"}},
+	{`mapfile -C cb -c 1 a`, []string{"1:1 parser.eval"}},
+	{`hash -p /tmp/x ls`, []string{"1:1 parser.eval"}},
+	{`declare -n r=PATH`, []string{"1:9 parser.eval"}},
+	{`declare "$x"`, []string{"1:9 parser.eval"}},
+	{`printf -v 'a[$(id)]' x`, []string{"1:11 parser.arithmetic_variable"}},
+	{`read 'a[i]'`, []string{"1:6 parser.arithmetic_variable"}},
+	{`if true; then eval ls; fi`, []string{"1:15 parser.eval"}},
+	{`echo "${x:-$(eval ls)}"`, []string{"1:12 parser.command_substitution", "1:14 parser.eval"}},
+	{`bash -c 'eval ls'`, []string{"1:10 parser.eval"}},
+	{`command eval ls`, []string{"1:9 parser.eval"}},
+	{`builtin source x`, []string{"1:9 parser.eval"}},
+	// function definitions
+	{`f() { ls; }`, []string{"1:1 parser.function_definition"}},
+	{`function f { ls; }`, []string{"1:1 parser.function_definition"}},
+	{`true && f() { ls; }`, []string{"1:9 parser.function_definition"}},
+	{`bash -c 'f() { ls; }; f'`, []string{"1:10 parser.function_definition"}},
+	// indirect expansion
+	{`echo ${!x}`, []string{"1:6 parser.indirect_expansion"}},
+	{`echo ${!x[@]}`, []string{"1:6 parser.indirect_expansion"}},
+	{`echo ${!pre*}`, []string{"1:6 parser.indirect_expansion"}},
+	{`echo ${x@P}`, []string{"1:6 parser.indirect_expansion"}},
+	{`echo "${x@P}"`, []string{"1:7 parser.indirect_expansion"}},
+	{`echo ${y:-${!x}}`, []string{"1:11 parser.indirect_expansion"}},
+	{`bash -c 'echo ${!x}'`, []string{"1:15 parser.indirect_expansion"}},
+	{`echo ${x@Q} ${#x} ${x^^}`, nil},
+	// arithmetic with variables
+	{`echo $((x))`, []string{"1:9 parser.arithmetic_variable"}},
+	{`echo $((1+2))`, nil},
+	{`echo $(($x+1))`, []string{"1:9 parser.arithmetic_variable"}},
+	{`((x++))`, []string{"1:3 parser.arithmetic_variable"}},
+	{`((1))`, nil},
+	{`let x=1`, []string{"1:5 parser.arithmetic_variable"}},
+	{`[[ $x -eq 1 ]]`, []string{"1:4 parser.arithmetic_variable"}},
+	{`[[ 2 -gt 1 ]]`, nil},
+	{`[[ a -lt 1 ]]`, []string{"1:4 parser.arithmetic_variable"}},
+	{`echo ${a[i]}`, []string{"1:10 parser.arithmetic_variable"}},
+	{`echo ${a[1]} ${a[@]}`, nil},
+	{`echo ${x:o:1}`, []string{"1:10 parser.arithmetic_variable"}},
+	{`echo ${x:1:2}`, nil},
+	{`a[i]=1`, []string{"1:3 parser.arithmetic_variable"}},
+	{`for ((i=0; i<3; i++)); do ls; done`, []string{"1:12 parser.arithmetic_variable", "1:17 parser.arithmetic_variable", "1:7 parser.arithmetic_variable"}},
+	{`echo "${x:-$((y))}"`, []string{"1:15 parser.arithmetic_variable"}},
+	{"cat <<EOF\n$((y))\nEOF", []string{"2:4 parser.arithmetic_variable"}},
+	{`bash -c 'echo $((y))'`, []string{"1:18 parser.arithmetic_variable"}},
+	// dynamic command
+	{`$CMD x`, []string{"1:1 parser.dynamic_command"}},
+	{`"$x"ls`, []string{"1:1 parser.dynamic_command"}},
+	{`l* x`, []string{"1:1 parser.dynamic_command"}},
+	{`ls && ${x:-rm} y`, []string{"1:7 parser.dynamic_command"}},
+	{`sudo $X`, []string{"1:6 parser.dynamic_command"}},
+	{`bash -c "$X"`, []string{"1:9 parser.dynamic_command"}},
+	{`bash -c '$X'`, []string{"1:10 parser.dynamic_command"}},
+	{`for f in a; do $f; done`, []string{"1:16 parser.dynamic_command"}},
+	// environment injection
+	{`PATH=/tmp ls`, []string{"1:1 env.code_injection"}},
+	{`LD_PRELOAD=x.so ls`, []string{"1:1 env.code_injection"}},
+	{`export BASH_ENV=x`, []string{"1:8 env.code_injection"}},
+	{`declare -x GIT_SSH_COMMAND=x`, []string{"1:12 env.code_injection"}},
+	{`local PAGER=x`, []string{"1:7 env.code_injection"}},
+	{`readonly IFS=x`, []string{"1:10 env.code_injection"}},
+	{`env GIT_PAGER=x git log`, []string{"1:5 env.code_injection"}},
+	{`env -i NODE_OPTIONS=x node`, []string{"1:8 env.code_injection"}},
+	{`sudo PYTHONSTARTUP=x python`, []string{"1:6 env.code_injection"}},
+	{`EDITOR=vim`, []string{"1:1 env.code_injection"}},
+	{`env 'BASH_FUNC_ls%%=() { id; }' bash`, []string{"1:5 env.code_injection"}},
+	{`GIT_CONFIG_COUNT=1 git log`, []string{"1:1 env.code_injection"}},
+	{`if true; then PERL5OPT=x perl; fi`, []string{"1:15 env.code_injection"}},
+	{`bash -c 'PROMPT_COMMAND=x bash -i'`, []string{"1:10 env.code_injection"}},
+	{`FOO=1 BAR=x ls`, nil},
+	// line break look-alikes
+	{"ls\recho", []string{"1:3 parser.line_break_lookalike"}},
+	{"ls\u2028echo", []string{"1:3 parser.line_break_lookalike"}},
+	{"ls\u2029echo", []string{"1:3 parser.line_break_lookalike"}},
+	{"ls\u0085echo", []string{"1:3 parser.line_break_lookalike"}},
+	{"echo 'a\rb' \"c\u2028d\"", nil},
+	{"ls # \r hidden", []string{"1:6 parser.line_break_lookalike"}},
+	{"bash -c 'ls\u2028x'", []string{"1:12 parser.line_break_lookalike"}},
+	{"ls\r\n", nil},
+	// redirects
+	{`ls > /dev/tcp/1.2.3.4/80`, []string{"1:6 redirect.network"}},
+	{`cat < /dev/udp/h/53`, []string{"1:7 redirect.network"}},
+	{`bash -c 'echo x >/dev/tcp/h/1'`, []string{"1:18 redirect.network"}},
+	{`ls 2>&1 >/dev/null`, nil},
+	// syntax, empty
+	{`ls |`, []string{"1:4 parser.syntax"}},
+	{`echo "unterminated`, []string{"1:6 parser.syntax"}},
+	{`bash -c 'ls |'`, []string{"1:13 parser.syntax"}},
+	{``, []string{"0:0 parser.empty"}},
+	{"# comment only\n", []string{"0:0 parser.empty"}},
+	{"  \n\n", []string{"0:0 parser.empty"}},
+	// git
+	{`git -c core.pager=sh log`, []string{"1:8 git.dangerous_config"}},
+	{`git -c alias.x='!sh' x`, []string{"1:8 git.dangerous_config"}},
+	{`git -c diff.foo.textconv=x diff`, []string{"1:8 git.dangerous_config"}},
+	{`git -c core.sshCommand=x fetch`, []string{"1:8 git.dangerous_config"}},
+	{`git -c user.name=x commit`, nil},
+	{`bash -c 'git -c core.fsmonitor=x status'`, []string{"1:17 git.dangerous_config"}},
+	// plain words are fine
+	{`echo $HOME ${x:-lit} ~ $'\x41' {a,b} *.go "$x"`, nil},
+	{`ls -la && go test ./... 2>&1 | tail -n 50`, nil},
+}
+
+func TestFindings(t *testing.T) {
+	t.Parallel()
+	for _, tc := range findingTests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			got := findings(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Analyze(%q) findings mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+}
