@@ -1,0 +1,50 @@
+package ignore
+
+import "testing"
+
+// FuzzMatch feeds arbitrary ignore-file content and paths through the
+// parser, the compiler, the indexed list and the Matcher. Nothing may
+// panic, and the indexed answer must equal a plain scan of all patterns
+// from the last to the first, as git does it.
+func FuzzMatch(f *testing.F) {
+	f.Add("*.pem\n!keep.pem\nsecrets/\n", "a/b/x.pem", false)
+	f.Add("**/a/**/b\n/c*d/**\n", "a/x/y/b", true)
+	f.Add("[[:alpha:]][!a-c]?\\*\n", "xd?*", false)
+	f.Fuzz(func(t *testing.T, content, p string, isDir bool) {
+		var pats []pattern
+		_ = lines([]byte(content), func(n int, text string) error {
+			if pt, err := compile(text, source("f", n)); err == nil {
+				pats = append(pats, pt)
+			}
+			return nil
+		})
+		wildmatch(content, p, true)
+		wildmatch(content, p, false)
+		l := newList("", pats)
+		m := &Matcher{root: "/r", names: map[string]int{}, sets: 1, dirs: map[string][]*list{"": {l}}}
+		m.Match(p, isDir)
+		m.MatchPath(p)
+		m.ContainsIgnored(p)
+		rel, ok := m.rel(p)
+		if !ok {
+			return
+		}
+		if got, want := l.match(rel, isDir), scan(pats, rel, isDir); got != want {
+			t.Errorf("indexed match of %q = %d, plain scan = %d (patterns %q)", rel, got, want, content)
+		}
+	})
+}
+
+// scan is list.match without indexes.
+func scan(pats []pattern, p string, isDir bool) int {
+	last := lastComponent(p)
+	for i := len(pats) - 1; i >= 0; i-- {
+		if pats[i].dirOnly && !isDir {
+			continue
+		}
+		if pats[i].matches(p, last) {
+			return i
+		}
+	}
+	return -1
+}
