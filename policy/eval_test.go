@@ -3,6 +3,7 @@ package policy_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -330,5 +331,12 @@ func TestRegistry(t *testing.T) {
 	}
 	if _, ok := policy.LookupRule("nope"); ok {
 		t.Error(`LookupRule("nope") found`)
+	}
+}
+
+func writeFile(t testing.TB, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

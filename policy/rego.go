@@ -178,6 +178,9 @@ func (rp *regoPolicy) apply(ctx context.Context, in *Input, reasons []Reason, no
 		return append(reasons, Reason{Verdict: Deny, Rule: "rego.error", Message: err.Error(), Source: rp.source})
 	}
 	rs, err := rp.query.Eval(ctx, rego.EvalParsedInput(inputValue(in)))
+	if err == nil {
+		err = ctx.Err() // OPA may finish a small query without looking
+	}
 	if err != nil {
 		return fail(fmt.Errorf("rego: %w", err))
 	}
