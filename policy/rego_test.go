@@ -159,7 +159,7 @@ deny contains json.marshal(input) if true
 			Argv: []string{"cat", ".env"}, MatchArgv: []string{"cat", ".env"}, Dynamic: []bool{false, false},
 			Pos: policy.Pos{Line: 1, Col: 1}, Cwd: "/r",
 			Redirects: []policy.Redirect{{Op: ">", Target: "out", Write: true, Pos: policy.Pos{Line: 1, Col: 10}}},
-			Files: []policy.File{{Path: ".env", Written: ".env", Pos: policy.Pos{Line: 1, Col: 5}, Kind: "arg", Ignored: true, IgnoredBy: ".cmdguardignore:1", Exists: true}},
+			Files:     []policy.File{{Path: ".env", Written: ".env", Pos: policy.Pos{Line: 1, Col: 5}, Kind: "arg", Ignored: true, IgnoredBy: ".cmdguardignore:1", Exists: true}},
 		}},
 		Findings: []policy.Finding{{Rule: "path.outside_root", Message: "m", Pos: policy.Pos{Line: 1, Col: 2}}},
 	}
