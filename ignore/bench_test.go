@@ -1,0 +1,136 @@
+package ignore_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cmdguard/cmdguard/ignore"
+)
+
+// patterns10 is a typical small ignore file.
+var patterns10 = []string{".env", "*.pem", "secrets/", "id_rsa", "*.key", "!public.key",
+	"config/prod/*.yaml", "**/credentials.json", "/private", "*.sqlite"}
+
+// patternsN mixes what large ignore files hold: mostly literal names and
+// paths, some "*.ext", and a tenth of general globs.
+func patternsN(n int) []string {
+	pats := append([]string(nil), patterns10...)
+	for i := len(pats); i < n; i++ {
+		switch i % 10 {
+		case 0, 1, 2, 3, 4:
+			pats = append(pats, fmt.Sprintf("file%d.txt", i))
+		case 5, 6:
+			pats = append(pats, fmt.Sprintf("/dir%d/sub/file.txt", i))
+		case 7:
+			pats = append(pats, fmt.Sprintf("dir%d/", i))
+		case 8:
+			pats = append(pats, fmt.Sprintf("*.ext%d", i))
+		case 9:
+			pats = append(pats, fmt.Sprintf("tmp%d*/cache/**", i))
+		}
+	}
+	return pats
+}
+
+func benchMatcher(b *testing.B, pats []string) *ignore.Matcher {
+	b.Helper()
+	root := b.TempDir()
+	content := strings.Join(pats, "\n") + "\n"
+	if err := os.WriteFile(filepath.Join(root, ".cmdguardignore"), []byte(content), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	m, err := ignore.Load(root, ignore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkMatch matches one four-level path that no pattern ignores (the
+// worst case: every ancestor is tried against every stack) and one that
+// is ignored.
+func BenchmarkMatch(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		m := benchMatcher(b, patternsN(n))
+		for _, p := range []string{"src/app/config/settings.yaml", "src/app/config/server.pem"} {
+			want := strings.HasSuffix(p, ".pem")
+			b.Run(fmt.Sprintf("patterns=%d/%s", n, filepath.Ext(p)[1:]), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if m.Match(p, false).Ignored != want {
+						b.Fatalf("Match(%q) != %v", p, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkContainsIgnored asks about directories of a 10,000-file tree
+// (100 directories of 100 files, every tenth directory holding an ignored
+// file) after Load indexed it.
+func BenchmarkContainsIgnored(b *testing.B) {
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".cmdguardignore"), []byte(strings.Join(patterns10, "\n")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	var dirs []string
+	for d := range 100 {
+		dir := fmt.Sprintf("pkg%02d/sub%02d", d/10, d)
+		dirs = append(dirs, dir)
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			name := fmt.Sprintf("file%03d.go", f)
+			if d%10 == 0 && f == 0 {
+				name = "server.pem"
+			}
+			if err := os.WriteFile(filepath.Join(root, dir, name), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	m, err := ignore.Load(root, ignore.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	i := 0
+	for b.Loop() {
+		dir := dirs[i%len(dirs)]
+		if m.ContainsIgnored(dir) != (i%10 == 0) {
+			b.Fatalf("ContainsIgnored(%q) wrong", dir)
+		}
+		i++
+	}
+}
+
+// BenchmarkLoad measures the one walk over a 10,000-file tree.
+func BenchmarkLoad(b *testing.B) {
+	root := b.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".cmdguardignore"), []byte(strings.Join(patterns10, "\n")), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for d := range 100 {
+		dir := filepath.Join(root, fmt.Sprintf("pkg%02d/sub%02d", d/10, d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%03d.go", f)), nil, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ignore.Load(root, ignore.Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
