@@ -21,7 +21,9 @@ func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *
 			for _, w := range ce.Args {
 				cmd.Argv = s.words(w, c, cmd.Argv)
 			}
-			cmd.Pos = cmd.Argv[0].Pos
+			if len(cmd.Argv) > 0 {
+				cmd.Pos = cmd.Argv[0].Pos
+			}
 		}
 	}
 	for _, r := range st.Redirs {

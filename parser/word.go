@@ -30,10 +30,23 @@ func (s *state) words(w *syntax.Word, c *ctx, dst []Word) []Word {
 	s.scanWord(w, c) // report findings once, not once per result
 	s.quiet++
 	for _, parts := range alts {
-		dst = append(dst, s.decode(parts, c, pos))
+		w := s.decode(parts, c, pos)
+		if w.Value == "" && allLit(parts) {
+			continue // bash drops empty unquoted results: {a,} is just a
+		}
+		dst = append(dst, w)
 	}
 	s.quiet--
 	return dst
+}
+
+func allLit(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		if _, ok := p.(*syntax.Lit); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func hasBrace(w *syntax.Word) bool {

@@ -1,0 +1,181 @@
+package parser
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// staticCommands are commands whose argv is fully known statically; each
+// runs the argv printer built from testdata/argv.c.
+var staticCommands = []string{
+	`argv c''at`,
+	`argv \ls`,
+	`argv $'\x2e'env`,
+	"argv li\\\nne",
+	"argv a \\\n b",
+	`argv "a"'b'c`,
+	`argv 'it'\''s'`,
+	`argv "\$x" "\a" "\"" "\\" '\\'`,
+	"argv \"a\\\nb\"",
+	`argv a\ b`,
+	`argv \\`,
+	`argv $'\''`,
+	`argv $'a\tb\nc'`,
+	`argv $'\101\x42\u00e9\cA\e'`,
+	`argv $'\x4'x $'\18'`,
+	`argv $'a\0b' c`,
+	`argv '' ""`,
+	`argv x\*y`,
+	`argv '*.nomatch' "[ab]"`,
+	`argv a=b --opt=c`,
+	`argv {a,b}`,
+	`argv x{a,b}y`,
+	`argv {a,b{c,d}}`,
+	`argv \{a,b}`,
+	`argv "{a,b}"`,
+	`argv {a}`,
+	`argv {a,}`,
+	`argv a{,}b`,
+	`argv {1..5}`,
+	`argv {a..e}`,
+	`argv {01..03}`,
+	`argv {1..10..3}`,
+	`argv {5..1}`,
+	`argv {e..a..2}`,
+	`argv {-2..2}`,
+	`argv {1..2}{a,b}`,
+	`argv a{b,c}d{e,f}`,
+	`argv {,}`,
+	`argv '{'a,b'}'`,
+	`argv {x..y..z}`,
+	`argv ~ ~/x ~/`,
+	`argv a~ x/~`,
+	`argv opt=~/x`,
+	`argv PATH=~/a:~/b`,
+	`argv --opt=~/x`,
+	`argv "~" '~'`,
+	`argv $HOME "$HOME/x" ${HOME}`,
+	`ar''gv x`,
+	`\argv x`,
+	`"argv" x`,
+	`argv	tab	sep`,
+	`argv $"loc"`,
+	`argv -- -x --`,
+	`argv a'b'"c"$'d'`,
+	`argv 'multi
+line'`,
+	`argv "a b" 'c d'`,
+	`argv \$HOME`,
+	`argv '$HOME'`,
+	`argv "it's"`,
+	`argv \'`,
+	`argv \"`,
+	`argv #comment`,
+	`argv a#b`,
+	`argv x; argv y`,
+	`argv x && argv y`,
+	`argv ü "ü" $'\u00fc'`,
+	`argv $'\U0001F600'`,
+	`argv =`,
+	`argv a=~`,
+	`argv @ % ^ +`,
+	`argv x!`,
+	`argv \
+x`,
+}
+
+func TestArgvDifferential(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash is required for the differential test: %v", err)
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("cc", "-o", filepath.Join(bin, "argv"), filepath.Join("testdata", "argv.c")).CombinedOutput(); err != nil {
+		t.Fatalf("compile argv printer: %v\n%s", err, out)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"HOME": "/home/u"}
+	if len(staticCommands) < 50 {
+		t.Fatalf("only %d static commands, want at least 50", len(staticCommands))
+	}
+	for _, src := range staticCommands {
+		t.Run(src, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(bash, "-c", src)
+			cmd.Dir = work
+			cmd.Env = []string{"HOME=/home/u", "PATH=" + bin + ":/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("bash -c %q: %v", src, err)
+			}
+			// One NUL-terminated argv per command, each starting with argv[0].
+			var want [][]string
+			for _, f := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+				if f == "argv" || len(want) == 0 {
+					want = append(want, nil)
+				}
+				want[len(want)-1] = append(want[len(want)-1], f)
+			}
+			a := Analyze(src, Options{Cwd: work, Env: env})
+			if len(a.Findings) > 0 {
+				t.Errorf("Analyze(%q) findings = %v, want none", src, a.Findings)
+			}
+			var got [][]string
+			for _, c := range a.Commands {
+				for _, w := range c.Argv {
+					if w.Dynamic {
+						t.Errorf("Analyze(%q): word %q marked dynamic", src, w.Value)
+					}
+				}
+				got = append(got, c.Args)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("Analyze(%q) argv mismatch with bash (-bash +analysis):\n%s", src, diff)
+			}
+		})
+	}
+}
+
+// Decoded argv of quote-splitting tricks, independent of bash.
+func TestArgvTricks(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`c''at x`, []string{"cat", "x"}},
+		{`\ls`, []string{"ls"}},
+		{`$'\x2e'env`, []string{".env"}},
+		{"ca\\\nt f", []string{"cat", "f"}},
+		{`"e"'v'al x`, []string{"eval", "x"}},
+		{`{cat,/etc/passwd}`, []string{"cat", "/etc/passwd"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			a := Analyze(tc.src, Options{})
+			if len(a.Commands) != 1 {
+				t.Fatalf("Analyze(%q) = %d commands, want 1", tc.src, len(a.Commands))
+			}
+			if diff := cmp.Diff(tc.want, a.Commands[0].Args); diff != "" {
+				t.Errorf("Analyze(%q) argv mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+	if a := Analyze(`"e"'v'al x`, Options{}); len(a.Findings) != 1 || a.Findings[0].Rule != "parser.eval" {
+		t.Errorf(`Analyze("e"'v'al x) findings = %v, want parser.eval`, a.Findings)
+	}
+}

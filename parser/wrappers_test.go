@@ -1,0 +1,138 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// commandLines renders each command as "wrappers|args".
+func commandLines(a *Analysis) []string {
+	var out []string
+	for _, c := range a.Commands {
+		out = append(out, strings.Join(c.Wrappers, ",")+"|"+strings.Join(c.Args, " "))
+	}
+	return out
+}
+
+// Every wrapper of DESIGN.md §2, with the inner command checked.
+var wrapperTests = []struct {
+	src      string
+	commands []string
+	findings []string
+}{
+	{`bash -c 'ls -l'`, []string{"|bash -c ls -l", "bash -c|ls -l"}, nil},
+	{`sh -ec 'eval x'`, []string{"|sh -ec eval x", "sh -c|eval x"}, []string{"1:9 parser.eval"}},
+	{`zsh -c 'ls'`, []string{"|zsh -c ls", "zsh -c|ls"}, nil},
+	{`dash -c 'ls'`, []string{"|dash -c ls", "dash -c|ls"}, nil},
+	{`bash -o pipefail -c 'ls' name arg`, []string{"|bash -o pipefail -c ls name arg", "bash -c|ls"}, nil},
+	{`busybox sh -c 'rm $(x)'`, []string{"|busybox sh -c rm $(x)", "busybox|sh -c rm $(x)", "busybox,sh -c|x", "busybox,sh -c|rm $(x)"}, []string{"1:19 parser.command_substitution"}},
+	{`su -c 'eval x' root`, []string{"|su -c eval x root", "su -c|eval x"}, []string{"1:8 parser.eval"}},
+	{`su root`, []string{"|su root"}, nil},
+	{`script -q -c 'eval x' /dev/null`, []string{"|script -q -c eval x /dev/null", "script -c|eval x"}, []string{"1:15 parser.eval"}},
+	{`watch -n 5 'ls $(x)'`, []string{"|watch -n 5 ls $(x)", "watch|x", "watch|ls $(x)"}, []string{"1:16 parser.command_substitution"}},
+	{`watch -n 5 ls -l`, []string{"|watch -n 5 ls -l", "watch|ls -l"}, nil},
+	{`watch -x eval ls`, []string{"|watch -x eval ls", "watch|eval ls"}, []string{"1:10 parser.eval"}},
+	{`env -i -u HOME FOO=1 eval x`, []string{"|env -i -u HOME FOO=1 eval x", "env|eval x"}, []string{"1:22 parser.eval"}},
+	{`env -S 'FOO=1 eval x'`, []string{"|env -S FOO=1 eval x", "env|eval x"}, []string{"1:8 parser.eval"}},
+	{`env -- ls`, []string{"|env -- ls", "env|ls"}, nil},
+	{`sudo eval x`, []string{"|sudo eval x", "sudo|eval x"}, []string{"1:6 parser.eval"}},
+	{`sudo -u root -E ls`, []string{"|sudo -u root -E ls", "sudo|ls"}, nil},
+	{`sudo -- rm -rf /`, []string{"|sudo -- rm -rf /", "sudo|rm -rf /"}, nil},
+	{`doas -u root eval x`, []string{"|doas -u root eval x", "doas|eval x"}, []string{"1:14 parser.eval"}},
+	{`command eval x`, []string{"|command eval x", "command|eval x"}, []string{"1:9 parser.eval"}},
+	{`command -v eval`, []string{"|command -v eval"}, nil},
+	{`builtin eval x`, []string{"|builtin eval x", "builtin|eval x"}, []string{"1:9 parser.eval"}},
+	{`exec -a name eval x`, []string{"|exec -a name eval x", "exec|eval x"}, []string{"1:14 parser.eval"}},
+	{`nohup eval x`, []string{"|nohup eval x", "nohup|eval x"}, []string{"1:7 parser.eval"}},
+	{`time eval x`, []string{"|eval x"}, []string{"1:6 parser.eval"}},
+	{`/usr/bin/time -o t.txt eval x`, []string{"|/usr/bin/time -o t.txt eval x", "time|eval x"}, []string{"1:24 parser.eval"}},
+	{`timeout -s KILL 5s eval x`, []string{"|timeout -s KILL 5s eval x", "timeout|eval x"}, []string{"1:20 parser.eval"}},
+	{`timeout 5 ls`, []string{"|timeout 5 ls", "timeout|ls"}, nil},
+	{`nice -n 10 eval x`, []string{"|nice -n 10 eval x", "nice|eval x"}, []string{"1:12 parser.eval"}},
+	{`nice eval x`, []string{"|nice eval x", "nice|eval x"}, []string{"1:6 parser.eval"}},
+	{`ionice -c 3 eval x`, []string{"|ionice -c 3 eval x", "ionice|eval x"}, []string{"1:13 parser.eval"}},
+	{`chrt -f 10 eval x`, []string{"|chrt -f 10 eval x", "chrt|eval x"}, []string{"1:12 parser.eval"}},
+	{`taskset -c 0 eval x`, []string{"|taskset -c 0 eval x", "taskset|eval x"}, []string{"1:14 parser.eval"}},
+	{`setsid -f eval x`, []string{"|setsid -f eval x", "setsid|eval x"}, []string{"1:11 parser.eval"}},
+	{`flock /tmp/l eval x`, []string{"|flock /tmp/l eval x", "flock|eval x"}, []string{"1:14 parser.eval"}},
+	{`flock -w 5 /tmp/l -c 'eval x'`, []string{"|flock -w 5 /tmp/l -c eval x", "flock -c|eval x"}, []string{"1:23 parser.eval"}},
+	{`stdbuf -oL eval x`, []string{"|stdbuf -oL eval x", "stdbuf|eval x"}, []string{"1:12 parser.eval"}},
+	{`stdbuf -o L eval x`, []string{"|stdbuf -o L eval x", "stdbuf|eval x"}, []string{"1:13 parser.eval"}},
+	{`unbuffer eval x`, []string{"|unbuffer eval x", "unbuffer|eval x"}, []string{"1:10 parser.eval"}},
+	{`xargs -0 -n 1 eval`, []string{"|xargs -0 -n 1 eval", "xargs|eval"}, []string{"1:15 parser.eval"}},
+	{`xargs -I{} sh -c 'rm $(x)'`, []string{"|xargs -I{} sh -c rm $(x)", "xargs|sh -c rm $(x)", "xargs,sh -c|x", "xargs,sh -c|rm $(x)"}, []string{"1:22 parser.command_substitution"}},
+	{`parallel 'eval {}' ::: a b`, []string{"|parallel eval {} ::: a b", "parallel|eval {}"}, []string{"1:11 parser.eval"}},
+	{`parallel gzip`, []string{"|parallel gzip", "parallel|gzip"}, nil},
+	{`find . -exec eval {} \;`, []string{"|find . -exec eval {} ;", "find -exec|eval {}"}, []string{"1:14 parser.eval"}},
+	{`find . -exec sh -c 'rm $(x)' \;`, []string{"|find . -exec sh -c rm $(x) ;", "find -exec|sh -c rm $(x)", "find -exec,sh -c|x", "find -exec,sh -c|rm $(x)"}, []string{"1:24 parser.command_substitution"}},
+	{`find . -name x -execdir ls {} + -ok rm {} \; -okdir eval {} \;`, []string{"|find . -name x -execdir ls {} + -ok rm {} ; -okdir eval {} ;", "find -execdir|ls {}", "find -ok|rm {}", "find -okdir|eval {}"}, []string{"1:53 parser.eval"}},
+	{`sudo env PATH=/x nice -n 1 timeout 5 bash -c 'eval y'`, []string{
+		"|sudo env PATH=/x nice -n 1 timeout 5 bash -c eval y",
+		"sudo|env PATH=/x nice -n 1 timeout 5 bash -c eval y",
+		"sudo,env|nice -n 1 timeout 5 bash -c eval y",
+		"sudo,env,nice|timeout 5 bash -c eval y",
+		"sudo,env,nice,timeout|bash -c eval y",
+		"sudo,env,nice,timeout,bash -c|eval y"}, []string{"1:10 env.code_injection", "1:47 parser.eval"}},
+	{`git -C sub --no-pager -c user.name=x log`, []string{"|git -C sub --no-pager -c user.name=x log"}, nil},
+}
+
+func TestWrappers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range wrapperTests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			a := Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv})
+			if diff := cmp.Diff(tc.commands, commandLines(a)); diff != "" {
+				t.Errorf("Analyze(%q) commands mismatch (-want +got):\n%s", tc.src, diff)
+			}
+			if diff := cmp.Diff(tc.findings, findings(a)); diff != "" {
+				t.Errorf("Analyze(%q) findings mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+}
+
+func TestDepthAndCount(t *testing.T) {
+	t.Parallel()
+	deep := "ls"
+	for range 12 {
+		deep = "sudo " + deep
+	}
+	var many strings.Builder
+	for range 300 {
+		many.WriteString("ls;")
+	}
+	tests := []struct {
+		src  string
+		opts Options
+		rule string
+	}{
+		{deep, Options{}, "parser.too_deep"},
+		{"sudo sudo sudo ls", Options{MaxDepth: 2}, "parser.too_deep"},
+		{many.String(), Options{}, "parser.too_many_commands"},
+		{"ls; ls; ls", Options{MaxCommands: 2}, "parser.too_many_commands"},
+		{`bash -c "bash -c 'bash -c ls'"`, Options{MaxDepth: 2}, "parser.too_deep"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.rule, func(t *testing.T) {
+			t.Parallel()
+			a := Analyze(tc.src, tc.opts)
+			found := false
+			for _, f := range a.Findings {
+				found = found || f.Rule == tc.rule
+			}
+			if !found {
+				t.Errorf("Analyze(%.40q) findings = %v, want %s", tc.src, a.Findings, tc.rule)
+			}
+			max := tc.opts.MaxCommands
+			if max == 0 {
+				max = DefaultMaxCommands
+			}
+			if len(a.Commands) > max {
+				t.Errorf("Analyze(%.40q) reported %d commands, more than %d", tc.src, len(a.Commands), max)
+			}
+		})
+	}
+}
