@@ -57,28 +57,38 @@ func Example() {
 
 // The gate checks a file reference by its written and its real path; a
 // path that does not exist yet is checked as a file and as a directory.
-func ExampleResolve() {
+func ExampleMatcher_MatchRef() {
 	root := project()
 	defer os.RemoveAll(root)
 	m, _ := ignore.Load(root, ignore.Options{Files: []string{".rooignore"}})
 
-	for _, ref := range []string{"../env-link", "~/../secrets/new/file", "../../etc/passwd"} {
-		info, err := ignore.Resolve(root, "app", ignore.ExpandHome(ref, root+"/app"))
+	home := root + "/app"
+	for _, ref := range []string{"../env-link", "~/../secrets/new/file", "main.go", "../../etc/passwd"} {
+		info, r, err := m.MatchRef("app", ignore.ExpandHome(ref, home))
 		if err != nil {
 			fmt.Println(err)
 			continue
 		}
-		r := m.MatchPath(info.Rel)
-		if !r.Ignored {
-			r = m.MatchPath(info.RealRel)
-		}
-		fmt.Printf("%s: rel=%q real=%q outside=%v exists=%v ignored=%v\n",
-			ref, info.Rel, info.RealRel, info.Outside, info.Exists, r.Ignored)
+		fmt.Printf("%s: ignored=%v %s outside=%v\n", ref, r.Ignored, r.Pattern, info.Outside)
 	}
 	// Output:
-	// ../env-link: rel="env-link" real=".env" outside=false exists=true ignored=true
-	// ~/../secrets/new/file: rel="secrets/new/file" real="secrets/new/file" outside=false exists=false ignored=true
-	// ../../etc/passwd: rel="" real="" outside=true exists=false ignored=false
+	// ../env-link: ignored=true .env outside=false
+	// ~/../secrets/new/file: ignored=true secrets/ outside=false
+	// main.go: ignored=false  outside=false
+	// ../../etc/passwd: ignored=false  outside=true
+}
+
+func ExampleResolve() {
+	root := project()
+	defer os.RemoveAll(root)
+
+	info, _ := ignore.Resolve(root, "app", "../env-link/../secrets/../env-link")
+	fmt.Printf("written %q, real %q, exists %v\n", info.Rel, info.RealRel, info.Exists)
+	info, _ = ignore.Resolve(root, "", "secrets/not/yet")
+	fmt.Printf("written %q, real %q, exists %v\n", info.Rel, info.RealRel, info.Exists)
+	// Output:
+	// written "env-link", real ".env", exists true
+	// written "secrets/not/yet", real "secrets/not/yet", exists false
 }
 
 func ExampleMatcher_MatchPath() {

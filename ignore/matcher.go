@@ -233,6 +233,40 @@ func (m *Matcher) MatchPath(p string) Result {
 	return r
 }
 
+// MatchRef is the gate's check of one file reference: it resolves name
+// against cwd and the Matcher's root (see Resolve; ~ and $HOME must be
+// expanded already) and reports the reference ignored when its written
+// path or its real path is. An existing path is matched with the type of
+// what it finally names (a symlink to a directory counts as a directory);
+// a missing one with MatchPath. The Result is the ignoring one, else that
+// of the written path. Paths outside the root are not ignored: see
+// PathInfo.Outside and RealOutside.
+func (m *Matcher) MatchRef(cwd, name string) (PathInfo, Result, error) {
+	if m == nil {
+		return PathInfo{}, Result{}, errors.New("ignore: nil Matcher")
+	}
+	info, err := Resolve(m.root, cwd, name)
+	if err != nil {
+		return info, Result{}, err
+	}
+	match := func(rel string) Result {
+		if info.Exists {
+			return m.Match(rel, info.IsDir)
+		}
+		return m.MatchPath(rel)
+	}
+	var written Result
+	if !info.Outside {
+		written = match(info.Rel)
+	}
+	if !written.Ignored && !info.RealOutside {
+		if r := match(info.RealRel); r.Ignored {
+			return info, r, nil
+		}
+	}
+	return info, written, nil
+}
+
 // ContainsIgnored reports whether directory dir (as for Match) or
 // anything below it is ignored, from the index built by Load: one map
 // lookup, no file system access. It answers true, conservatively, for a

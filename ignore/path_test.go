@@ -119,9 +119,9 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-// TestResolveThenMatch is the gate's use: a reference is ignored when its
-// written path or its real path is.
-func TestResolveThenMatch(t *testing.T) {
+// TestMatchRef is the gate's use: a reference is ignored when its written
+// path or its real path is.
+func TestMatchRef(t *testing.T) {
 	t.Parallel()
 	root := tree(t, map[string]string{
 		".cmdguardignore": ".env\nsecrets/\n",
@@ -137,21 +137,19 @@ func TestResolveThenMatch(t *testing.T) {
 	}
 	for name, want := range map[string]bool{
 		"link-env": true, "linkdir/db.txt": true, "linkdir/new.txt": true, "src/../.env": true,
-		"secrets/not-yet/x": true, "src/x": false, "src/new/y": false,
+		"secrets/not-yet/x": true, "src/x": false, "src/new/y": false, "src/../secrets": true,
+		"../x": false, root + "/linkdir": true,
 	} {
-		info, err := ignore.Resolve(root, "", name)
+		info, r, err := m.MatchRef("", name)
 		if err != nil {
 			t.Fatal(err)
 		}
-		check := func(p string) bool {
-			if info.Exists {
-				return m.Match(p, info.IsDir).Ignored
-			}
-			return m.MatchPath(p).Ignored
+		if r.Ignored != want {
+			t.Errorf("MatchRef(%q) = %+v (%+v), want ignored %v", name, r, info, want)
 		}
-		if got := check(info.Rel) || check(info.RealRel); got != want {
-			t.Errorf("%q (%+v): ignored = %v, want %v", name, info, got, want)
-		}
+	}
+	if _, _, err := m.MatchRef("", "loop"); err != nil {
+		t.Errorf("MatchRef of a missing path: %v", err)
 	}
 }
 
