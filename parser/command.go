@@ -141,8 +141,8 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	}
 	s.builtin(&cmd, base)
 	if w, ok := wrappers[base]; ok {
-		s.unwrap(&cmd, base, w, c, cwd)
-		return
+		succ = s.unwrap(&cmd, base, w, c, cwd, inShell)
+		return succ, succ
 	}
 	switch base {
 	case "cd", "pushd", "popd":

@@ -82,8 +82,8 @@ var fileSpecs = map[string]fileSpec{
 		longSkip: []string{"user", "password", "header", "user-agent", "tries", "timeout"}},
 	"git":    {skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
 	"docker": {skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}},
-	"go":     {skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
-	"npm":    {}, "make": {skipVal: "jl", fileVal: "fC"},
+	"go":     {first: true, skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
+	"npm":    {first: true}, "make": {skipVal: "jl", fileVal: "fC"},
 }
 
 // genericRefs reports every operand of args as a file reference.

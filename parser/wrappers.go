@@ -66,14 +66,15 @@ var wrappers = map[string]wrapSpec{
 	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
 }
 
-// unwrap reports a wrapper command and then the command(s) it runs.
-func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
+// unwrap reports a wrapper command and then the command(s) it runs. It
+// returns the directory after it: only command and builtin run their
+// command in the calling shell (command cd DIR).
+func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState, inShell bool) cwdState {
 	args := cmd.Argv[1:]
-	inShell := false
 	if c.depth+1 > s.opts.MaxDepth {
 		s.find("parser.too_deep", cmd.Pos, "commands nested more than the maximum depth")
 		s.add(*cmd)
-		return
+		return cwd
 	}
 	switch w.kind {
 	case wrapShell:
@@ -128,11 +129,11 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		i := skipOpts(args, w.shortVal, w.longVal)
 		s.add(*cmd)
 		if i >= len(args) {
-			return
+			return cwd
 		}
 		if hasShortOpt(args[:i], 'x') || containsWord(args[:i], "--exec") {
 			s.inner(args[i:], base, c, cwd, false, nil)
-			return
+			return cwd
 		}
 		s.joinedScript(args[i:], base, c, cwd)
 	case wrapFlock:
@@ -167,18 +168,21 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		if w.noCmd != "" && (hasShortOpt(args[:i], w.noCmd[0]) || len(w.noCmd) > 1 && hasShortOpt(args[:i], w.noCmd[1])) {
 			s.fileRefs(cmd, base, args)
 			s.add(*cmd)
-			return
+			return cwd
 		}
 		i = min(i+w.operands, len(args))
 		if base == "busybox" && i < len(args) && strings.HasPrefix(args[i].Value, "-") {
 			i = len(args)
 		}
 		s.add(*cmd)
-		inShell = base == "command" || base == "builtin"
 		if i < len(args) {
-			s.inner(args[i:], base, c, cwd, inShell, nil)
+			inShell = inShell && (base == "command" || base == "builtin")
+			if next := s.inner(args[i:], base, c, cwd, inShell, nil); inShell {
+				return next
+			}
 		}
 	}
+	return cwd
 }
 
 func containsWord(ws []Word, v string) bool {

