@@ -11,8 +11,8 @@ import (
 // is given: 1 MiB per stream.
 const DefaultOutputLimit = 1 << 20
 
-// ErrClosed is returned by [Buffer.Write] after [Buffer.Close].
-var ErrClosed = errors.New("exec: buffer closed")
+// ErrClosed is returned by writes to a [Buffer] or [Throttle] after Close.
+var ErrClosed = errors.New("exec: write after close")
 
 // A Buffer keeps the newest bytes of an output stream, up to a limit, and
 // counts every byte ever written to it. Offsets are positions in the whole

@@ -1,7 +1,10 @@
 package exec
 
 import (
+	"io"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -120,4 +123,86 @@ func CollapseCR(s string) string {
 	}
 	b.WriteString(string(line))
 	return b.String()
+}
+
+// maxPending is how many bytes a Throttle holds before it writes anyway.
+const maxPending = 64 << 10
+
+// A Throttle passes writes on to an io.Writer at most once per interval,
+// coalescing what comes in between, for live display of chatty output: a
+// command printing a million short lines costs the terminal a few dozen
+// writes a second. No byte is dropped: what is pending is written when the
+// interval has passed, when 64 KiB are pending, and by Flush and Close.
+//
+// Use [NewThrottle] to make one; a Throttle is safe for use by many
+// goroutines at once.
+type Throttle struct {
+	w        io.Writer
+	interval time.Duration
+
+	mu      sync.Mutex
+	pending []byte
+	last    time.Time
+	timer   *time.Timer
+	err     error
+	closed  bool
+}
+
+// NewThrottle returns a Throttle writing to w at most once per interval.
+func NewThrottle(w io.Writer, interval time.Duration) *Throttle {
+	return &Throttle{w: w, interval: interval}
+}
+
+// Write queues p and writes what is pending if the interval has passed. It
+// returns an error from an earlier write to the underlying writer, or
+// [ErrClosed] after Close.
+func (t *Throttle) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case t.closed:
+		return 0, ErrClosed
+	case t.err != nil:
+		return 0, t.err
+	}
+	t.pending = append(t.pending, p...)
+	wait := t.interval - time.Since(t.last)
+	switch {
+	case wait <= 0 || len(t.pending) >= maxPending:
+		t.flushLocked()
+	case t.timer == nil:
+		t.timer = time.AfterFunc(wait, func() { t.Flush() })
+	}
+	return len(p), t.err
+}
+
+// Flush writes what is pending now.
+func (t *Throttle) Flush() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushLocked()
+	return t.err
+}
+
+// Close flushes and stops the Throttle. It does not close the underlying
+// writer.
+func (t *Throttle) Close() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.flushLocked()
+	t.closed = true
+	return t.err
+}
+
+func (t *Throttle) flushLocked() {
+	if t.timer != nil {
+		t.timer.Stop()
+		t.timer = nil
+	}
+	t.last = time.Now()
+	if len(t.pending) == 0 || t.err != nil {
+		return
+	}
+	_, t.err = t.w.Write(t.pending)
+	t.pending = t.pending[:0]
 }

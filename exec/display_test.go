@@ -1,8 +1,11 @@
 package exec_test
 
 import (
+	"bytes"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/cmdguard/cmdguard/exec"
@@ -60,5 +63,61 @@ func FuzzStripANSI(f *testing.F) {
 		if !utf8.ValidString(got) {
 			t.Fatalf("StripANSI(%q) = %q is not valid UTF-8", s, got)
 		}
+	})
+}
+
+// countingWriter records the writes it receives.
+type countingWriter struct {
+	mu     sync.Mutex
+	writes int
+	buf    bytes.Buffer
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes++
+	return w.buf.Write(p)
+}
+
+func (w *countingWriter) state() (int, string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.writes, w.buf.String()
+}
+
+func TestThrottle(t *testing.T) {
+	t.Parallel()
+	t.Run("coalesces", func(t *testing.T) {
+		t.Parallel()
+		var w countingWriter
+		th := exec.NewThrottle(&w, time.Hour)
+		var want strings.Builder
+		for i := range 1000 {
+			line := strings.Repeat("x", i%100) + "\n"
+			want.WriteString(line)
+			th.Write([]byte(line))
+		}
+		th.Close()
+		writes, got := w.state()
+		if got != want.String() {
+			t.Errorf("Throttle passed on %d bytes, want the %d written", len(got), want.Len())
+		}
+		// The first write goes through; then one per 64 KiB; then Close.
+		if maxWrites := 2 + want.Len()/(64<<10); writes > maxWrites {
+			t.Errorf("1000 writes became %d, want at most %d", writes, maxWrites)
+		}
+		if _, err := th.Write([]byte("late")); err != exec.ErrClosed {
+			t.Errorf("Write after Close: %v, want ErrClosed", err)
+		}
+	})
+	t.Run("flushes after the interval", func(t *testing.T) {
+		t.Parallel()
+		var w countingWriter
+		th := exec.NewThrottle(&w, time.Millisecond)
+		th.Write([]byte("a"))
+		th.Write([]byte("b"))
+		th.Write([]byte("c"))
+		eventually(t, "pending bytes were not flushed", func() bool { _, s := w.state(); return s == "abc" })
 	})
 }

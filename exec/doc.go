@@ -18,7 +18,7 @@
 // code or the POSIX name of the signal that ended it ([SignalName]), the
 // core-dump flag read from the wait status, and the output kept.
 // [Result.Explain] says it in words; [StripANSI] and [CollapseCR] prepare
-// output for display.
+// output for display, and a [Throttle] paces live output to a terminal.
 //
 // The package runs on Linux: it relies on process groups, waitid(2) and
 // the real-time signal numbering of glibc.

@@ -70,10 +70,12 @@ type Cmd struct {
 	Env []string
 
 	// Stdin is the command's standard input. An *os.File is handed to the
-	// command as it is; any other reader is copied through a pipe by a
-	// goroutine that may stay blocked in Stdin.Read after the command ends,
-	// as in os/exec. If Stdin is nil and StdinPipe is false, the command
-	// reads from the null device.
+	// command as it is, except a terminal; any other reader, and a
+	// terminal, is copied through a pipe by a goroutine that may stay
+	// blocked in Stdin.Read after the command ends, as in os/exec. (The
+	// command runs in a process group of its own, which its controlling
+	// terminal would stop with SIGTTIN when it reads.) If Stdin is nil and
+	// StdinPipe is false, the command reads from the null device.
 	Stdin io.Reader
 	// StdinPipe makes the command's standard input a pipe fed by
 	// [Process.Write] and closed by [Process.CloseStdin]. It cannot be
@@ -198,7 +200,7 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	var stdin *os.File
 	var copyFrom io.Reader
 	switch f, isFile := c.Stdin.(*os.File); {
-	case isFile && f != nil:
+	case isFile && f != nil && !isTerminal(f):
 		stdin = f
 	case c.Stdin == nil && !c.StdinPipe:
 		devNull, err := os.Open(os.DevNull)
@@ -426,6 +428,20 @@ func (p *Process) signalLocked(sig syscall.Signal) error {
 	return nil
 }
 
+// isTerminal reports whether f is a terminal.
+func isTerminal(f *os.File) bool {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var errno syscall.Errno
+	var termios syscall.Termios
+	err = sc.Control(func(fd uintptr) {
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&termios)))
+	})
+	return err == nil && errno == 0
+}
+
 // waitExited blocks until process pid has exited, without reaping it.
 func waitExited(pid int) error {
 	const (
@@ -572,9 +588,10 @@ func (p *Process) Read(s Stream, offset int64) Chunk {
 	return b.Since(offset)
 }
 
-// WaitOutput waits until stream s has output past offset, the stream ends,
-// the command's main process exits, or ctx is done (a long poll), and then
-// returns what [Process.Read] returns.
+// WaitOutput waits until stream s has output past offset, the stream ends
+// (the command and whatever held its output have exited), or ctx is done,
+// and then returns what [Process.Read] returns. It is the long poll of the
+// /v1/bash protocol: loop until the Chunk says EOF.
 func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk {
 	b := p.buffer(s)
 	if b == nil {
@@ -583,7 +600,7 @@ func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk 
 	if ch := b.waitCh(offset); ch != nil {
 		select {
 		case <-ch:
-		case <-p.exited:
+		case <-p.done:
 		case <-ctx.Done():
 		}
 	}

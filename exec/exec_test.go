@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/cmdguard/cmdguard/exec"
 	"github.com/google/go-cmp/cmp"
@@ -472,6 +473,48 @@ func TestStdin(t *testing.T) {
 			t.Errorf("Write without StdinPipe: err = %v, want ErrNoStdin", err)
 		}
 	})
+}
+
+// TestStdinTerminal passes a terminal as Stdin: it is copied through a
+// pipe rather than handed to a command in a background process group.
+func TestStdinTerminal(t *testing.T) {
+	t.Parallel()
+	master, tty := openPty(t)
+	p, err := exec.Start(testContext(t), exec.Cmd{Command: `[ -t 0 ] && echo tty || echo pipe; read -r line; echo "got $line"`, Stdin: tty})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if _, err := master.Write([]byte("typed\n")); err != nil {
+		t.Fatalf("write to the terminal: %v", err)
+	}
+	r, _ := p.Wait(testContext(t))
+	if got := string(r.Stdout.Data); got != "pipe\ngot typed\n" {
+		t.Errorf("command reading a terminal: %s, wrote %q", r.Explain(), got)
+	}
+}
+
+// openPty opens a pseudo-terminal pair with the standard library alone.
+func openPty(t *testing.T) (master, tty *os.File) {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open /dev/ptmx: %v", err)
+	}
+	t.Cleanup(func() { master.Close() })
+	var n, unlock uint32
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
+		t.Fatalf("unlock pty: %v", e)
+	}
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
+		t.Fatalf("pty number: %v", e)
+	}
+	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Fatalf("open tty: %v", err)
+	}
+	t.Cleanup(func() { tty.Close() })
+	return master, tty
 }
 
 func TestKill(t *testing.T) {
