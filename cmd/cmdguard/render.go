@@ -1,0 +1,130 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cmdguard/cmdguard"
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// writeJSON writes v as one JSON object. The JSON shape is the stable
+// contract for scripts; text output may change.
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(w, "{\"decision\":\"deny\",\"error\":%q}\n", err.Error())
+	}
+}
+
+// renderDecision writes a decision for people: the verdict, then each
+// reason that caused it with the command line, a caret under the
+// position, and a hint of what in the policy would change it.
+func renderDecision(w io.Writer, src string, d cmdguard.Decision, g *cmdguard.Guard) {
+	fmt.Fprintf(w, "%s\n", d.Verdict)
+	lines := strings.Split(src, "\n")
+	for _, r := range d.Reasons {
+		if r.Verdict == cmdguard.Allow && d.Verdict != cmdguard.Allow {
+			continue // not a cause
+		}
+		if r.Pos.Line > 0 {
+			fmt.Fprintf(w, "%d:%d: ", r.Pos.Line, r.Pos.Col)
+		}
+		fmt.Fprintf(w, "%s: %s: %s [%s]\n", r.Verdict, r.Rule, r.Message, r.Source)
+		if d.Verdict == cmdguard.Allow {
+			continue
+		}
+		if r.Pos.Line > 0 && r.Pos.Line <= len(lines) {
+			line := strings.TrimRight(lines[r.Pos.Line-1], "\r")
+			fmt.Fprintf(w, "    %s\n    %s^\n", line, pad(line, r.Pos.Col-1))
+		}
+		if h := hint(r, d, g); h != "" {
+			fmt.Fprintf(w, "    hint: %s\n", h)
+		}
+	}
+}
+
+// pad returns white space as wide as the first n bytes of line, keeping
+// tabs so that the caret lines up.
+func pad(line string, n int) string {
+	n = min(max(n, 0), len(line))
+	var b strings.Builder
+	for _, r := range line[:n] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// policyName names the policy file for hints.
+func policyName(g *cmdguard.Guard) string {
+	if g == nil || g.Policy().Path() == "" {
+		return "a .cmdguard.yaml (cmdguard init writes one)"
+	}
+	return g.Policy().Path()
+}
+
+// hint says what would change the verdict of a reason.
+func hint(r cmdguard.Reason, d cmdguard.Decision, g *cmdguard.Guard) string {
+	file := policyName(g)
+	switch r.Rule {
+	case "policy.no_match", "policy.ask":
+		if argv := argvAt(d, r.Pos); argv != "" {
+			return fmt.Sprintf("to allow it, add %q to allow: in %s", argv, file)
+		}
+		return "to allow it, add its prefix to allow: in " + file
+	case "policy.deny":
+		return fmt.Sprintf("the deny rule at %s matched; a longer allow: prefix in %s wins over it", r.Source, file)
+	case "rego.deny", "rego.ask", "rego.error":
+		return "fired by the Rego module at " + r.Source
+	}
+	info, ok := policy.LookupRule(r.Rule)
+	switch {
+	case !ok:
+		return ""
+	case info.Fixed:
+		return r.Rule + " cannot be re-rated: change the command"
+	}
+	return fmt.Sprintf("to change this verdict: rules: {%s: ask} in %s (or change the command)", r.Rule, file)
+}
+
+// argvAt returns the match argv of the command at p, joined by spaces.
+func argvAt(d cmdguard.Decision, p cmdguard.Pos) string {
+	for _, c := range d.Commands {
+		if c.Pos == p {
+			return strings.Join(c.MatchArgv, " ")
+		}
+	}
+	return ""
+}
+
+// renderTrace writes the explain trace: every rule considered.
+func renderTrace(w io.Writer, t policy.Trace) {
+	fmt.Fprintln(w, "trace:")
+	for _, s := range t {
+		mark := "  "
+		if s.Matched {
+			mark = "✓ "
+		}
+		fmt.Fprintf(w, "  %s", mark)
+		if s.Command >= 0 {
+			fmt.Fprintf(w, "command %d ", s.Command)
+		}
+		fmt.Fprintf(w, "%s %s", s.Kind, s.Rule)
+		if s.Prefix != "" {
+			fmt.Fprintf(w, " %q", s.Prefix)
+		}
+		fmt.Fprintf(w, " → %s [%s]", s.Verdict, s.Source)
+		if s.Note != "" {
+			fmt.Fprintf(w, " (%s)", s.Note)
+		}
+		fmt.Fprintln(w)
+	}
+}

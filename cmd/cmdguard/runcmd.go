@@ -1,0 +1,235 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/cmdguard/cmdguard"
+	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// runResult is the JSON object of `cmdguard run --format json`.
+type runResult struct {
+	Decision   cmdguard.Verdict  `json:"decision"`
+	Reasons    []cmdguard.Reason `json:"reasons"`
+	Status     string            `json:"status"` // completed | timed_out | killed | refused | error
+	ExitCode   *int              `json:"exit_code"`
+	Signal     *string           `json:"signal"`
+	CoreDumped bool              `json:"core_dumped"`
+	Stdout     string            `json:"stdout"`
+	Stderr     string            `json:"stderr"`
+	Truncated  bool              `json:"truncated"`
+	DurationMS int64             `json:"duration_ms"`
+	Error      string            `json:"error,omitempty"`
+}
+
+func (c *cli) run(args []string) int {
+	fs := c.flagSet("run")
+	var f gateFlags
+	f.register(fs)
+	timeout := fs.Duration("timeout", 0, "end the command after `D` (exit 124); default: the policy's exec timeout")
+	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB)")
+	cmd, err := c.parse(fs, &f, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(c.stderr, "cmdguard: run: %v\n", err)
+		return exitRefused
+	}
+	outLimit, err := parseSize(*limit)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "cmdguard: run: --output-limit: %v\n", err)
+		return exitRefused
+	}
+	g, cwd, err := f.guard()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
+		return exitRefused
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	req := cmdguard.RunRequest{
+		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()},
+		Stdin:       c.stdin,
+		Timeout:     *timeout,
+		OutputLimit: outLimit,
+	}
+	if f.format == "text" {
+		req.Stdout, req.Stderr = c.stdout, c.stderr
+	}
+	if isTerminal(c.stdin) && isTerminal(c.stderr) {
+		req.Approve = func(d cmdguard.Decision) bool { return c.prompt(cmd, d, g) }
+	}
+	d, res, err := g.Run(ctx, req)
+	out := runResult{Decision: d.Verdict, Reasons: d.Reasons, Status: string(res.Status)}
+	switch {
+	case errors.Is(err, cmdguard.ErrRefused):
+		out.Status = "refused"
+		if f.format == "json" {
+			writeJSON(c.stdout, out)
+		} else {
+			fmt.Fprintf(c.stderr, "cmdguard: refused: ")
+			renderDecision(c.stderr, cmd, d, g)
+		}
+		return exitRefused
+	case err != nil:
+		out.Status, out.Error = "error", err.Error()
+		if f.format == "json" {
+			writeJSON(c.stdout, out)
+		}
+		fmt.Fprintf(c.stderr, "cmdguard: run: %v\n", err)
+		return exitRefused
+	}
+	out.ExitCode = res.ExitCode
+	if res.Signal != "" {
+		out.Signal = &res.Signal
+	}
+	out.CoreDumped = res.CoreDumped
+	out.Stdout, out.Stderr = string(res.Stdout.Data), string(res.Stderr.Data)
+	out.Truncated = res.Truncated()
+	out.DurationMS = res.Duration.Milliseconds()
+	if f.format == "json" {
+		writeJSON(c.stdout, out)
+	} else if res.Signal != "" || res.Status != exec.StatusCompleted {
+		fmt.Fprintf(c.stderr, "cmdguard: %s\n", res.Explain())
+	}
+	if res.Status == exec.StatusTimedOut {
+		return exitTimedOut
+	}
+	if code := res.ShellCode(); code >= 0 {
+		return code
+	}
+	return exitRefused
+}
+
+// parseSize parses a byte count: a number with an optional KiB, MiB or GiB
+// suffix (or KB/MB/GB, also binary). Empty means 0 (the default).
+func parseSize(s string) (int, error) {
+	if s == "" {
+		return 0, nil
+	}
+	mult := 1
+	for _, u := range []struct {
+		suffix string
+		mult   int
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1 << 10}, {"MB", 1 << 20}, {"GB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.mult
+			break
+		}
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n <= 0 || n > (1<<40)/mult {
+		return 0, fmt.Errorf("invalid size %q: want a positive number of bytes, e.g. 65536 or 1MiB", s)
+	}
+	return n * mult, nil
+}
+
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// prompt shows an ask decision on stderr and reads the answer from stdin:
+// yes once, no, or always (which appends the narrowest allow prefixes to
+// the policy file in use, shown before it is written).
+func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
+	fmt.Fprintf(c.stderr, "cmdguard: this command needs your approval: ")
+	renderDecision(c.stderr, cmd, d, g)
+	prefixes, why := alwaysPrefixes(d)
+	path := g.Policy().Path()
+	choices := "[y]es once, [n]o"
+	if why == "" && path != "" {
+		choices += ", [a]lways"
+	}
+	for {
+		fmt.Fprintf(c.stderr, "Run it? %s: ", choices)
+		answer, err := readLine(c.stdin)
+		if err != nil {
+			fmt.Fprintln(c.stderr)
+			return false
+		}
+		switch strings.ToLower(strings.TrimSpace(answer)) {
+		case "y", "yes":
+			return true
+		case "n", "no", "":
+			return false
+		case "a", "always":
+			if path == "" {
+				fmt.Fprintln(c.stderr, "no policy file is in use: run `cmdguard init` first")
+				continue
+			}
+			if why != "" {
+				fmt.Fprintf(c.stderr, "always cannot help here: %s\n", why)
+				continue
+			}
+			for _, p := range prefixes {
+				fmt.Fprintf(c.stderr, "adding to %s: allow: %q\n", path, strings.Join(p, " "))
+				if err := policy.AppendAllow(path, p); err != nil {
+					fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
+					return false
+				}
+			}
+			return true
+		}
+	}
+}
+
+// alwaysPrefixes returns the narrowest allow prefixes (each command's
+// whole match argv) that would turn the ask reasons into allows, or why
+// no prefix can.
+func alwaysPrefixes(d cmdguard.Decision) ([][]string, string) {
+	var out [][]string
+	for _, r := range d.Reasons {
+		if r.Verdict == cmdguard.Allow {
+			continue
+		}
+		if r.Rule != "policy.no_match" && r.Rule != "policy.ask" {
+			return nil, fmt.Sprintf("%s is not a prefix rule", r.Rule)
+		}
+		for _, cm := range d.Commands {
+			if cm.Pos == r.Pos && len(cm.MatchArgv) > 0 {
+				out = append(out, cm.MatchArgv)
+				break
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, "no command to add"
+	}
+	return out, ""
+}
+
+// readLine reads one line a byte at a time, so that what follows it stays
+// in stdin for the command.
+func readLine(r io.Reader) (string, error) {
+	var b []byte
+	one := make([]byte, 1)
+	for {
+		n, err := r.Read(one)
+		if n == 1 {
+			if one[0] == '\n' {
+				return string(b), nil
+			}
+			b = append(b, one[0])
+		}
+		if err != nil {
+			if len(b) > 0 && err == io.EOF {
+				return string(b), nil
+			}
+			return "", err
+		}
+	}
+}

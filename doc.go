@@ -1,0 +1,37 @@
+// Package cmdguard is the gate an AI coding agent puts in front of its
+// shell: it decides whether a bash command may run, and runs the approved
+// ones with their output captured.
+//
+// Build a [Guard] once per project (from a policy file found by walking up
+// from a directory, or one you give), then call [Guard.Check] before you
+// execute anything:
+//
+//	g, err := cmdguard.Open(dir)
+//	if err != nil { … }
+//	d, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: dir, Env: os.Environ()})
+//	switch d.Verdict {
+//	case cmdguard.Allow: // run it — exactly this string, with bash, in this cwd
+//	case cmdguard.Ask:   // a person must approve it
+//	default:             // deny: show d.Reasons
+//	}
+//
+// A check runs the pipeline of DESIGN.md §1: the command is parsed with a
+// real bash parser ([parser]), every file it touches is resolved against
+// the file system and matched against the project's ignore files
+// ([ignore]), and the policy ([policy]) rates every command and finding.
+// The [Decision] carries every reason with its rule id, message, position
+// and the policy line that fired.
+//
+// # Security
+//
+// The gate fails closed: a parse error, an unreadable policy, a Rego
+// error, a context deadline and a panic in any stage all end in [Deny],
+// never [Allow]. The zero [Decision] is a deny. What was checked is what
+// must run: [Guard.Run] executes the checked string with bash -c in the
+// checked directory; if you execute commands yourself, do the same — no
+// re-quoting, no other shell.
+//
+// A Guard is a snapshot of the project's policy and ignore files taken
+// when it was built; build a new one when they change. It is safe for
+// concurrent use.
+package cmdguard

@@ -1,0 +1,168 @@
+package cmdguard
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/parser"
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// refCheck collects the findings of one command's file references.
+type refCheck struct {
+	g        *Guard
+	c        *parser.Command
+	findings *[]policy.Finding
+}
+
+func (rc refCheck) add(rule string, p parser.Pos, msg string) {
+	*rc.findings = append(*rc.findings, policy.Finding{Rule: rule, Message: msg, Pos: pos(p)})
+}
+
+// fileRef checks one file reference of c and appends what it found to
+// files (one entry per glob match).
+func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.File, findings *[]policy.Finding) []policy.File {
+	rc := refCheck{g: g, c: c, findings: findings}
+	f := policy.File{Written: fr.Path, Pos: pos(fr.Pos), Kind: string(fr.Kind), Write: fr.Write, Recursive: fr.Recursive, Dynamic: fr.Dynamic}
+	if fr.Dynamic {
+		if g.anyIgnore {
+			rc.add("ignore.unknown_ref", fr.Pos, quote(fr.Path)+" is not known before it runs: it may name an ignored file")
+		}
+		return append(files, f)
+	}
+	base := c.Cwd
+	if fr.Kind == parser.RefRev {
+		base = g.root // git resolves REV:PATH from the top of the work tree
+	} else if c.CwdDynamic && !filepath.IsAbs(fr.Path) {
+		rc.add("path.dynamic_cwd", fr.Pos, quote(fr.Path)+" is relative to a directory that is not known before it runs")
+	}
+	if !fr.Glob {
+		return append(files, rc.file(base, fr.Path, fr, f))
+	}
+	matches, err := parser.Glob(fr.Path, base, os.ReadDir)
+	if err != nil {
+		rc.add("ignore.unknown_ref", fr.Pos, "cannot expand "+quote(fr.Path)+": "+err.Error())
+		return append(files, f)
+	}
+	if len(matches) == 0 {
+		return append(files, rc.file(base, fr.Path, fr, f)) // bash passes the pattern itself
+	}
+	for _, m := range matches {
+		f.Written = m
+		files = append(files, rc.file(base, m, fr, f))
+	}
+	return files
+}
+
+// file resolves one path against base and checks it against the ignore
+// rules, the root and the protected paths.
+func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) policy.File {
+	g := rc.g
+	info, err := ignore.Resolve(g.root, base, name)
+	if err != nil {
+		f.Path = name
+		rc.add("ignore.unknown_ref", fr.Pos, "cannot resolve "+quote(name)+": "+err.Error())
+		return f
+	}
+	f.Exists, f.IsDir = info.Exists, info.IsDir
+	f.OutsideRoot = info.Outside || info.RealOutside
+	if info.Outside {
+		f.Path = info.Abs
+	} else {
+		f.Path = info.Rel
+	}
+	rels := [2]string{info.Rel, info.RealRel}
+	n := 2
+	if info.RealRel == info.Rel {
+		n = 1
+	}
+	for _, rel := range rels[:n] {
+		if rel == "" {
+			continue
+		}
+		if r := g.match(rel, info); r.Ignored && !f.Ignored {
+			f.Ignored, f.IgnoredBy = true, r.Source
+			msg := quote(name) + " is ignored by " + r.Source + " (" + r.Pattern + ")"
+			if rel != info.Rel {
+				msg = quote(name) + " resolves to " + rel + ", which is ignored by " + r.Source + " (" + r.Pattern + ")"
+			}
+			rc.add("ignore.denied", fr.Pos, msg)
+		}
+		if fr.Write && g.isProtected(rel) {
+			rc.add("path.protected", fr.Pos, "writes "+rel+", which steers the gate or git")
+			break
+		}
+	}
+	if f.OutsideRoot {
+		where := info.Abs
+		if !info.Outside {
+			where = info.Real
+		}
+		rc.add("path.outside_root", fr.Pos, quote(name)+" leaves the project root ("+where+")")
+	}
+	if fr.Recursive && info.IsDir && !f.Ignored && !f.OutsideRoot && g.ign.ContainsIgnored(info.RealRel) {
+		rc.add("ignore.contains_ignored", fr.Pos, quote(name)+" contains ignored files and is read recursively")
+	}
+	return f
+}
+
+// match matches a root-relative path: as what it is when it exists, else
+// as both file and directory.
+func (g *Guard) match(rel string, info ignore.PathInfo) ignore.Result {
+	if rel == "." {
+		return ignore.Result{}
+	}
+	if info.Exists {
+		return g.ign.Match(rel, info.IsDir)
+	}
+	return g.ign.MatchPath(rel)
+}
+
+// isProtected reports whether a write to the root-relative path rel could
+// change what the gate or git runs: .git/hooks, .git/config, the .git
+// directory itself, policy files and ignore files.
+func (g *Guard) isProtected(rel string) bool {
+	switch {
+	case rel == ".git", rel == ".git/config", rel == ".git/hooks", len(rel) > 10 && rel[:10] == ".git/hooks" && rel[10] == '/':
+		return true
+	case path.Base(rel) == policy.FileName, g.ign.IsIgnoreFile(rel):
+		return true
+	}
+	for _, p := range g.protected {
+		if rel == p {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownRef checks an argument the gate cannot see (xargs stdin, find's
+// {}): it is a finding unless the place it comes from is known to hold no
+// ignored file.
+func (g *Guard) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[]policy.Finding) {
+	if !g.anyIgnore {
+		return
+	}
+	rc := refCheck{g: g, c: c, findings: findings}
+	if len(u.From) == 0 || c.CwdDynamic {
+		rc.add("ignore.unknown_ref", u.Pos, u.Message)
+		return
+	}
+	for _, from := range u.From {
+		info, err := ignore.Resolve(g.root, c.Cwd, from)
+		if err != nil || info.Outside || info.RealOutside || g.ign.ContainsIgnored(info.RealRel) ||
+			g.match(info.Rel, info).Ignored || g.match(info.RealRel, info).Ignored {
+			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" holds ignored files)")
+			return
+		}
+	}
+}
+
+func quote(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return "'" + s + "'"
+}
