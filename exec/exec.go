@@ -109,10 +109,11 @@ type Cmd struct {
 
 // A Process is a running or finished command started by [Start].
 //
-// Its methods are safe for use by many goroutines at once. Every Process
-// must end with its command: call [Process.Wait] until it is done,
-// [Process.Kill] or [Process.Release]. The zero value is a Process that
-// was never started: its methods return [ErrNotStarted] or empty values.
+// Its methods are safe for use by many goroutines at once. A Process ends
+// by itself when its command does; call [Process.Release] when done with
+// it, so that nothing the command started outlives it and its output is
+// freed. The zero value is a Process that was never started: its methods
+// return [ErrNotStarted] or empty values.
 type Process struct {
 	pid       int
 	start     time.Time
@@ -286,7 +287,9 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 
 // readInto copies f into b and tee until f ends or is closed.
 func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
-	buf := make([]byte, 64<<10)
+	// Start small, as most commands print little; grow to the size of a
+	// default pipe when reads fill the buffer.
+	buf := make([]byte, 4<<10)
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
@@ -299,6 +302,9 @@ func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
 		}
 		if err != nil {
 			break
+		}
+		if n == len(buf) && n < 64<<10 {
+			buf = make([]byte, 4*n)
 		}
 	}
 	b.Close()
