@@ -26,7 +26,12 @@
 // other POSIX classes, ASCII only) do not match '/'; '**' as a whole
 // component matches any number of directories (leading "**/", trailing
 // "/**", middle "/**/"), and elsewhere acts like '*'; a backslash escapes
-// the next byte (\#, \!, \ , \*). Matching is byte-wise and case-sensitive.
+// the next byte (\#, \!, \ , \*). Matching is byte-wise and
+// case-sensitive, unless Options.FoldCase is set or Load finds the root on
+// a case-insensitive file system: then ASCII letters match either case as
+// with git's core.ignorecase, quirks included (an escaped letter or a
+// single bracket member compares as written, so "\A" and "[A]" match
+// nothing; ranges and [:upper:]/[:lower:] fold).
 // The last matching line of the deepest file decides, and a path under an
 // excluded directory is ignored whatever later patterns say: git does not
 // even look inside an excluded directory, so nothing there can be

@@ -11,17 +11,19 @@ func FuzzMatch(f *testing.F) {
 	f.Add("**/a/**/b\n/c*d/**\n", "a/x/y/b", true)
 	f.Add("[[:alpha:]][!a-c]?\\*\n", "xd?*", false)
 	f.Fuzz(func(t *testing.T, content, p string, isDir bool) {
+		fold := len(content) > 0 && content[0]&1 == 1 // both modes, from the input
 		var pats []pattern
 		_ = lines([]byte(content), func(n int, text string) error {
-			if pt, err := compile(text, source("f", n)); err == nil {
+			if pt, err := compile(text, source("f", n), fold); err == nil {
 				pats = append(pats, pt)
 			}
 			return nil
 		})
-		wildmatch(content, p, true)
-		wildmatch(content, p, false)
+		for f := range wmFlags(4) {
+			wildmatch(content, p, f)
+		}
 		l := newList("", pats)
-		m := &Matcher{root: "/r", names: map[string]int{}, sets: 1, dirs: map[string][]*list{"": {l}}}
+		m := &Matcher{root: "/r", fold: fold, names: map[string]int{}, sets: 1, dirs: map[string][]*list{"": {l}}}
 		m.Match(p, isDir)
 		m.MatchPath(p)
 		m.ContainsIgnored(p)
@@ -29,6 +31,7 @@ func FuzzMatch(f *testing.F) {
 		if !ok {
 			return
 		}
+		rel = m.key(rel)
 		if got, want := l.match(rel, isDir), scan(pats, rel, isDir); got != want {
 			t.Errorf("indexed match of %q = %d, plain scan = %d (patterns %q)", rel, got, want, content)
 		}

@@ -125,6 +125,20 @@ var gitScenarios = []scenario{
 		[]string{"src/x.gen.go", "src/d/x.gen.go", "doc/a.pdf", "doc/x/y/a.pdf", "lib/ab", "lib/b", "lib/ac/d"}},
 }
 
+// foldScenarios exercise case folding (git's core.ignorecase) and its
+// quirks: escaped letters and single bracket members compare as written,
+// ranges and [:upper:]/[:lower:] fold.
+var foldScenarios = []scenario{
+	{"letters", map[string]string{".gitignore": "Foo\n*.PEM\nbar/\n/Top.TXT\nSub/File.txt\n"},
+		[]string{"foo", "FOO", "x.pem", "X.Pem", "BAR/", "Bar/x", "top.txt", "TOP.txt", "sub/file.TXT", "Sub/FILE.txt"}},
+	{"quirks", map[string]string{".gitignore": "\\Ae\n\\bf\n[A]g\n[b]h\n[A-C]i\n[a-c]j\n[[:upper:]]k\n[[:lower:]]l\nm*N\n"},
+		[]string{"Ae", "ae", "bf", "Bf", "Ag", "ag", "bh", "Bh", "ai", "Ai", "di", "aj", "Aj", "ak", "Ak", "1k", "al", "Al", "mxn", "MXN", "mN"}},
+	{"nested", map[string]string{".gitignore": "*.LOG\n", "Sub/.gitignore": "!KEEP.log\nX*/\n"},
+		[]string{"a.log", "Sub/keep.LOG", "Sub/b.Log", "Sub/xy/z", "Sub/XY/z", "sub2/KEEP.log"}},
+	{"stars", map[string]string{".gitignore": "A/**/B\n**/C\nD*e/F\n"},
+		[]string{"a/b", "a/x/b", "A/X/Y/b", "c", "x/C", "dXE/f", "de/F"}},
+}
+
 // gitEnv keeps the user's configuration and global excludes out.
 func gitEnv(home string) []string {
 	return []string{
@@ -215,10 +229,10 @@ func build(t *testing.T, git string, sc scenario) (root string, paths []string, 
 }
 
 // checkIgnore asks git about every path in one batch.
-func checkIgnore(t *testing.T, git, root string, paths []string) map[string]gitAnswer {
+func checkIgnore(t *testing.T, git, root string, paths []string, fold bool) map[string]gitAnswer {
 	t.Helper()
-	cmd := exec.Command(git, "-c", "core.excludesFile=/dev/null", "check-ignore",
-		"--no-index", "-v", "-n", "-z", "--stdin")
+	cmd := exec.Command(git, "-c", "core.excludesFile=/dev/null", "-c", fmt.Sprint("core.ignorecase=", fold),
+		"check-ignore", "--no-index", "-v", "-n", "-z", "--stdin")
 	cmd.Dir = root
 	cmd.Env = gitEnv(t.TempDir())
 	var in strings.Builder
@@ -256,15 +270,22 @@ func checkIgnore(t *testing.T, git, root string, paths []string) map[string]gitA
 // Counters for the log: comparisons made, and how many git ignored.
 var cases, ignoredCases atomic.Int64
 
+// mode is how a scenario is checked.
+type mode int
+
+const (
+	plain  mode = iota
+	inline      // the root .gitignore given as inline patterns instead (with the file:line git reports)
+	fold        // git with core.ignorecase=true, Options.FoldCase
+)
+
 // compare loads sc with the Matcher and checks every path against git.
-// With inline set, the root .gitignore is given as inline patterns
-// instead (each with the file:line git reports as its source).
-func compare(t *testing.T, git string, sc scenario, inline bool) {
+func compare(t *testing.T, git string, sc scenario, mode mode) {
 	t.Helper()
 	root, paths, isDir := build(t, git, sc)
-	want := checkIgnore(t, git, root, paths)
-	opts := ignore.Options{Files: []string{".gitignore"}}
-	if inline {
+	want := checkIgnore(t, git, root, paths, mode == fold)
+	opts := ignore.Options{Files: []string{".gitignore"}, FoldCase: mode == fold}
+	if mode == inline {
 		opts.Files = []string{".notused"}
 		opts.Patterns = inlinePatterns(sc.files[".gitignore"])
 	}
@@ -276,7 +297,7 @@ func compare(t *testing.T, git string, sc scenario, inline bool) {
 		r := m.Match(p, isDir[p])
 		got := gitAnswer{Ignored: r.Ignored, Source: r.Source, Pattern: r.Pattern}
 		if diff := cmp.Diff(want[p], got); diff != "" {
-			t.Errorf("Match(%q, dir=%v) with %q (inline %v) mismatch (-git +got):\n%s", p, isDir[p], sc.files, inline, diff)
+			t.Errorf("Match(%q, dir=%v) with %q (mode %d) mismatch (-git +got):\n%s", p, isDir[p], sc.files, mode, diff)
 		}
 		cases.Add(1)
 		if want[p].Ignored {
@@ -311,14 +332,24 @@ func TestGitCheckIgnore(t *testing.T) {
 		for _, sc := range gitScenarios {
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
-				compare(t, git, sc, false)
+				compare(t, git, sc, plain)
 			})
 			if inlineable(sc) {
 				t.Run(sc.name+"-inline", func(t *testing.T) {
 					t.Parallel()
-					compare(t, git, sc, true)
+					compare(t, git, sc, inline)
 				})
 			}
+			t.Run(sc.name+"-fold", func(t *testing.T) {
+				t.Parallel()
+				compare(t, git, sc, fold)
+			})
+		}
+		for _, sc := range foldScenarios {
+			t.Run(sc.name+"-fold", func(t *testing.T) {
+				t.Parallel()
+				compare(t, git, sc, fold)
+			})
 		}
 	})
 	t.Run("generated", func(t *testing.T) {
@@ -327,7 +358,7 @@ func TestGitCheckIgnore(t *testing.T) {
 			sc.name = fmt.Sprint("seed", seed)
 			t.Run(sc.name, func(t *testing.T) {
 				t.Parallel()
-				compare(t, git, sc, false)
+				compare(t, git, sc, plain)
 			})
 		}
 	})
@@ -425,7 +456,7 @@ func TestGitNeverMatchesRejected(t *testing.T) {
 			t.Parallel()
 			sc := scenario{files: map[string]string{".gitignore": "# first\n" + pat + "\n"}, paths: paths}
 			root, all, _ := build(t, git, sc)
-			for p, a := range checkIgnore(t, git, root, all) {
+			for p, a := range checkIgnore(t, git, root, all, false) {
 				if a.Source != "" {
 					t.Errorf("git matched %q with %q: %+v", p, pat, a)
 				}

@@ -26,18 +26,24 @@ func (h hit) pick(isDir bool) int {
 	return h.file
 }
 
+// newList indexes the patterns of one file; dir is the file's directory
+// relative to the root (lower case when folding).
 func newList(dir string, pats []pattern) *list {
 	l := &list{dir: dir, pats: pats}
 	for i := range pats {
 		pt := &pats[i]
 		switch {
 		case pt.prefix == len(pt.body) && pt.base:
-			l.names = index(l.names, pt.body, i, pt.dirOnly)
+			l.names = index(l.names, pt.lit, i, pt.dirOnly)
 		case pt.prefix == len(pt.body):
-			l.paths = index(l.paths, pt.body, i, pt.dirOnly)
+			l.paths = index(l.paths, pt.lit, i, pt.dirOnly)
 		case pt.base && len(pt.body) > 1 && pt.body[0] == '*' && pt.body[1] == '.' &&
 			literalLen(pt.body[1:]) == len(pt.body)-1:
-			l.suffixes = index(l.suffixes, pt.body[1:], i, pt.dirOnly)
+			suffix := pt.body[1:]
+			if pt.flags&wmCaseFold != 0 {
+				suffix = asciiLower(suffix)
+			}
+			l.suffixes = index(l.suffixes, suffix, i, pt.dirOnly)
 		default:
 			l.globs = append(l.globs, i)
 		}
@@ -62,7 +68,7 @@ func index(m map[string]hit, key string, i int, dirOnly bool) map[string]hit {
 }
 
 // match returns the index of the last pattern of l matching p (a path
-// relative to the root, inside l.dir), or -1.
+// relative to the root, inside l.dir, lower case when folding), or -1.
 func (l *list) match(p string, isDir bool) int {
 	name := p
 	if l.dir != "" {

@@ -47,6 +47,12 @@ type Options struct {
 	// zero means DefaultMaxEntries. A larger tree makes Load fail with
 	// ErrTooManyEntries.
 	MaxEntries int
+	// FoldCase makes ASCII letters match in either case, as git does
+	// with core.ignorecase (and with its quirks: see the package doc).
+	// Load also folds case by itself when it finds the root on a
+	// case-insensitive file system (as macOS and Windows use by
+	// default), where ".ENV" opens ".env".
+	FoldCase bool
 }
 
 // Result is the answer for one path.
@@ -81,6 +87,7 @@ type Result struct {
 // ContainsIgnored always reports true.
 type Matcher struct {
 	root  string
+	fold  bool               // ASCII case folding: keys below are lower case
 	names map[string]int     // ignore-file name → set index; inline patterns use set len(names)
 	sets  int                // len(names) + 1
 	dirs  map[string][]*list // directory → one list per set (nil where none)
@@ -114,6 +121,7 @@ func Load(root string, opts Options) (*Matcher, error) {
 	}
 	m := &Matcher{
 		root:  root,
+		fold:  opts.FoldCase || caseInsensitive(root),
 		names: map[string]int{},
 		dirs:  map[string][]*list{},
 		clean: map[string]bool{},
@@ -122,15 +130,15 @@ func Load(root string, opts Options) (*Matcher, error) {
 		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
 			return nil, fmt.Errorf("ignore: ignore-file name %q is not a base name", name)
 		}
-		if _, dup := m.names[name]; !dup {
-			m.names[name] = len(m.names)
+		if _, dup := m.names[m.key(name)]; !dup {
+			m.names[m.key(name)] = len(m.names)
 		}
 	}
 	m.sets = len(m.names) + 1
 	if len(opts.Patterns) > 0 {
 		pats := make([]pattern, 0, len(opts.Patterns))
 		for _, p := range opts.Patterns {
-			pt, err := compileInline(p)
+			pt, err := compileInline(p, m.fold)
 			if err != nil {
 				return nil, fmt.Errorf("ignore: %w", err)
 			}
@@ -150,7 +158,7 @@ func Load(root string, opts Options) (*Matcher, error) {
 	return m, nil
 }
 
-func compileInline(p Pattern) (pattern, error) {
+func compileInline(p Pattern, fold bool) (pattern, error) {
 	if strings.ContainsAny(p.Text, "\n\r") {
 		return pattern{}, &Error{Source: p.Source, Text: p.Text, Err: errNewline}
 	}
@@ -158,11 +166,49 @@ func compileInline(p Pattern) (pattern, error) {
 	if text == "" || text[0] == '#' {
 		return pattern{}, &Error{Source: p.Source, Text: p.Text, Err: errEmpty}
 	}
-	return compile(text, p.Source)
+	return compile(text, p.Source, fold)
+}
+
+// key returns p as stored in the Matcher's maps: lower case when folding.
+func (m *Matcher) key(p string) string {
+	if m.fold {
+		return asciiLower(p)
+	}
+	return p
+}
+
+// caseInsensitive probes whether the file system holding root ignores
+// case: it looks up an entry of root, or root itself, under a name with
+// the case of its letters swapped.
+func caseInsensitive(root string) bool {
+	same := func(dir, name string) (bool, bool) {
+		swapped := []byte(name)
+		for i, c := range swapped {
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+				swapped[i] = c ^ 0x20
+			}
+		}
+		if string(swapped) == name {
+			return false, false
+		}
+		a, err1 := os.Lstat(filepath.Join(dir, name))
+		b, err2 := os.Lstat(filepath.Join(dir, string(swapped)))
+		return err1 == nil && err2 == nil && os.SameFile(a, b), true
+	}
+	if entries, err := os.ReadDir(root); err == nil {
+		for _, e := range entries {
+			if insensitive, probed := same(root, e.Name()); probed {
+				return insensitive
+			}
+		}
+	}
+	insensitive, _ := same(filepath.Dir(root), filepath.Base(root))
+	return insensitive
 }
 
 // lists returns the per-set lists of dir, creating them.
 func (m *Matcher) lists(dir string) []*list {
+	dir = m.key(dir)
 	ls := m.dirs[dir]
 	if ls == nil {
 		ls = make([]*list, m.sets)
@@ -195,7 +241,7 @@ func (m *Matcher) IsIgnoreFile(p string) bool {
 	if m == nil {
 		return false
 	}
-	_, ok := m.names[lastComponent(strings.TrimRight(p, "/"))]
+	_, ok := m.names[m.key(lastComponent(strings.TrimRight(p, "/")))]
 	return ok
 }
 
@@ -286,7 +332,7 @@ func (m *Matcher) ContainsIgnored(dir string) bool {
 		}
 		rel = ""
 	}
-	return !m.clean[rel]
+	return !m.clean[m.key(rel)]
 }
 
 // rel turns p into a clean root-relative path. It reports false for the
@@ -322,6 +368,7 @@ func (m *Matcher) rel(p string) (string, bool) {
 // below is, whatever later patterns say); then the path itself is decided
 // by the last matching pattern of the deepest ignore file that has one.
 func (m *Matcher) match(p string, isDir bool) Result {
+	p = m.key(p)
 	var buf [32][]*list
 	chain := append(buf[:0], m.dirs[""])
 	nested := len(m.dirs) > 1
@@ -400,16 +447,16 @@ func (w *walker) walk(rel, abs string) (bool, error) {
 		return false, nil
 	}
 	for _, e := range entries {
-		s, ok := m.names[e.Name()]
+		s, ok := m.names[m.key(e.Name())]
 		if !ok || e.IsDir() {
 			continue
 		}
 		file := join(rel, e.Name())
-		pats, err := readIgnoreFile(filepath.Join(abs, e.Name()), file)
+		pats, err := readIgnoreFile(filepath.Join(abs, e.Name()), file, m.fold)
 		if err != nil {
 			return false, fmt.Errorf("ignore: %w", err)
 		}
-		m.lists(rel)[s] = newList(rel, pats)
+		m.lists(rel)[s] = newList(m.key(rel), pats)
 		m.files = append(m.files, file)
 	}
 	clean := true
@@ -445,7 +492,7 @@ func (w *walker) walk(rel, abs string) (bool, error) {
 		}
 	}
 	if clean {
-		m.clean[rel] = true
+		m.clean[m.key(rel)] = true
 	}
 	return clean, nil
 }
@@ -461,7 +508,7 @@ func (w *walker) resolveLinks() {
 	for _, l := range w.links {
 		info, err := Resolve(m.root, m.root, l.rel)
 		if err != nil || info.RealOutside {
-			w.dirty(l.dir)
+			w.dirty(m.key(l.dir))
 			continue
 		}
 		r := m.MatchPath(info.RealRel)
@@ -469,7 +516,7 @@ func (w *walker) resolveLinks() {
 			r = m.Match(info.RealRel, info.IsDir)
 		}
 		if r.Ignored {
-			w.dirty(l.dir)
+			w.dirty(m.key(l.dir))
 			continue
 		}
 		if info.IsDir {
@@ -477,7 +524,7 @@ func (w *walker) resolveLinks() {
 			if target == "." {
 				target = ""
 			}
-			deps = append(deps, dep{l.dir, target})
+			deps = append(deps, dep{m.key(l.dir), m.key(target)})
 		}
 	}
 	for changed := true; changed; {
@@ -491,7 +538,7 @@ func (w *walker) resolveLinks() {
 	}
 }
 
-// dirty removes dir and its ancestors from the clean set.
+// dirty removes dir (a map key) and its ancestors from the clean set.
 func (w *walker) dirty(dir string) {
 	for {
 		delete(w.m.clean, dir)
@@ -507,7 +554,7 @@ func (w *walker) dirty(dir string) {
 
 // readIgnoreFile reads and compiles one ignore file; name is its
 // root-relative path, used in sources.
-func readIgnoreFile(abs, name string) ([]pattern, error) {
+func readIgnoreFile(abs, name string, fold bool) ([]pattern, error) {
 	f, err := os.Open(abs)
 	if err != nil {
 		return nil, &Error{Source: name, Err: err}
@@ -522,7 +569,7 @@ func readIgnoreFile(abs, name string) ([]pattern, error) {
 	}
 	var pats []pattern
 	err = lines(data, func(n int, text string) error {
-		pt, err := compile(text, source(name, n))
+		pt, err := compile(text, source(name, n), fold)
 		pats = append(pats, pt)
 		return err
 	})

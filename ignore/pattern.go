@@ -46,35 +46,38 @@ var (
 
 // pattern is one compiled gitignore line.
 type pattern struct {
-	text    string // as written after trimming: reported in Result.Pattern
-	source  string // "file:line": reported in Result.Source
-	body    string // without '!', trailing '/' and (for path patterns) leading '/'
-	prefix  int    // length of the literal (wildcard-free) start of body
-	negate  bool   // "!pat"
-	dirOnly bool   // "pat/": matches directories only
-	base    bool   // no '/' in body: matched against the last path component
+	text    string  // as written after trimming: reported in Result.Pattern
+	source  string  // "file:line": reported in Result.Source
+	body    string  // without '!', trailing '/' and (for path patterns) leading '/'
+	prefix  int     // length of the literal (wildcard-free) start of body
+	lit     string  // body[:prefix], lower case when folding
+	flags   wmFlags // wmCaseFold or 0
+	negate  bool    // "!pat"
+	dirOnly bool    // "pat/": matches directories only
+	base    bool    // no '/' in body: matched against the last path component
 }
 
 // matches reports whether the pattern matches a path, given as name
 // (relative to the directory of the pattern's file) and its last
-// component. Directory-only patterns are filtered by the caller.
+// component, both lower case when folding. Directory-only patterns are
+// filtered by the caller.
 func (pt *pattern) matches(name, last string) bool {
 	if pt.base {
-		return wildmatch(pt.body, last, false)
+		return wildmatch(pt.body, last, pt.flags)
 	}
 	// As git's match_pathname: the literal prefix is compared as is and
 	// the rest is matched as a pattern of its own (so a '**' right after
 	// the prefix counts as starting the pattern, as in git).
 	if n := pt.prefix; n > 0 {
-		if n > len(name) || name[:n] != pt.body[:n] {
+		if n > len(name) || name[:n] != pt.lit {
 			return false
 		}
 		if n == len(pt.body) {
 			return n == len(name)
 		}
-		return wildmatch(pt.body[n:], name[n:], true)
+		return wildmatch(pt.body[n:], name[n:], pt.flags|wmPathname)
 	}
-	return wildmatch(pt.body, name, true)
+	return wildmatch(pt.body, name, pt.flags|wmPathname)
 }
 
 // lines splits an ignore file into pattern lines as git does: an optional
@@ -133,8 +136,9 @@ func trimTrailingSpaces(s string) string {
 }
 
 // compile turns one trimmed, non-blank, non-comment pattern line into a
-// pattern, rejecting patterns git would silently never match.
-func compile(text, source string) (pattern, error) {
+// pattern, rejecting patterns git would silently never match. With fold,
+// the pattern matches ASCII letters in either case (git's core.ignorecase).
+func compile(text, source string, fold bool) (pattern, error) {
 	pt := pattern{text: text, source: source}
 	fail := func(err error) (pattern, error) {
 		return pattern{}, &Error{Source: source, Text: text, Err: err}
@@ -158,6 +162,11 @@ func compile(text, source string) (pattern, error) {
 		pt.prefix--
 	}
 	pt.body = body
+	pt.lit = body[:pt.prefix]
+	if fold {
+		pt.flags = wmCaseFold
+		pt.lit = asciiLower(pt.lit)
+	}
 	if err := checkSyntax(body); err != nil {
 		return fail(err)
 	}
@@ -186,7 +195,7 @@ func checkSyntax(p string) error {
 				return errTrailingBackslash
 			}
 		case '[':
-			end, _, abort := bracket(p, i, 'a')
+			end, _, abort := bracket(p, i, 'a', false)
 			if abort {
 				return errBracket
 			}
@@ -194,6 +203,21 @@ func checkSyntax(p string) error {
 		}
 	}
 	return nil
+}
+
+// asciiLower lowers ASCII letters only (as git's case folding does),
+// without allocating when there are none.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				b[j] = toLower(b[j])
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // source formats "file:line".

@@ -14,6 +14,30 @@ const (
 	wmAbortToStarStar
 )
 
+// Flags of wildmatch, as git's WM_PATHNAME and WM_CASEFOLD.
+type wmFlags uint8
+
+const (
+	// wmPathname: '*', '?' and brackets do not match '/', and '**'
+	// between slashes (or at either end) matches any number of
+	// directories.
+	wmPathname wmFlags = 1 << iota
+	// wmCaseFold: ASCII letters match either case, with git's quirks: an
+	// escaped letter and a single bracket member are compared as written
+	// (so "\A" and "[A]" match nothing), a range also matches the upper
+	// case of a lower-case byte, and [:upper:] and [:lower:] match any
+	// letter.
+	wmCaseFold
+)
+
+// toLower lowers ASCII letters only, as git's ctype does.
+func toLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
 // isGlobSpecial reports the bytes that start a wildcard construct.
 func isGlobSpecial(c byte) bool {
 	return c == '*' || c == '?' || c == '[' || c == '\\'
@@ -29,14 +53,13 @@ func at(p string, i int) byte {
 }
 
 // wildmatch reports whether text matches the glob pattern p with git's
-// wildmatch semantics. With pathname set (git's WM_PATHNAME), '*', '?' and
-// brackets do not match '/', and '**' between slashes (or at either end)
-// matches any number of directories.
-func wildmatch(p, text string, pathname bool) bool {
-	return dowild(p, text, pathname) == wmMatch
+// wildmatch semantics.
+func wildmatch(p, text string, f wmFlags) bool {
+	return dowild(p, text, f) == wmMatch
 }
 
-func dowild(p, t string, pathname bool) int {
+func dowild(p, t string, f wmFlags) int {
+	pathname, fold := f&wmPathname != 0, f&wmCaseFold != 0
 	pi, ti := 0, 0
 	for ; pi < len(p); pi, ti = pi+1, ti+1 {
 		pc := p[pi]
@@ -44,6 +67,9 @@ func dowild(p, t string, pathname bool) int {
 			return wmAbortAll
 		}
 		tc := at(t, ti)
+		if fold {
+			tc, pc = toLower(tc), toLower(pc)
+		}
 		switch pc {
 		case '\\':
 			// An escaped byte matches itself; a trailing backslash
@@ -61,7 +87,7 @@ func dowild(p, t string, pathname bool) int {
 				return wmNoMatch
 			}
 		case '[':
-			end, ok, abort := bracket(p, pi, tc)
+			end, ok, abort := bracket(p, pi, tc, fold)
 			if abort {
 				return wmAbortAll
 			}
@@ -83,7 +109,7 @@ func dowild(p, t string, pathname bool) int {
 				if pathname && (first == 0 || p[first-1] == '/') &&
 					(pi == len(p) || p[pi] == '/' || (p[pi] == '\\' && at(p, pi+1) == '/')) {
 					// "**/" may match no directory at all.
-					if pi < len(p) && p[pi] == '/' && dowild(p[pi+1:], t[ti:], pathname) == wmMatch {
+					if pi < len(p) && p[pi] == '/' && dowild(p[pi+1:], t[ti:], f) == wmMatch {
 						return wmMatch
 					}
 					matchSlash = true
@@ -111,14 +137,17 @@ func dowild(p, t string, pathname bool) int {
 			for ti < len(t) {
 				// A literal after the star: skip text up to it.
 				if c := p[pi]; !isGlobSpecial(c) {
-					for ti < len(t) && (matchSlash || t[ti] != '/') && t[ti] != c {
+					if fold {
+						c = toLower(c)
+					}
+					for ti < len(t) && (matchSlash || t[ti] != '/') && t[ti] != c && (!fold || toLower(t[ti]) != c) {
 						ti++
 					}
-					if ti >= len(t) || t[ti] != c {
+					if ti >= len(t) || (t[ti] != c && (!fold || toLower(t[ti]) != c)) {
 						return wmNoMatch
 					}
 				}
-				r := dowild(p[pi:], t[ti:], pathname)
+				r := dowild(p[pi:], t[ti:], f)
 				if r != wmNoMatch {
 					if !matchSlash || r != wmAbortToStarStar {
 						return r
@@ -143,8 +172,9 @@ func dowild(p, t string, pathname bool) int {
 // expression is malformed (unclosed, or an unknown [:class:]); git never
 // matches such a pattern. As in git, ']' right after "[" or "[!" is a
 // member, '^' negates like '!', a '-' at either end is literal, and "[:"
-// without a closing ":]" is an ordinary '['.
-func bracket(p string, open int, tc byte) (end int, ok, abort bool) {
+// without a closing ":]" is an ordinary '['. With fold, tc is already
+// lower case (see wmCaseFold).
+func bracket(p string, open int, tc byte, fold bool) (end int, ok, abort bool) {
 	i := open + 1
 	c := at(p, i)
 	negated := c == '!' || c == '^'
@@ -179,6 +209,8 @@ func bracket(p string, open int, tc byte) (end int, ok, abort bool) {
 			}
 			if prev <= tc && tc <= c {
 				matched = true
+			} else if up := tc - 'a' + 'A'; fold && 'a' <= tc && tc <= 'z' && prev <= up && up <= c {
+				matched = true
 			}
 			c = 0 // a range end cannot start another range
 		case c == '[' && at(p, i+1) == ':':
@@ -198,7 +230,7 @@ func bracket(p string, open int, tc byte) (end int, ok, abort bool) {
 				c = '['
 				break
 			}
-			in, known := class(p[s:j-1], tc)
+			in, known := class(p[s:j-1], tc, fold)
 			if !known {
 				return 0, false, true
 			}
@@ -223,8 +255,9 @@ func bracket(p string, open int, tc byte) (end int, ok, abort bool) {
 
 // class reports whether c is in the POSIX character class name, using
 // git's ASCII-only ctype (bytes ≥ 0x80 are in no class; "space" is
-// " \t\n\r"), and whether name is a known class.
-func class(name string, c byte) (in, known bool) {
+// " \t\n\r"), and whether name is a known class. With fold, "upper" and
+// "lower" hold every letter.
+func class(name string, c byte, fold bool) (in, known bool) {
 	lower := 'a' <= c && c <= 'z'
 	upper := 'A' <= c && c <= 'Z'
 	digit := '0' <= c && c <= '9'
@@ -242,7 +275,7 @@ func class(name string, c byte) (in, known bool) {
 	case "graph":
 		return 0x21 <= c && c <= 0x7e, true
 	case "lower":
-		return lower, true
+		return lower || (fold && upper), true
 	case "print":
 		return 0x20 <= c && c <= 0x7e, true
 	case "punct":
@@ -250,7 +283,7 @@ func class(name string, c byte) (in, known bool) {
 	case "space":
 		return c == ' ' || c == '\t' || c == '\n' || c == '\r', true
 	case "upper":
-		return upper, true
+		return upper || (fold && lower), true
 	case "xdigit":
 		return digit || ('a' <= c && c <= 'f') || ('A' <= c && c <= 'F'), true
 	}
