@@ -134,8 +134,8 @@ const maxPending = 64 << 10
 // writes a second. No byte is dropped: what is pending is written when the
 // interval has passed, when 64 KiB are pending, and by Flush and Close.
 //
-// Use [NewThrottle] to make one; a Throttle is safe for use by many
-// goroutines at once.
+// Use [NewThrottle] to make one; the zero value discards what is written.
+// A Throttle is safe for use by many goroutines at once.
 type Throttle struct {
 	w        io.Writer
 	interval time.Duration
@@ -200,7 +200,8 @@ func (t *Throttle) flushLocked() {
 		t.timer = nil
 	}
 	t.last = time.Now()
-	if len(t.pending) == 0 || t.err != nil {
+	if len(t.pending) == 0 || t.err != nil || t.w == nil {
+		t.pending = t.pending[:0]
 		return
 	}
 	_, t.err = t.w.Write(t.pending)

@@ -111,6 +111,16 @@ func TestThrottle(t *testing.T) {
 			t.Errorf("Write after Close: %v, want ErrClosed", err)
 		}
 	})
+	t.Run("zero value discards", func(t *testing.T) {
+		t.Parallel()
+		var th exec.Throttle
+		if n, err := th.Write([]byte("x")); n != 1 || err != nil {
+			t.Errorf("zero Throttle Write = %d, %v; want 1, nil", n, err)
+		}
+		if err := th.Close(); err != nil {
+			t.Errorf("zero Throttle Close: %v", err)
+		}
+	})
 	t.Run("flushes after the interval", func(t *testing.T) {
 		t.Parallel()
 		var w countingWriter

@@ -36,8 +36,8 @@ type Status string
 const (
 	StatusRunning   Status = "running"
 	StatusCompleted Status = "completed" // the command ended by itself, whatever its exit code
-	StatusTimedOut  Status = "timed_out" // Cmd.HardTimeout ended it
-	StatusKilled    Status = "killed"    // Kill, Release or the Start context ended it
+	StatusTimedOut  Status = "timed_out" // Cmd.HardTimeout or the Start context's deadline ended it
+	StatusKilled    Status = "killed"    // Kill, Release or the cancelled Start context ended it
 )
 
 // A Stream names one output stream of a [Process].
@@ -138,7 +138,8 @@ type Process struct {
 }
 
 // Start starts c and returns without waiting for it. If ctx is done before
-// the command ends, the command is ended as by Kill(SIGTERM).
+// the command ends, the command is ended as by Kill(SIGTERM), with status
+// StatusTimedOut if ctx's deadline passed and StatusKilled otherwise.
 func Start(ctx context.Context, c Cmd) (*Process, error) {
 	if c.Command == "" {
 		return nil, errors.New("exec: empty command")
@@ -354,7 +355,11 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 			end(StatusTimedOut, syscall.SIGTERM)
 		case <-ctxDone:
 			ctxDone = nil
-			end(StatusKilled, syscall.SIGTERM)
+			why := StatusKilled
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				why = StatusTimedOut
+			}
+			end(why, syscall.SIGTERM)
 		case sig := <-p.kills:
 			if exited == nil {
 				// The command has ended; only stragglers are left.

@@ -574,7 +574,9 @@ func TestBackgroundHoldingPipes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := run(t, exec.Cmd{Command: tt.cmd, DrainWindow: 100 * time.Millisecond})
+			// The drain window is long enough for a loaded machine to let a
+			// background process apply its redirections.
+			r := run(t, exec.Cmd{Command: tt.cmd, DrainWindow: time.Second})
 			if r.Status != exec.StatusCompleted || r.ExitCode == nil || *r.ExitCode != 0 {
 				t.Errorf("Run(%q) = %s, want completed with code 0", tt.cmd, r.Explain())
 			}
@@ -621,7 +623,8 @@ func TestHardTimeout(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := run(t, exec.Cmd{Command: tt.cmd, HardTimeout: 300 * time.Millisecond, Grace: 200 * time.Millisecond})
+			// The timeout leaves bash ample time to print the pid first.
+			r := run(t, exec.Cmd{Command: tt.cmd, HardTimeout: time.Second, Grace: 200 * time.Millisecond})
 			want := exit{exec.StatusTimedOut, nil, tt.want, false, r.ShellCode()}
 			if diff := cmp.Diff(want, exitOf(r)); diff != "" {
 				t.Errorf("Run(%q) mismatch (-want +got):\n%s", tt.cmd, diff)
@@ -695,6 +698,18 @@ func TestStartContext(t *testing.T) {
 	}
 	if _, err := exec.Start(ctx, exec.Cmd{Command: "true"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Start with a done context: %v, want context.Canceled", err)
+	}
+
+	deadline, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	p, err = exec.Start(deadline, exec.Cmd{Command: "exec sleep 300"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	r, _ = p.Wait(testContext(t))
+	if diff := cmp.Diff(exit{exec.StatusTimedOut, nil, "SIGTERM", false, 143}, exitOf(r)); diff != "" {
+		t.Errorf("Start context past its deadline mismatch (-want +got):\n%s", diff)
 	}
 }
 
