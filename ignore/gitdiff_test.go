@@ -103,6 +103,10 @@ var gitScenarios = []scenario{
 		"sub/deep/.gitignore": "*.txt\n!important.txt\n"},
 		[]string{"a.log", "sub/keep.log", "sub/x.log", "sub/local.txt", "sub/deep/local.txt", "sub/deep/a.txt",
 			"sub/deep/important.txt", "local.txt", "sub/deep/more/keep.log", "other/keep.log"}},
+	{"nested-only", map[string]string{"sub/.gitignore": "*.key\n", "sub/deep/.gitignore": "!a.key\n"},
+		[]string{"x.key", "sub/x.key", "sub/deep/a.key", "sub/deep/b.key", "other/y.key"}},
+	{"nested-only-deep", map[string]string{"a/b/c/.gitignore": "d/\n"},
+		[]string{"d/x", "a/d/x", "a/b/c/d/x", "a/b/c/e/d/y"}},
 	{"nested-inside-ignored-dir", map[string]string{
 		".gitignore":        "vendor/\n",
 		"vendor/.gitignore": "!*\n"},
@@ -407,7 +411,10 @@ func randomScenario(r *rand.Rand) scenario {
 		}
 		return b.String()
 	}
-	sc := scenario{files: map[string]string{".gitignore": genFile()}}
+	sc := scenario{files: map[string]string{}}
+	if r.IntN(4) != 0 {
+		sc.files[".gitignore"] = genFile()
+	}
 	var dirs []string
 	for n := 8 + r.IntN(8); n > 0; n-- {
 		var comps []string
@@ -418,7 +425,7 @@ func randomScenario(r *rand.Rand) scenario {
 		dirs = append(dirs, path.Dir(p))
 		sc.paths = append(sc.paths, p)
 	}
-	if r.IntN(2) == 0 {
+	for n := r.IntN(3); n > 0; n-- {
 		if d := pick(dirs); d != "." {
 			sc.files[d+"/.gitignore"] = genFile()
 		}

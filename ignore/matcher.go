@@ -370,8 +370,10 @@ func (m *Matcher) rel(p string) (string, bool) {
 func (m *Matcher) match(p string, isDir bool) Result {
 	p = m.key(p)
 	var buf [32][]*list
-	chain := append(buf[:0], m.dirs[""])
-	nested := len(m.dirs) > 1
+	top, ok := m.dirs[""]
+	chain := append(buf[:0], top)
+	// Only the root has lists: skip the per-directory lookups.
+	nested := len(m.dirs) > 1 || (len(m.dirs) == 1 && !ok)
 	for i := 0; i < len(p); i++ {
 		if p[i] != '/' {
 			continue

@@ -263,3 +263,35 @@ func TestLoadDirectoryNamedLikeIgnoreFile(t *testing.T) {
 		t.Errorf("Files() mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestFoldCase(t *testing.T) {
+	t.Parallel()
+	root := tree(t, map[string]string{
+		"Sub/.rooignore": "key.pem\n",
+		"Sub/KEY.pem":    "",
+		"Clean/a.txt":    "",
+	})
+	m, err := ignore.Load(root, ignore.Options{Files: []string{".rooignore"}, FoldCase: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(ignore.Result{true, "Sub/.rooignore:1", "key.pem"}, m.Match("sub/Key.PEM", false)); diff != "" {
+		t.Errorf("Match(sub/Key.PEM) mismatch (-want +got):\n%s", diff)
+	}
+	for dir, want := range map[string]bool{"SUB": true, "sub": true, "clean": false, "CLEAN": false} {
+		if got := m.ContainsIgnored(dir); got != want {
+			t.Errorf("ContainsIgnored(%q) = %v, want %v", dir, got, want)
+		}
+	}
+	if !m.IsIgnoreFile("x/.RooIgnore") {
+		t.Errorf("IsIgnoreFile(x/.RooIgnore) = false with FoldCase")
+	}
+	// Without folding (this test's file system is case-sensitive).
+	m, err = ignore.Load(root, ignore.Options{Files: []string{".rooignore"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Match("Sub/KEY.PEM", false); r.Ignored {
+		t.Errorf("Match(Sub/KEY.PEM) without FoldCase = %+v, want not ignored", r)
+	}
+}
