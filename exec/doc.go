@@ -20,6 +20,12 @@
 // [Result.Explain] says it in words; [StripANSI] and [CollapseCR] prepare
 // output for display, and a [Throttle] paces live output to a terminal.
 //
+// The command inherits the signal dispositions of the calling process as
+// exec(2) leaves them: signals the caller ignores (a background job of a
+// script ignores SIGINT; signal.Ignore does the same) are ignored by the
+// command too, and bash cannot undo that. A caller that wants to pass
+// Ctrl-C on should catch it with signal.Notify and call [Process.Signal].
+//
 // The package runs on Linux: it relies on process groups, waitid(2) and
 // the real-time signal numbering of glibc.
 //
