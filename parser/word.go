@@ -17,6 +17,10 @@ func (s *state) words(w *syntax.Word, c *ctx, dst []Word) []Word {
 	if !hasBrace(w) {
 		return append(dst, s.word(w, c))
 	}
+	if braceDepth(w) > maxBraceDepth {
+		s.find("parser.unsupported", c.pos(w.Pos()), "brace expansion nested too deeply")
+		return append(dst, s.word(w, c))
+	}
 	cp := *w
 	if !syntax.SplitBraces(&cp) {
 		return append(dst, s.word(w, c))
@@ -38,6 +42,32 @@ func (s *state) words(w *syntax.Word, c *ctx, dst []Word) []Word {
 	}
 	s.quiet--
 	return dst
+}
+
+// maxBraceDepth bounds the nesting of braces in one word.
+const maxBraceDepth = 16
+
+// braceDepth returns the deepest nesting of { in the literals of w.
+func braceDepth(w *syntax.Word) int {
+	depth, deepest := 0, 0
+	for _, p := range w.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for i := 0; i < len(l.Value); i++ {
+			switch l.Value[i] {
+			case '\\':
+				i++
+			case '{':
+				depth++
+				deepest = max(deepest, depth)
+			case '}':
+				depth = max(depth-1, 0)
+			}
+		}
+	}
+	return deepest
 }
 
 func allLit(parts []syntax.WordPart) bool {
@@ -234,7 +264,9 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 		case *syntax.DblQuoted:
 			s.decodeParts(p.Parts, c, out, true)
 		case *syntax.ParamExp:
-			s.paramExp(p, c)
+			if s.quiet == 0 {
+				s.paramExp(p, c)
+			}
 			if v, ok := s.resolve(p); ok {
 				s.buf = append(s.buf, v...)
 				if quoted {
@@ -250,7 +282,9 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 			out.Glob = true
 			s.raw(c.text(p))
 		default:
-			s.scanPart(p, c)
+			if s.quiet == 0 { // brace expansion results: already scanned once
+				s.scanPart(p, c)
+			}
 			out.Dynamic = true
 			s.raw(c.text(p))
 		}
@@ -306,7 +340,7 @@ func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 				s.buf = append(s.buf, ch)
 				s.pbuf = append(s.pbuf, ch)
 				rest := s.tilde(v[i+1:], last, out)
-				v = v[:i+1] + rest
+				i += len(v) - (i + 1) - len(rest) // skip the expanded prefix
 				continue
 			}
 		}

@@ -1,0 +1,49 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+func FuzzAnalyze(f *testing.F) {
+	for _, src := range staticCommands {
+		f.Add(src)
+	}
+	for _, tc := range findingTests {
+		f.Add(tc.src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv, MaxCommands: 64})
+		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+		hasSyntax := false
+		for _, fd := range a.Findings {
+			if fd.Rule == "" || fd.Message == "" {
+				t.Errorf("Analyze(%q): finding without rule or message: %+v", src, fd)
+			}
+			if fd.Pos.Line < 0 || fd.Pos.Col < 0 {
+				t.Errorf("Analyze(%q): finding with invalid position: %+v", src, fd)
+			}
+			hasSyntax = hasSyntax || fd.Rule == "parser.syntax"
+		}
+		if err != nil && !hasSyntax {
+			t.Errorf("Analyze(%q): parse error %v but no parser.syntax finding", src, err)
+		}
+		hasEmpty := false
+		for _, fd := range a.Findings {
+			hasEmpty = hasEmpty || fd.Rule == "parser.empty"
+		}
+		if err == nil && len(file.Stmts) == 0 && !hasEmpty {
+			t.Errorf("Analyze(%q): no statements but findings %v, want parser.empty", src, a.Findings)
+		}
+		if len(a.Commands) > 64 {
+			t.Errorf("Analyze(%q): %d commands, more than MaxCommands", src, len(a.Commands))
+		}
+		for _, c := range a.Commands {
+			if len(c.Args) != len(c.Argv) {
+				t.Errorf("Analyze(%q): Args and Argv differ in length", src)
+			}
+		}
+	})
+}
