@@ -365,6 +365,23 @@ func TestGitCheckIgnore(t *testing.T) {
 				compare(t, git, sc, plain)
 			})
 		}
+		// Case folding, with the root file only: on this case-sensitive
+		// file system git would read a nested "A/.gitignore" only for
+		// paths typed "A/…", where a folding matcher also applies it to
+		// "a/…" (as on a case-insensitive file system).
+		for seed := range 60 {
+			sc := randomScenario(rand.New(rand.NewPCG(uint64(seed), 11)))
+			sc.name = fmt.Sprint("fold-seed", seed)
+			for f := range sc.files {
+				if f != ".gitignore" {
+					delete(sc.files, f)
+				}
+			}
+			t.Run(sc.name, func(t *testing.T) {
+				t.Parallel()
+				compare(t, git, sc, fold)
+			})
+		}
 	})
 	t.Cleanup(func() {
 		switch n := cases.Load(); {
@@ -380,9 +397,10 @@ func TestGitCheckIgnore(t *testing.T) {
 // Names and pattern pieces for generated scenarios: few enough that
 // patterns and paths meet often.
 var (
-	genNames = []string{"a", "b", "ab", "a.c", "b.c", ".env", "x.pem", "dir", "a b", "[a]", "A"}
+	genNames = []string{"a", "b", "ab", "a.c", "b.c", ".env", "x.pem", "dir", "a b", "[a]", "A", "B.C", "1", "a1 "}
 	genParts = []string{"a", "b", "*", "?", "**", "a*", "*.c", "[ab]", "[!a]", "[a-b]*", "[[:alpha:]]",
-		"\\a", ".env", "*.pem", "d*r", "[^b]*", "ab", "a?", "\\*", "[]a]"}
+		"\\a", ".env", "*.pem", "d*r", "[^b]*", "ab", "a?", "\\*", "[]a]", "[[:digit:]]", "[A-Z]*", "\\A",
+		"a1\\ ", "*1", "[[:upper:]]*", "B.c", "a**", "**b", "[!B]*"}
 )
 
 func randomScenario(r *rand.Rand) scenario {

@@ -316,9 +316,9 @@ func (m *Matcher) MatchRef(cwd, name string) (PathInfo, Result, error) {
 // ContainsIgnored reports whether directory dir (as for Match) or
 // anything below it is ignored, from the index built by Load: one map
 // lookup, no file system access. It answers true, conservatively, for a
-// directory that Load did not index fully: one that did not
-// exist or could not be listed, an ignored directory and everything below
-// it, and anything outside the root. Symbolic links count by their
+// directory that Load did not index fully: one that did not exist or
+// could not be listed, an ignored directory and everything below it, .git,
+// a path that is not a directory, and anything outside the root. Symbolic links count by their
 // targets: a link to an ignored file, to a directory that contains ignored
 // files, or to anything outside the root makes its directory report true.
 func (m *Matcher) ContainsIgnored(dir string) bool {
@@ -344,6 +344,8 @@ func (m *Matcher) rel(p string) (string, bool) {
 	p = path.Clean(p)
 	if path.IsAbs(p) {
 		switch {
+		case m.root == "":
+			return "", false
 		case p == m.root:
 			return ".", false
 		case m.root == "/":
