@@ -90,8 +90,9 @@ type Cmd struct {
 	OutputLimit int
 	// Stdout and Stderr, if not nil, receive a copy of each stream as it is
 	// read, for live display. With Combined, Stderr is not used. A writer
-	// that returns an error is not written to again; a writer that blocks
-	// holds up the command's output.
+	// that returns an error is not written to again. A writer that blocks
+	// holds up the command's output; after the command exits, such a
+	// writer is given up on like a background process holding the pipes.
 	Stdout, Stderr io.Writer
 
 	// HardTimeout, if positive, ends the command that long after it
@@ -372,11 +373,14 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 			p.signal(syscall.SIGKILL)
 		case <-drainC:
 			if forced {
-				// Something outside the group holds the pipes.
+				// Something outside the group holds the pipes, or a tee
+				// blocks: give up the output.
 				for _, f := range readers {
 					f.Close()
 				}
-				drainC = nil
+				p.stdout.Close()
+				p.stderr.Close()
+				drainC, open = nil, 0
 				continue
 			}
 			forced = true

@@ -622,6 +622,26 @@ func TestBackgroundHoldingPipes(t *testing.T) {
 	}
 }
 
+// blockingWriter blocks every Write until release is closed.
+type blockingWriter struct{ release chan struct{} }
+
+func (w blockingWriter) Write(p []byte) (int, error) {
+	<-w.release
+	return len(p), nil
+}
+
+// TestBlockedTee checks that a live tee that never returns does not hang
+// Wait once the command has exited.
+func TestBlockedTee(t *testing.T) {
+	t.Parallel()
+	w := blockingWriter{make(chan struct{})}
+	defer close(w.release)
+	r := run(t, exec.Cmd{Command: "echo hi", Stdout: w, DrainWindow: 100 * time.Millisecond})
+	if r.Status != exec.StatusCompleted || !r.BackgroundKilled || string(r.Stdout.Data) != "hi\n" {
+		t.Errorf("Run with a blocked tee = %s, stdout %q, BackgroundKilled %v", r.Explain(), r.Stdout.Data, r.BackgroundKilled)
+	}
+}
+
 // TestEscapedProcess shows the limit of process groups: a process in a new
 // session is not ended, but Wait still returns once its pipes are closed.
 func TestEscapedProcess(t *testing.T) {

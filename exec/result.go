@@ -31,8 +31,11 @@ type Result struct {
 	// begins, Next is the total count, Truncated tells whether bytes were
 	// dropped.
 	Stdout, Stderr Chunk
-	// BackgroundKilled reports that processes started by the command still
-	// held its output open after the drain window, so they were killed.
+	// BackgroundKilled reports that the command's output was still open a
+	// drain window after its main process exited — held by processes it
+	// started in the background, or stalled by a blocked live tee — so the
+	// rest of its group was killed, and, after a second window, reading
+	// was given up.
 	BackgroundKilled bool
 	// Pid is the process id, and process group id, of the command's bash.
 	Pid int
