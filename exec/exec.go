@@ -159,8 +159,10 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		}
 	}
 	if c.Dir != "" {
-		if _, err := os.Stat(c.Dir); err != nil {
+		if fi, err := os.Stat(c.Dir); err != nil {
 			return nil, fmt.Errorf("exec: working directory: %w", err)
+		} else if !fi.IsDir() {
+			return nil, fmt.Errorf("exec: working directory %s: not a directory", c.Dir)
 		}
 	}
 

@@ -351,7 +351,8 @@ func TestStartErrors(t *testing.T) {
 		want string
 	}{
 		{"empty", exec.Cmd{}, "empty command"},
-		{"missing dir", exec.Cmd{Command: "true", Dir: "/nonexistent/cmdguard"}, "working directory"},
+		{"missing dir", exec.Cmd{Command: "true", Dir: "/nonexistent/cmdguard"}, "working directory: stat /nonexistent/cmdguard"},
+		{"dir is a file", exec.Cmd{Command: "true", Dir: "/dev/null"}, "working directory /dev/null: not a directory"},
 		{"both stdins", exec.Cmd{Command: "cat", Stdin: strings.NewReader(""), StdinPipe: true}, "both Stdin and StdinPipe"},
 		{"missing shell", exec.Cmd{Command: "true", Shell: "/nonexistent/bash"}, "start /nonexistent/bash"},
 	}
