@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -51,26 +52,31 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		in = &Input{}
 	}
 	reasons := make([]Reason, 0, len(in.Commands)+len(in.Findings)+1)
-	noMatch := make([]int, len(in.Commands)) // index of the command's no_match reason, or -1
+	var noMatch []int // per command: index of its no_match reason, or -1 (for Rego)
+	if p.rego != nil {
+		noMatch = make([]int, len(in.Commands))
+	}
 	var hits []guardHit
 	for ci := range in.Commands {
 		c := &in.Commands[ci]
-		noMatch[ci] = -1
-		argv, dyn := matchArgv(c)
-		m := p.trie.lookup(argv, dyn)
-		r := p.commandReason(c, argv, m)
-		if r.Rule == "policy.no_match" {
-			noMatch[ci] = len(reasons)
+		w := matchWords(c)
+		m := p.trie.lookup(w)
+		r := p.commandReason(c, w, m)
+		if noMatch != nil {
+			noMatch[ci] = -1
+			if r.Rule == "policy.no_match" {
+				noMatch[ci] = len(reasons)
+			}
 		}
 		reasons = append(reasons, r)
-		hits = guardOptions(argv, m.depth, hits[:0])
+		hits = guardOptions(w.argv, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")
 			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src,
-				Message: fmt.Sprintf("%s %s %s; allow it with a longer prefix that names the option", strings.Join(h.guard.prefix, " "), argv[h.index], h.guard.why)})
+				Message: fmt.Sprintf("%s %s %s; allow it with a longer prefix that names the option", strings.Join(h.guard.prefix, " "), w.argv[h.index], h.guard.why)})
 		}
 		if trace != nil {
-			p.tracePrefixes(trace, ci, argv, dyn, m, r, hits)
+			p.tracePrefixes(trace, ci, w, m, hits)
 		}
 	}
 	for _, f := range in.Findings {
@@ -106,46 +112,69 @@ func decide(reasons []Reason) Decision {
 	return d
 }
 
-// matchArgv returns what prefix rules match for c, and which of its words
-// are dynamic. MatchArgv is Argv with git's global options removed; the
-// dynamic flags index Argv, so they are aligned from the end, and any
-// doubt makes a word dynamic.
-func matchArgv(c *Command) ([]string, func(int) bool) {
+// words is the argv prefix rules match for a command, and which of its
+// words are dynamic.
+type words struct {
+	argv []string
+	c    *Command
+	off  int
+}
+
+// matchWords returns what prefix rules match for c: MatchArgv, or Argv
+// when MatchArgv is empty.
+func matchWords(c *Command) words {
 	argv := c.MatchArgv
 	if len(argv) == 0 {
 		argv = c.Argv
 	}
-	off := len(c.Argv) - len(argv)
-	dyn := func(i int) bool {
-		j := i
-		if i > 0 {
-			j = i + off
-		}
-		if j < 0 || j >= len(c.Argv) || c.Argv[j] != argv[i] {
-			return true
-		}
-		return j < len(c.Dynamic) && c.Dynamic[j]
-	}
-	return argv, dyn
+	return words{argv: argv, c: c, off: len(c.Argv) - len(argv)}
 }
 
-func (p *Policy) commandReason(c *Command, argv []string, m match) Reason {
-	r := Reason{Pos: c.Pos}
-	if m.rule != nil {
-		r.Verdict, r.Source = m.rule.Verdict, m.rule.Source
-		r.Rule = "policy." + m.rule.Verdict.String()
-		r.Message = fmt.Sprintf("%s matches %s prefix %q", quoteArgv(argv), m.rule.Verdict, m.rule.String())
-	} else {
-		r.Verdict, r.Source = p.def, p.defSource
-		r.Rule = "policy.no_match"
-		r.Message = fmt.Sprintf("no prefix rule matches %s; default: %s", quoteArgv(argv), p.def)
+// dynamic reports whether word i is dynamic. MatchArgv is Argv with git's
+// global options removed while Dynamic indexes Argv, so the two are
+// aligned from the end; any doubt makes a word dynamic.
+func (w words) dynamic(i int) bool {
+	j := i
+	if i > 0 {
+		j = i + w.off
 	}
-	if m.worst != nil && m.worst.Verdict < r.Verdict {
-		r.Verdict, r.Source = m.worst.Verdict, m.worst.Source
-		r.Rule = "policy." + m.worst.Verdict.String()
-		r.Message = fmt.Sprintf("word %d (%s) of %s is dynamic: it could make %s prefix %q match", m.dynIdx+1, argv[m.dynIdx], quoteArgv(argv), m.worst.Verdict, m.worst.String())
+	if j < 0 || j >= len(w.c.Argv) || w.c.Argv[j] != w.argv[i] {
+		return true
+	}
+	return j < len(w.c.Dynamic) && w.c.Dynamic[j]
+}
+
+func (p *Policy) commandReason(c *Command, w words, m match) Reason {
+	r := Reason{Pos: c.Pos}
+	switch {
+	case m.worst != nil && (m.rule == nil && m.worst.Verdict < p.def || m.rule != nil && m.worst.Verdict < m.rule.Verdict):
+		r.Verdict, r.Source, r.Rule = m.worst.Verdict, m.worst.Source, ruleIDs[m.worst.Verdict]
+		r.Message = concat("word ", strconv.Itoa(m.dynIdx+1), " (", w.argv[m.dynIdx], ") of ", quoteArgv(w.argv),
+			" is dynamic: it could make ", m.worst.Verdict.String(), " prefix ", strconv.Quote(m.worst.String()), " match")
+	case m.rule != nil:
+		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
+		r.Message = concat(quoteArgv(w.argv), " matches ", m.rule.Verdict.String(), " prefix ", m.rule.quoted)
+	default:
+		r.Verdict, r.Source, r.Rule = p.def, p.defSource, "policy.no_match"
+		r.Message = concat("no prefix rule matches ", quoteArgv(w.argv), "; default: ", p.def.String())
 	}
 	return r
+}
+
+// ruleIDs are the reason rule ids of prefix rules, by verdict.
+var ruleIDs = [...]string{Deny: "policy.deny", Ask: "policy.ask", Allow: "policy.allow"}
+
+func concat(parts ...string) string {
+	n := 0
+	for _, s := range parts {
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range parts {
+		b.WriteString(s)
+	}
+	return b.String()
 }
 
 // quoteArgv renders argv for a message, shortened when long.
@@ -159,14 +188,15 @@ func quoteArgv(argv []string) string {
 
 // tracePrefixes records every prefix rule for argv's program (first token
 // equal to argv[0], or "*"), with whether and how it matched.
-func (p *Policy) tracePrefixes(trace *Trace, ci int, argv []string, dyn func(int) bool, m match, r Reason, hits []guardHit) {
+func (p *Policy) tracePrefixes(trace *Trace, ci int, w words, m match, hits []guardHit) {
+	argv := w.argv
 	for i := range p.prefixes {
 		pr := &p.prefixes[i]
 		if len(argv) == 0 || (pr.Tokens[0] != argv[0] && pr.Tokens[0] != wildcard) {
 			continue
 		}
 		st := TraceStep{Command: ci, Kind: "prefix", Rule: "policy." + pr.Verdict.String(), Prefix: pr.String(), Verdict: pr.Verdict, Source: pr.Source}
-		st.Matched, st.Note = prefixNote(pr, argv, dyn)
+		st.Matched, st.Note = prefixNote(pr, w)
 		switch {
 		case pr == m.rule:
 			st.Note = "longest match"
@@ -190,13 +220,14 @@ func (p *Policy) tracePrefixes(trace *Trace, ci int, argv []string, dyn func(int
 
 // prefixNote says whether pr matches argv token by token, and if not,
 // where it stops.
-func prefixNote(pr *Prefix, argv []string, dyn func(int) bool) (bool, string) {
+func prefixNote(pr *Prefix, w words) (bool, string) {
+	argv := w.argv
 	for i, t := range pr.Tokens {
 		switch {
 		case i >= len(argv):
 			return false, fmt.Sprintf("longer than the command (%d words)", len(argv))
 		case t == wildcard:
-		case dyn(i):
+		case w.dynamic(i):
 			return false, fmt.Sprintf("word %d (%s) is dynamic", i+1, argv[i])
 		case t != argv[i]:
 			return false, fmt.Sprintf("word %d is %q, not %q", i+1, argv[i], t)

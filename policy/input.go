@@ -25,6 +25,11 @@ type Finding struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
 	Pos     Pos    `json:"pos"`
+	// Source is where the fact comes from, when that is a file line (the
+	// ignore pattern of an ignore.denied, "dir/.rooignore:3"). A Reason
+	// cites it unless the policy's rules: re-rates the id; empty means
+	// "builtin".
+	Source string `json:"source,omitempty"`
 }
 
 // Redirect is a redirection of a command, as seen by a policy.

@@ -58,6 +58,7 @@ type Prefix struct {
 	Verdict Verdict  `json:"verdict"`
 	Tokens  []string `json:"tokens"`
 	Source  string   `json:"source"` // "file:line", or "builtin"
+	quoted  string   // strconv.Quote(String()), for messages
 	index   int      // position in the file, for stable tie-breaking
 	line    int      // position of the item, for Lint
 	col     int
@@ -458,6 +459,7 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 			continue
 		}
 		d.seen[k] = pr
+		pr.quoted = strconv.Quote(pr.String())
 		d.p.prefixes = append(d.p.prefixes, pr)
 	}
 }

@@ -96,13 +96,13 @@ type match struct {
 // could expand to any words (or none), every rule below the nodes reached
 // so far could match. lookup then stops, recording the strictest of them
 // in worst.
-func (root *node) lookup(argv []string, dynamic func(int) bool) match {
+func (root *node) lookup(w words) match {
 	var m match
 	var buf1, buf2 [8]*node
 	active := append(buf1[:0], root)
 	next := buf2[:0]
-	for i, tok := range argv {
-		if dynamic(i) {
+	for i, tok := range w.argv {
+		if w.dynamic(i) {
 			for _, n := range active {
 				m.worst = strictestRule(m.worst, n.below)
 			}
