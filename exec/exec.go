@@ -289,11 +289,29 @@ func Run(ctx context.Context, c Cmd) (Result, error) {
 	return p.Wait(context.Background())
 }
 
+// Reads of a stream grow to maxRead bytes, the size of a default pipe;
+// a stream that still fills them gets a pipe of pipeSize bytes.
+const (
+	maxRead  = 64 << 10
+	pipeSize = 1 << 20
+)
+
+// growPipe asks the kernel for a pipe of pipeSize bytes, so that a chatty
+// command is woken less often. It is only an optimisation; a refusal
+// (pipe-max-size, the user's pipe budget) is ignored.
+func growPipe(f *os.File) {
+	const fSetPipeSz = 1031 // F_SETPIPE_SZ
+	if sc, err := f.SyscallConn(); err == nil {
+		sc.Control(func(fd uintptr) { syscall.Syscall(syscall.SYS_FCNTL, fd, fSetPipeSz, pipeSize) })
+	}
+}
+
 // readInto copies f into b and tee until f ends or is closed.
 func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
-	// Start small, as most commands print little; grow to the size of a
-	// default pipe when reads fill the buffer.
+	// Start small, as most commands print little; grow the buffer, and
+	// then the pipe, when reads fill it.
 	buf := make([]byte, 4<<10)
+	grown := false
 	for {
 		n, err := f.Read(buf)
 		if n > 0 {
@@ -307,7 +325,12 @@ func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
 		if err != nil {
 			break
 		}
-		if n == len(buf) && n < 64<<10 {
+		if n == len(buf) && !grown {
+			if n >= maxRead {
+				growPipe(f)
+				grown = true
+				continue
+			}
 			buf = make([]byte, 4*n)
 		}
 	}
