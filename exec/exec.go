@@ -52,7 +52,7 @@ const (
 
 // A Cmd describes a command to run. Its zero value is not runnable (the
 // command is empty); every other zero field has a safe meaning, given
-// below. A Cmd is only read by [Start] and [Run], and may be reused.
+// with each field. A Cmd is only read by [Start] and [Run], and may be reused.
 type Cmd struct {
 	// Command is the shell text, run as `bash -c Command` exactly as given,
 	// without re-quoting. It must not be empty.
@@ -89,8 +89,9 @@ type Cmd struct {
 	// bytes are dropped and counted. Zero or less means DefaultOutputLimit.
 	OutputLimit int
 	// Stdout and Stderr, if not nil, receive a copy of each stream as it is
-	// read, for live display. With Combined, Stderr is not used. A writer
-	// that returns an error is not written to again. A writer that blocks
+	// read, for live display. With Combined, Stderr is not used. They are
+	// never called at once, so they may be the same writer. A writer that
+	// returns an error is not written to again. A writer that blocks
 	// holds up the command's output; after the command exits, such a
 	// writer is given up on like a background process holding the pipes.
 	Stdout, Stderr io.Writer
@@ -263,9 +264,15 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		close(p.exited)
 	}()
 	readerDone := make(chan struct{}, len(readers))
-	go readInto(outR, p.stdout, c.Stdout, readerDone)
+	teeOut, teeErr := c.Stdout, c.Stderr
+	if teeOut != nil && teeErr != nil && !c.Combined {
+		// The tees may be one writer: never call them at once.
+		mu := new(sync.Mutex)
+		teeOut, teeErr = lockedWriter{mu, teeOut}, lockedWriter{mu, teeErr}
+	}
+	go readInto(outR, p.stdout, teeOut, readerDone)
 	if !c.Combined {
-		go readInto(readers[1], p.stderr, c.Stderr, readerDone)
+		go readInto(readers[1], p.stderr, teeErr, readerDone)
 	} else {
 		p.stderr.Close()
 	}
@@ -277,6 +284,18 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	}
 	go p.monitor(ctx, c.HardTimeout, readers, readerDone)
 	return p, nil
+}
+
+// A lockedWriter serialises writes to w with other writers sharing mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // Run starts c, waits for it to end and releases it.

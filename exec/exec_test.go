@@ -270,9 +270,8 @@ func TestOutputStreams(t *testing.T) {
 		cmd        exec.Cmd
 		stdout     string
 		stderr     string
-		teeOut     string
-		teeErr     string
 		withWriter bool
+		oneTee     bool
 	}{{
 		name:   "apart",
 		cmd:    exec.Cmd{Command: interleaved},
@@ -289,6 +288,12 @@ func TestOutputStreams(t *testing.T) {
 		stderr:     "err1\nerr2\nerr3\nerr4\nerr5\n",
 		withWriter: true,
 	}, {
+		name:   "one tee for both",
+		cmd:    exec.Cmd{Command: interleaved},
+		stdout: "out1\nout2\nout3\nout4\nout5\n",
+		stderr: "err1\nerr2\nerr3\nerr4\nerr5\n",
+		oneTee: true,
+	}, {
 		name:   "binary passes through",
 		cmd:    exec.Cmd{Command: `printf 'a\0b\377'`},
 		stdout: "a\x00b\xff",
@@ -300,10 +305,17 @@ func TestOutputStreams(t *testing.T) {
 			if tt.withWriter {
 				tt.cmd.Stdout, tt.cmd.Stderr = &teeOut, &teeErr
 			}
+			if tt.oneTee {
+				// Written from two goroutines: -race checks the locking.
+				tt.cmd.Stdout, tt.cmd.Stderr = &teeOut, &teeOut
+			}
 			r := run(t, tt.cmd)
 			got := [2]string{string(r.Stdout.Data), string(r.Stderr.Data)}
 			if diff := cmp.Diff([2]string{tt.stdout, tt.stderr}, got); diff != "" {
 				t.Errorf("Run(%q) output mismatch (-want +got):\n%s", tt.cmd.Command, diff)
+			}
+			if tt.oneTee && teeOut.Len() != len(tt.stdout)+len(tt.stderr) {
+				t.Errorf("Run(%q): one tee for both got %q", tt.cmd.Command, teeOut.String())
 			}
 			if tt.withWriter {
 				tees := [2]string{teeOut.String(), teeErr.String()}
