@@ -44,6 +44,8 @@ type Options struct {
 // function Analyze is safe for concurrent use.
 type Analyzer struct {
 	p *syntax.Parser
+	s state // scratch reused between calls
+	r strings.Reader
 }
 
 var analyzerPool = sync.Pool{New: func() any { return new(Analyzer) }}
@@ -68,7 +70,12 @@ func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
 	if opts.MaxCommands <= 0 {
 		opts.MaxCommands = DefaultMaxCommands
 	}
-	s := &state{p: a.p, opts: opts, res: &Analysis{}, top: src}
+	s := &a.s
+	*s = state{p: a.p, opts: opts, res: &Analysis{}, top: src, r: &a.r,
+		buf: s.buf[:0], pbuf: s.pbuf[:0]}
+	s.res.Commands = make([]Command, 0, min(1+strings.Count(src, "&")/2+strings.Count(src, "|")+
+		strings.Count(src, ";")+strings.Count(src, "\n"), 16))
+	s.arenaHint = min(strings.Count(src, " ")+2, 64) // about the number of words
 	start := cwdState{dir: opts.Cwd}
 	if start.dir == "" {
 		start.dir = opts.Env["PWD"]
@@ -77,22 +84,50 @@ func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
 	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") {
 		s.find("parser.empty", Pos{}, "no command to run")
 	}
-	return s.res
+	res := s.res
+	s.res, s.top, s.opts = nil, "", Options{} // keep no reference to the caller's data
+	return res
+}
+
+// strs returns n strings carved from a shared arena: one allocation for
+// the Args of many commands.
+func (s *state) strs(n int) []string {
+	if cap(s.strArena)-len(s.strArena) < n {
+		s.strArena = make([]string, 0, max(s.arenaHint, n))
+	}
+	l := len(s.strArena)
+	s.strArena = s.strArena[:l+n]
+	return s.strArena[l : l+n : l+n]
+}
+
+// wordSlice returns an empty slice with room for n words, carved from a
+// shared arena.
+func (s *state) wordSlice(n int) []Word {
+	if cap(s.wordArena)-len(s.wordArena) < n {
+		s.wordArena = make([]Word, 0, max(s.arenaHint, n))
+	}
+	l := len(s.wordArena)
+	s.wordArena = s.wordArena[:l+n]
+	return s.wordArena[l : l : l+n]
 }
 
 // state is one analysis in progress.
 type state struct {
-	p       *syntax.Parser
-	opts    Options
-	res     *Analysis
-	top     string // the top-level source
-	lines   []int  // offsets of line starts in top, built on demand
-	buf     []byte // scratch for decoding words
-	pbuf    []byte // scratch for the glob pattern of a word
-	quiet   int    // >0: do not report findings (re-decoding brace expansions)
-	stmts   int    // statements seen at top level
-	stopped bool   // MaxCommands reached
-	cwd     cwdState
+	p         *syntax.Parser
+	opts      Options
+	res       *Analysis
+	top       string // the top-level source
+	lines     []int  // offsets of line starts in top, built on demand
+	r         *strings.Reader
+	strArena  []string
+	wordArena []Word
+	arenaHint int
+	buf       []byte // scratch for decoding words
+	pbuf      []byte // scratch for the glob pattern of a word
+	quiet     int    // >0: do not report findings (re-decoding brace expansions)
+	stmts     int    // statements seen at top level
+	stopped   bool   // MaxCommands reached
+	cwd       cwdState
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -187,7 +222,8 @@ func (s *state) hasRule(rule string) bool {
 
 // script parses and walks src in context c.
 func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
-	f, err := s.p.Parse(strings.NewReader(src), "")
+	s.r.Reset(src)
+	f, err := s.p.Parse(s.r, "")
 	if err != nil {
 		p := anchor
 		var pe syntax.ParseError
@@ -630,7 +666,7 @@ func (s *state) add(cmd Command) bool {
 		return false
 	}
 	if cmd.Args == nil {
-		cmd.Args = make([]string, len(cmd.Argv))
+		cmd.Args = s.strs(len(cmd.Argv))
 		for i, w := range cmd.Argv {
 			cmd.Args[i] = w.Value
 		}

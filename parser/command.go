@@ -17,7 +17,7 @@ func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *
 			cmd.Assigns = append(cmd.Assigns, s.assign(a, c))
 		}
 		if len(ce.Args) > 0 {
-			cmd.Argv = make([]Word, 0, len(ce.Args))
+			cmd.Argv = s.wordSlice(len(ce.Args))
 			for _, w := range ce.Args {
 				cmd.Argv = s.words(w, c, cmd.Argv)
 			}

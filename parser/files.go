@@ -116,7 +116,8 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		return
 	}
 	var seen [128]bool
-	var ops []Word
+	var opsArr [8]Word
+	ops := opsArr[:0]
 	endOpts := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -329,6 +330,9 @@ func (s *state) fileRef(cmd *Command, w Word, kind RefKind, write, rec bool) {
 	if i := strings.Index(w.Value, "=@"); i > 0 && kind != RefAt && !w.Dynamic {
 		w.Value = w.Value[i+2:] // curl -F name=@file
 		kind = RefAt
+	}
+	if cmd.Files == nil {
+		cmd.Files = make([]FileRef, 0, len(cmd.Argv)+len(cmd.Redirects)+1)
 	}
 	cmd.Files = append(cmd.Files, FileRef{Path: w.Value, Pos: w.Pos, Kind: kind, Write: write,
 		Recursive: rec, Glob: w.Glob, Pattern: w.Pattern, Dynamic: w.Dynamic})
