@@ -407,7 +407,7 @@ func randomScenario(r *rand.Rand) scenario {
 	pick := func(s []string) string { return s[r.IntN(len(s))] }
 	genPattern := func() string {
 		var parts []string
-		for n := 1 + r.IntN(3); n > 0; n-- {
+		for n := 1 + r.IntN(4); n > 0; n-- {
 			parts = append(parts, pick(genParts))
 		}
 		p := strings.Join(parts, "/")
@@ -436,7 +436,7 @@ func randomScenario(r *rand.Rand) scenario {
 	var dirs []string
 	for n := 8 + r.IntN(8); n > 0; n-- {
 		var comps []string
-		for d := 1 + r.IntN(3); d > 0; d-- {
+		for d := 1 + r.IntN(4); d > 0; d-- {
 			comps = append(comps, pick(genNames))
 		}
 		p := strings.Join(comps, "/")
