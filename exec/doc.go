@@ -48,8 +48,9 @@
 // held open, so no process outlives the run. A process that leaves the
 // group (setsid, setpgid, a daemon that double-forks into a new session)
 // escapes this; only a container or cgroup can hold such processes, and
-// this package does not provide one. The pipes of an escaped process are
-// closed after a second drain window, so that [Process.Wait] still returns.
+// this package does not provide one. Reading from the pipes of an escaped
+// process stops after a second drain window, so that [Process.Wait] still
+// returns.
 //
 // Output memory is bounded by [Cmd.OutputLimit] per stream, whatever the
 // command prints. Output is not sanitised: it may contain escape sequences

@@ -104,8 +104,10 @@ type Cmd struct {
 	Grace time.Duration
 	// DrainWindow is how long to keep reading output after the main
 	// process has exited, while background processes still hold the
-	// pipes; then the group is killed. Zero or less means
-	// DefaultDrainWindow.
+	// pipes; then the group is killed. If the output is still open a
+	// window later (a process that left the group holds it), what the
+	// pipes hold is read and reading stops; a window after that, a blocked
+	// tee is given up. Zero or less means DefaultDrainWindow.
 	DrainWindow time.Duration
 }
 
@@ -341,6 +343,9 @@ func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
 				}
 			}
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			drainPipe(f, b, tee)
+		}
 		if err != nil {
 			break
 		}
@@ -355,6 +360,29 @@ func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
 	}
 	b.Close()
 	done <- struct{}{}
+}
+
+// drainPipe copies into b and tee what f holds now, up to a pipe's worth,
+// without waiting for more.
+func drainPipe(f *os.File, b *Buffer, tee io.Writer) {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf := make([]byte, maxRead)
+	sc.Control(func(fd uintptr) {
+		for total := 0; total < pipeSize; {
+			n, err := syscall.Read(int(fd), buf)
+			if n <= 0 || err != nil {
+				return
+			}
+			total += n
+			b.Write(buf[:n])
+			if tee != nil {
+				tee.Write(buf[:n])
+			}
+		}
+	})
 }
 
 // monitor owns the command's end: it applies timeouts, kills and the drain
@@ -385,7 +413,7 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 			escalateC = after(p.grace)
 		}
 	}
-	forced := false
+	drainStage := 0
 	for exited != nil || open > 0 {
 		select {
 		case <-exited:
@@ -416,20 +444,26 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 			escalateC = nil
 			p.signal(syscall.SIGKILL)
 		case <-drainC:
-			if forced {
-				// Something outside the group holds the pipes, or a tee
-				// blocks: give up the output.
+			// The main process has exited but the output is still open.
+			drainStage++
+			switch drainStage {
+			case 1:
+				// Background processes hold the pipes: end them.
+				p.background = true
+				p.signal(syscall.SIGKILL)
+			case 2:
+				// Something outside the group holds the pipes: stop
+				// waiting for the end, take what is in them and stop.
 				for _, f := range readers {
-					f.Close()
+					f.SetReadDeadline(time.Now())
 				}
+			default:
+				// A tee blocks: give up the output.
 				p.stdout.Close()
 				p.stderr.Close()
 				drainC, open = nil, 0
 				continue
 			}
-			forced = true
-			p.background = true
-			p.signal(syscall.SIGKILL)
 			drainC = after(p.drain)
 		}
 	}

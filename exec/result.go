@@ -34,8 +34,7 @@ type Result struct {
 	// BackgroundKilled reports that the command's output was still open a
 	// drain window after its main process exited — held by processes it
 	// started in the background, or stalled by a blocked live tee — so the
-	// rest of its group was killed, and, after a second window, reading
-	// was given up.
+	// rest of its group was killed (see Cmd.DrainWindow).
 	BackgroundKilled bool
 	// Pid is the process id, and process group id, of the command's bash.
 	Pid int
