@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // DefaultMaxEntries is the walk bound used when Options.MaxEntries is zero.
@@ -559,11 +560,18 @@ func (w *walker) dirty(dir string) {
 // readIgnoreFile reads and compiles one ignore file; name is its
 // root-relative path, used in sources.
 func readIgnoreFile(abs, name string, fold bool) ([]pattern, error) {
-	f, err := os.Open(abs)
+	// O_NONBLOCK: a FIFO planted under an ignore-file name must not hang
+	// Load; it is refused below like any other non-regular file.
+	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, &Error{Source: name, Err: err}
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, &Error{Source: name, Err: err}
+	} else if !fi.Mode().IsRegular() {
+		return nil, &Error{Source: name, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, &Error{Source: name, Err: err}
