@@ -12,7 +12,8 @@
 // the deciding pattern. [Resolve] supplies the path facts a gate needs
 // before matching: the path as written and as the kernel would open it
 // (symlinks resolved, also for paths that do not exist yet), and whether
-// either leaves the root. [ExpandHome] expands a leading ~ or $HOME.
+// either leaves the root. [Matcher.MatchRef] does both for one file
+// reference. [ExpandHome] expands a leading ~ or $HOME.
 //
 // # Semantics
 //
@@ -66,7 +67,12 @@
 // Match works on the path as given. A gate must check both the written
 // path and the real path from [Resolve] (a symlink to an ignored file is
 // as good as the file), treat paths outside the root separately, and use
-// MatchPath for paths that do not exist yet. A Matcher is a snapshot of the
-// ignore files at Load time; writes to ignore files ([Matcher.IsIgnoreFile])
-// should be refused, and Load repeated when the tree changes.
+// MatchPath for paths that do not exist yet; [Matcher.MatchRef] does all
+// of that. A Matcher is a snapshot of the ignore files at Load time;
+// writes to ignore files ([Matcher.IsIgnoreFile]) should be refused, since
+// a new nested file with "!*" re-includes its subtree, and Load repeated
+// when the tree changes. Load refuses an ignore file that is not a regular
+// file (a FIFO would block it). A subdirectory that cannot be listed is
+// indexed as containing ignored files, but ignore files inside it cannot
+// be read.
 package ignore
