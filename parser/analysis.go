@@ -104,6 +104,8 @@ type Assign struct {
 // the inner commands of wrappers. A wrapper (sudo, env, bash -c, xargs, …)
 // is reported as a Command of its own, and each command it runs is reported
 // again as a separate Command whose Wrappers name the chain around it.
+// Argv is empty for a statement without a command word: an assignment
+// (X=1) or a redirection alone (> f, which truncates f).
 type Command struct {
 	// Argv is the decoded argv as bash would pass it to the program.
 	Argv []Word `json:"argv"`

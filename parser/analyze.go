@@ -122,12 +122,17 @@ type state struct {
 	strArena  []string
 	wordArena []Word
 	arenaHint int
-	buf       []byte // scratch for decoding words
-	pbuf      []byte // scratch for the glob pattern of a word
-	quiet     int    // >0: do not report findings (re-decoding brace expansions)
-	stmts     int    // statements seen at top level
-	stopped   bool   // MaxCommands reached
-	cwd       cwdState
+	// globUnknown: a shopt ran, globs may no longer expand the default way.
+	globUnknown bool
+	// stdin is the text a heredoc or here-string feeds to the command
+	// being walked, or a placeholder (Dynamic) for < FILE.
+	stdin   *Word
+	buf     []byte // scratch for decoding words
+	pbuf    []byte // scratch for the glob pattern of a word
+	quiet   int    // >0: do not report findings (re-decoding brace expansions)
+	stmts   int    // statements seen at top level
+	stopped bool   // MaxCommands reached
+	cwd     cwdState
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -437,6 +442,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 	case *syntax.ForClause:
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
+			s.checkEnv(l.Name.Value, c.pos(l.Name.Pos()))
 			for _, w := range l.Items {
 				s.scanWord(w, c)
 			}

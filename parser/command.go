@@ -26,10 +26,16 @@ func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *
 			}
 		}
 	}
+	stdin := s.stdin
+	s.stdin = nil
 	for _, r := range st.Redirs {
-		s.redirect(r, c, &cmd)
+		if w, ok := s.redirect(r, c, &cmd); ok {
+			s.stdin = &w
+		}
 	}
-	return s.run(cmd, c, cwd, true)
+	succ, fail = s.run(cmd, c, cwd, true)
+	s.stdin = stdin
+	return succ, fail
 }
 
 // assign decodes an assignment and reports the dangerous ones.
@@ -221,7 +227,7 @@ func (s *state) builtin(cmd *Command, base string) {
 		if hasShortOpt(argv[1:], 'C') {
 			s.find("parser.eval", argv[0].Pos, base+" -C installs a callback")
 		}
-		s.varOperands(argv[1:], "dnOsuC")
+		s.varOperands(argv[1:], "dnOsuC", true)
 	case "declare", "typeset", "local", "export", "readonly", "nameref":
 		for _, a := range argv[1:] {
 			n := assignPrefix(a.Value)
@@ -233,11 +239,18 @@ func (s *state) builtin(cmd *Command, base string) {
 				s.find("parser.eval", a.Pos, base+" with a dynamic argument evaluates it as an assignment")
 			case strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'n'):
 				s.find("parser.eval", a.Pos, base+" -n makes a nameref that redirects assignments")
+			case strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'i'):
+				s.find("parser.arithmetic_variable", a.Pos, base+" -i evaluates every value assigned as arithmetic")
 			case !strings.HasPrefix(a.Value, "-") && !strings.HasPrefix(a.Value, "+"):
 				name, _, _ := strings.Cut(a.Value, "=")
 				s.checkVarName(Word{Value: name, Pos: a.Pos})
 			}
 		}
+	case "shopt":
+		// dotglob, globstar, nullglob, extglob, nocaseglob, globskipdots…
+		// change what later globs match: they can no longer be expanded
+		// statically.
+		s.globUnknown = true
 	case "let":
 		for _, a := range argv[1:] {
 			if !isNumber(a.Value) {
@@ -247,17 +260,21 @@ func (s *state) builtin(cmd *Command, base string) {
 	case "printf":
 		for i := 1; i+1 < len(argv); i++ {
 			if argv[i].Value == "-v" {
-				s.checkVarName(argv[i+1])
+				s.assignedName(argv[i+1])
 			}
 		}
 	case "read":
-		s.varOperands(argv[1:], "adinNptu")
-	case "unset", "getopts":
-		s.varOperands(argv[1:], "")
+		s.varOperands(argv[1:], "adinNptu", true)
+	case "unset":
+		s.varOperands(argv[1:], "", false)
+	case "getopts":
+		if len(argv) > 2 {
+			s.assignedName(argv[2])
+		}
 	case "wait":
 		for i := 1; i+1 < len(argv); i++ {
 			if argv[i].Value == "-p" {
-				s.checkVarName(argv[i+1])
+				s.assignedName(argv[i+1])
 			}
 		}
 	case "test", "[":
@@ -270,17 +287,30 @@ func (s *state) builtin(cmd *Command, base string) {
 }
 
 // varOperands checks the operands of a builtin that names variables;
-// valOpts are its short options taking a value.
-func (s *state) varOperands(args []Word, valOpts string) {
+// valOpts are its short options taking a value; assigns says the builtin
+// assigns them (read, mapfile) rather than just naming them (unset).
+func (s *state) varOperands(args []Word, valOpts string, assigns bool) {
+	check := s.checkVarName
+	if assigns {
+		check = s.assignedName
+	}
 	i := skipOpts(args, valOpts, nil)
 	for j := 0; j < i && j < len(args); j++ {
 		if args[j].Value == "-a" && j+1 < len(args) {
-			s.checkVarName(args[j+1])
+			check(args[j+1])
 		}
 	}
 	for _, a := range args[min(i, len(args)):] {
-		s.checkVarName(a)
+		check(a)
 	}
+}
+
+// assignedName checks a variable a builtin assigns (read PATH, printf -v
+// LD_PRELOAD): its subscript and whether the name injects code.
+func (s *state) assignedName(w Word) {
+	s.checkVarName(w)
+	name, _, _ := strings.Cut(w.Value, "[")
+	s.checkEnv(name, w.Pos)
 }
 
 // hasShortOpt reports whether an option word in args contains flag.
@@ -334,21 +364,26 @@ func skipOpts(args []Word, shortVal string, longVal []string) int {
 	return len(args)
 }
 
-// redirect decodes a redirection of cmd and adds its file reference.
-func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) {
+// redirect decodes a redirection of cmd and adds its file reference. For
+// a heredoc or here-string it returns the text it feeds to standard input
+// (a shell given no script runs it).
+func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) (stdin Word, ok bool) {
 	rd := Redirect{Op: r.Op.String(), Pos: c.pos(r.Pos())}
 	if r.N != nil {
 		rd.Fd = r.N.Value
 	}
 	switch r.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
-		s.scanWord(r.Hdoc, c)
 		cmd.Redirects = append(cmd.Redirects, rd)
-		return
+		if r.Hdoc == nil {
+			return Word{Pos: rd.Pos}, true
+		}
+		s.scanWord(r.Hdoc, c)
+		return s.heredoc(r.Hdoc, c), true
 	case syntax.WordHdoc:
 		rd.Target = s.word(r.Word, c)
 		cmd.Redirects = append(cmd.Redirects, rd)
-		return
+		return rd.Target, true
 	}
 	rd.Target = s.word(r.Word, c)
 	t := rd.Target
@@ -365,13 +400,47 @@ func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) {
 	}
 	cmd.Redirects = append(cmd.Redirects, rd)
 	if rd.Dup {
-		return
+		return Word{}, false
 	}
 	if isNetworkPath(t.Value) {
 		s.find("redirect.network", t.Pos, "redirect to "+t.Value+" opens a network connection")
-		return
+		return Word{}, false
 	}
 	s.fileRef(cmd, t, RefRedirect, rd.Write, false)
+	return Word{}, false
+}
+
+// heredoc returns the text of a heredoc body as the command reads it.
+func (s *state) heredoc(w *syntax.Word, c *ctx) Word {
+	out := Word{Pos: c.pos(w.Pos())}
+	if len(w.Parts) != 1 {
+		out.Dynamic = true
+		out.Value = c.text(w)
+		return out
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		out.Dynamic = true
+		out.Value = c.text(w)
+		return out
+	}
+	if c.text(l) == l.Value {
+		out.Value = l.Value // quoted delimiter, or nothing to decode
+		return out
+	}
+	var b []byte
+	for i := 0; i < len(l.Value); i++ { // an unquoted body: \$ \` \\ and \newline
+		ch := l.Value[i]
+		if ch == '\\' && i+1 < len(l.Value) && strings.IndexByte("$`\\\n", l.Value[i+1]) >= 0 {
+			i++
+			if ch = l.Value[i]; ch == '\n' {
+				continue
+			}
+		}
+		b = append(b, ch)
+	}
+	out.Value = string(b)
+	return out
 }
 
 func isDigits(v string) bool {

@@ -102,6 +102,7 @@ EOF`, []string{"cat: redirect out w"}},
 		{`echo a b c`, nil},
 		{`> truncated`, []string{": redirect truncated w"}},
 		{`cat /dev/null -`, nil},
+		{`shopt -s dotglob; cat *`, []string{"cat: arg * gd"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {

@@ -141,6 +141,12 @@ var findingTests = []struct {
 	{`if true; then PERL5OPT=x perl; fi`, []string{"1:15 env.code_injection"}},
 	{`bash -c 'PROMPT_COMMAND=x bash -i'`, []string{"1:10 env.code_injection"}},
 	{`FOO=1 BAR=x ls`, nil},
+	{`read PATH < f`, []string{"1:6 env.code_injection"}},
+	{`printf -v LD_PRELOAD %s x.so`, []string{"1:11 env.code_injection"}},
+	{`for PATH in /tmp; do ls; done`, []string{"1:5 env.code_injection"}},
+	{`echo ${IFS:=x}`, []string{"1:6 env.code_injection"}},
+	{`unset PATH`, nil},
+	{`declare -i n=1`, []string{"1:9 parser.arithmetic_variable"}},
 	// line break look-alikes
 	{"ls\recho", []string{"1:3 parser.line_break_lookalike"}},
 	{"ls\u2028echo", []string{"1:3 parser.line_break_lookalike"}},

@@ -224,6 +224,7 @@ func (s *state) decode(parts []syntax.WordPart, c *ctx, pos Pos) Word {
 	out.Value = string(s.buf)
 	if out.Glob {
 		out.Pattern = string(s.pbuf)
+		out.Dynamic = out.Dynamic || s.globUnknown
 	}
 	return out
 }
@@ -585,6 +586,9 @@ func (s *state) paramExp(p *syntax.ParamExp, c *ctx) {
 		s.scanWord(p.Repl.With, c)
 	}
 	if p.Exp != nil {
+		if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil {
+			s.checkEnv(p.Param.Value, pos) // ${PATH:=…} assigns
+		}
 		if p.Exp.Op == syntax.OtherParamOps {
 			if op := p.Exp.Word.Lit(); op == "P" || op == "" {
 				s.find("parser.indirect_expansion", pos, "${x@P} expands a value as a prompt, running code")

@@ -89,7 +89,8 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		for i := 0; i < len(args); i++ {
 			v := args[i].Value
 			switch {
-			case v == "-c" || v == "--command" || v == "--session-command":
+			case v == "-c" || v == "--command" || v == "--session-command" ||
+				len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c':
 				if i+1 < len(args) {
 					i++
 					script = &args[i]
@@ -321,6 +322,12 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 	if !hasC {
 		s.fileRefs(cmd, base, args[min(i, len(args)):min(i+1, len(args))]) // the script file
 		s.add(*cmd)
+		if i >= len(args) && s.stdin != nil {
+			// bash <<'EOF' … EOF: the heredoc is the script.
+			script := *s.stdin
+			s.stdin = nil
+			s.shellString(script, base+" stdin", c, cwd)
+		}
 		return
 	}
 	s.add(*cmd)
