@@ -17,9 +17,12 @@
 // each command it runs is reported again with [Command.Wrappers] naming
 // the chain: "sudo bash -c 'ls'" yields sudo (no wrappers), bash
 // (["sudo"]) and ls (["sudo", "bash -c"]). Strings run by a shell (bash -c,
-// su -c, watch, flock -c, parallel) are parsed recursively, and positions
-// inside them are mapped back to the top-level source (exactly when the
-// string is written verbatim, else to its first byte).
+// su -c, script -c, watch, flock -c, parallel, and a heredoc or
+// here-string fed to a shell without a script, "bash stdin") are parsed
+// recursively, and positions inside them are mapped back to the
+// top-level source (exactly when the string is written verbatim, else to
+// its first byte). A statement without a command word (X=1, > f) is a
+// Command with an empty Argv.
 //
 // [Analysis.Findings] lists what a gate should refuse. Rule ids are stable:
 //
@@ -37,8 +40,9 @@
 //	parser.indirect_expansion     ${!x}, ${!x[@]}, ${!prefix*}, ${x@P}
 //	parser.arithmetic_variable    a variable in $((…)), ((…)), let, for ((…)),
 //	                              [[ -eq … ]], ${a[i]}, ${x:off:len}, a[i]=,
-//	                              or a subscripted name given to printf -v,
-//	                              read, unset, mapfile, wait -p, test -v
+//	                              declare -i, or a subscripted name given to
+//	                              printf -v, read, unset, mapfile, wait -p,
+//	                              test -v, [[ -v ]]
 //	parser.dynamic_command        a command name (or sh -c script, git
 //	                              subcommand) not known before run time
 //	parser.line_break_lookalike   CR, U+2028, U+2029, U+0085 outside quotes
@@ -46,7 +50,10 @@
 //	parser.too_deep               wrappers nested beyond Options.MaxDepth
 //	parser.too_many_commands      more than Options.MaxCommands commands
 //	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=, … in
-//	                              any assignment form
+//	                              any assignment form: VAR=x cmd, env, sudo,
+//	                              export/declare/local/readonly, read,
+//	                              printf -v, mapfile, getopts, for VAR in,
+//	                              ${VAR:=x}
 //	redirect.network              a redirect to /dev/tcp/… or /dev/udp/…
 //	git.dangerous_config          git -c core.pager=… and other keys that run
 //	                              commands; git --exec-path=
@@ -55,7 +62,9 @@
 //
 // A [Word] holds the decoded value; Dynamic marks a value that depends on
 // run time ($VAR), Glob a pattern that bash expands against the file
-// system (expand [Word.Pattern] with [Glob]). Brace expansion is applied:
+// system (expand [Word.Pattern] with [Glob]); after a shopt, which may
+// change what globs match, glob words are also Dynamic. Brace expansion is
+// applied:
 // one Word per result. [Command.Files] lists candidate file references:
 // operands, --opt=value values, @FILE, git's REV:PATH and redirect
 // targets, with writes and recursive reads marked; /dev/null, the

@@ -114,6 +114,10 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	case "tar":
 		s.tarRefs(cmd, args)
 		return
+	case "[":
+		if n := len(args); n > 0 && args[n-1].Value == "]" {
+			args = args[:n-1]
+		}
 	}
 	var seen [128]bool
 	var opsArr [8]Word

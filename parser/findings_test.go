@@ -176,6 +176,16 @@ var findingTests = []struct {
 	{`git -c core.sshCommand=x fetch`, []string{"1:8 git.dangerous_config"}},
 	{`git -c user.name=x commit`, nil},
 	{`bash -c 'git -c core.fsmonitor=x status'`, []string{"1:17 git.dangerous_config"}},
+	// more nesting: loop bodies and heredoc bodies
+	{`for i in 1; do f() { :; }; done`, []string{"1:16 parser.function_definition"}},
+	{`if true; then ls >/dev/tcp/h/1; fi`, []string{"1:19 redirect.network"}},
+	{"cat <<EOF\n${!x}\nEOF", []string{"2:1 parser.indirect_expansion"}},
+	{`while true; do $CMD; done`, []string{"1:16 parser.dynamic_command"}},
+	{`while true; do (ls); done`, []string{"1:16 parser.subshell"}},
+	{"cat <<EOF\n$(eval x)\nEOF", []string{"2:1 parser.command_substitution", "2:3 parser.eval"}},
+	{"cat <<EOF\n<(ls) (x) \\$(y)\nEOF", nil},
+	{"bash -c \"ls\n(ls)\"", []string{"2:1 parser.subshell"}},
+	{"bash -c 'ls' && bash -c \"x \\\"\\$(id)\\\"\"", []string{"1:25 parser.command_substitution"}},
 	// plain words are fine
 	{`echo $HOME ${x:-lit} ~ $'\x41' {a,b} *.go "$x"`, nil},
 	{`ls -la && go test ./... 2>&1 | tail -n 50`, nil},

@@ -289,7 +289,7 @@ func (s *state) offset(p Pos) (int, bool) {
 // shellWrapper handles bash/sh/zsh … [-c STRING].
 func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
-	hasC := false
+	hasC, hasS := false, false
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -311,6 +311,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			if v[j] == 'c' {
 				hasC = true
 			}
+			hasS = hasS || v[j] == 's'
 			if strings.IndexByte(w.shortVal, v[j]) >= 0 {
 				if j == len(v)-1 {
 					i++
@@ -320,9 +321,11 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 		}
 	}
 	if !hasC {
-		s.fileRefs(cmd, base, args[min(i, len(args)):min(i+1, len(args))]) // the script file
+		if !hasS {
+			s.fileRefs(cmd, base, args[min(i, len(args)):min(i+1, len(args))]) // the script file
+		}
 		s.add(*cmd)
-		if i >= len(args) && s.stdin != nil {
+		if (hasS || i >= len(args)) && s.stdin != nil {
 			// bash <<'EOF' … EOF: the heredoc is the script.
 			script := *s.stdin
 			s.stdin = nil
