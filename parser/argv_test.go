@@ -11,7 +11,7 @@ import (
 )
 
 // staticCommands are commands whose argv is fully known statically; each
-// runs the argv printer built from testdata/argv.c.
+// runs the argv printer built from testdata/argv.go.
 var staticCommands = []string{
 	`argv c''at`,
 	`argv \ls`,
@@ -100,7 +100,11 @@ func TestArgvDifferential(t *testing.T) {
 	if err := os.Mkdir(bin, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if out, err := exec.Command("cc", "-o", filepath.Join(bin, "argv"), filepath.Join("testdata", "argv.c")).CombinedOutput(); err != nil {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is required to build the argv printer: %v", err)
+	}
+	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(bin, "argv"), filepath.Join("testdata", "argv.go")).CombinedOutput(); err != nil {
 		t.Fatalf("compile argv printer: %v\n%s", err, out)
 	}
 	work := filepath.Join(dir, "work")

@@ -175,6 +175,10 @@ var findingTests = []struct {
 	{`git -c diff.foo.textconv=x diff`, []string{"1:8 git.dangerous_config"}},
 	{`git -c core.sshCommand=x fetch`, []string{"1:8 git.dangerous_config"}},
 	{`git -c user.name=x commit`, nil},
+	{`git config --global core.pager 'sh -c x'`, []string{"1:21 git.dangerous_config"}},
+	{`git config set alias.st '!rm -rf .'`, []string{"1:16 git.dangerous_config"}},
+	{`git config --get core.pager`, nil},
+	{`git config user.email a@b.c`, nil},
 	{`bash -c 'git -c core.fsmonitor=x status'`, []string{"1:17 git.dangerous_config"}},
 	// more nesting: loop bodies and heredoc bodies
 	{`for i in 1; do f() { :; }; done`, []string{"1:16 parser.function_definition"}},

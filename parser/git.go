@@ -65,6 +65,9 @@ loop:
 		dir = joinDir(dir, d.Value)
 		s.fileRef(cmd, d, RefOption, false, false)
 	}
+	if i < len(args) && args[i].Value == "config" {
+		s.gitConfigCmd(args[i+1:])
+	}
 	first := len(cmd.Files)
 	s.fileRefs(cmd, "git", args[i:])
 	if dir != "" {
@@ -73,6 +76,29 @@ loop:
 				f.Path = joinDir(dir, f.Path)
 			}
 		}
+	}
+}
+
+// gitConfigCmd reports git config setting a key that runs a command
+// (git config core.pager x, git config set alias.x …): it takes effect for
+// every later git command.
+func (s *state) gitConfigCmd(args []Word) {
+	i := skipOpts(args, "f", []string{"file", "blob", "type", "default", "comment", "value"})
+	ops := args[min(i, len(args)):]
+	if len(ops) > 0 && (ops[0].Value == "set" || ops[0].Value == "edit") {
+		if ops[0].Value == "edit" {
+			s.find("git.dangerous_config", ops[0].Pos, "git config edit can set keys that run commands")
+			return
+		}
+		ops = ops[1:]
+	}
+	for _, a := range args[:min(i, len(args))] {
+		if a.Value == "-e" || a.Value == "--edit" {
+			s.find("git.dangerous_config", a.Pos, "git config --edit can set keys that run commands")
+		}
+	}
+	if len(ops) >= 2 && (ops[0].Dynamic || gitDangerousKey(strings.ToLower(ops[0].Value))) {
+		s.find("git.dangerous_config", ops[0].Pos, "git config "+ops[0].Value+" can make git run a command")
 	}
 }
 
