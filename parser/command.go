@@ -109,11 +109,20 @@ func (s *state) declClause(d *syntax.DeclClause, cwd cwdState, c *ctx) (succ, fa
 		s.find("parser.eval", cmd.Pos, "nameref variables redirect assignments to other names")
 	}
 	for _, a := range d.Args {
-		as := s.assign(a, c)
-		if as.Name == "" {
-			cmd.Argv = append(cmd.Argv, as.Value)
+		if a.Name == nil && a.Value != nil {
+			// A word that is not a plain assignment: bash expands it
+			// (export {PATH,X}=/tmp assigns PATH).
+			n := len(cmd.Argv)
+			cmd.Argv = s.words(a.Value, c, cmd.Argv)
+			for _, w := range cmd.Argv[n:] {
+				if k := assignPrefix(w.Value); k > 0 && !strings.HasPrefix(w.Value, "-") {
+					cmd.Assigns = append(cmd.Assigns, Assign{Name: w.Value[:k-1], Pos: w.Pos,
+						Value: Word{Value: w.Value[k:], Pos: w.Pos, Dynamic: w.Dynamic, Glob: w.Glob}})
+				}
+			}
 			continue
 		}
+		as := s.assign(a, c)
 		w := as.Value
 		w.Value = as.Name + "=" + w.Value
 		w.Pos = as.Pos

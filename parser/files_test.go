@@ -102,6 +102,8 @@ EOF`, []string{"cat: redirect out w"}},
 		{`echo a b c`, nil},
 		{`> truncated`, []string{": redirect truncated w"}},
 		{`cat /dev/null -`, nil},
+		{`bash --rcfile rc.sh -i`, []string{"bash: option rc.sh "}},
+		{`bash script.sh arg`, []string{"bash: arg script.sh "}},
 		{`shopt -s dotglob; cat *`, []string{"cat: arg * gd"}},
 	}
 	for _, tc := range tests {

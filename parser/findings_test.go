@@ -147,6 +147,8 @@ var findingTests = []struct {
 	{`echo ${IFS:=x}`, []string{"1:6 env.code_injection"}},
 	{`unset PATH`, nil},
 	{`declare -i n=1`, []string{"1:9 parser.arithmetic_variable"}},
+	{`export {PATH,X}=/tmp/e`, []string{"1:8 env.code_injection"}},
+	{`env {LD_PRELOAD,X}=/tmp/e ls`, []string{"1:5 env.code_injection"}},
 	// line break look-alikes
 	{"ls\recho", []string{"1:3 parser.line_break_lookalike"}},
 	{"ls\u2028echo", []string{"1:3 parser.line_break_lookalike"}},

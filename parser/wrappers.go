@@ -302,8 +302,9 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			break
 		}
 		if v[1] == '-' {
-			if contains(w.longVal, v[2:]) {
+			if contains(w.longVal, v[2:]) && i+1 < len(args) {
 				i++
+				s.fileRef(cmd, args[i], RefOption, false, false) // --rcfile FILE runs FILE
 			}
 			continue
 		}
