@@ -74,9 +74,7 @@ func startPTY(t *testing.T, dir string, args ...string) *ptyRun {
 	}()
 	go func() { p.done <- cmd.Wait() }()
 	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-		}
+		cmd.Process.Kill() // after a failed test; ErrProcessDone otherwise
 		ptmx.Close()
 	})
 	return p
