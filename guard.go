@@ -216,7 +216,7 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 }
 
 func failed(rule, msg string) Decision {
-	return Decision{Verdict: Deny, Reasons: []Reason{{Verdict: Deny, Rule: rule, Message: msg, Source: "builtin"}}}
+	return Decision{Verdict: Deny, Reasons: []Reason{{Verdict: Deny, Rule: rule, Message: msg, Source: "builtin"}}, Commands: []Command{}}
 }
 
 func failedCtx(err error) Decision {
@@ -259,11 +259,15 @@ func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} 
 
 // command converts one analysed command, checking its file references.
 func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
-	out.Argv = c.Args
-	out.MatchArgv = c.MatchArgv
+	// Lists are empty rather than nil, so that Rego and JSON see [] (count
+	// of null is a Rego type error). Empty slices do not allocate.
+	out.Argv = nonNil(c.Args)
+	out.MatchArgv = nonNil(c.MatchArgv)
 	out.Pos = pos(c.Pos)
-	out.Wrappers = c.Wrappers
+	out.Wrappers = nonNil(c.Wrappers)
 	out.Cwd = c.Cwd
+	out.Redirects = []policy.Redirect{}
+	out.Files = []policy.File{}
 	out.Dynamic = make([]bool, len(c.Argv))
 	for i, w := range c.Argv {
 		out.Dynamic[i] = w.Dynamic
@@ -280,4 +284,11 @@ func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]poli
 	for _, u := range c.Unknown {
 		g.unknownRef(c, u, findings)
 	}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

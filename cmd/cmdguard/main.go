@@ -252,7 +252,7 @@ func (c *cli) policyTest(path, format string) int {
 	defer cancel()
 	results, err := policy.RunTests(ctx, path)
 	if err != nil {
-		return c.errorf("policy test: %v", err)
+		return c.errorf("%v", err)
 	}
 	failed := 0
 	for _, r := range results {
@@ -261,7 +261,7 @@ func (c *cli) policyTest(path, format string) int {
 		}
 	}
 	if format == "json" {
-		writeJSON(c.stdout, map[string]any{"results": results, "passed": len(results) - failed, "failed": failed})
+		writeJSON(c.stdout, map[string]any{"results": nonNil(results), "passed": len(results) - failed, "failed": failed})
 	} else {
 		for _, r := range results {
 			if r.Status == "pass" {
@@ -300,7 +300,7 @@ func (c *cli) policyLint(path, format string) int {
 		}
 	}
 	if format == "json" {
-		writeJSON(c.stdout, map[string]any{"diagnostics": diags})
+		writeJSON(c.stdout, map[string]any{"diagnostics": nonNil(diags)})
 	} else {
 		for _, d := range diags {
 			fmt.Fprintf(c.stdout, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
@@ -351,4 +351,12 @@ func (c *cli) init(args []string) int {
 
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
+}
+
+// nonNil makes an empty list marshal as [] rather than null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

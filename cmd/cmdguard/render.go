@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cmdguard/cmdguard"
 	"github.com/cmdguard/cmdguard/policy"
@@ -39,8 +41,8 @@ func renderDecision(w io.Writer, src string, d cmdguard.Decision, g *cmdguard.Gu
 			continue
 		}
 		if r.Pos.Line > 0 && r.Pos.Line <= len(lines) {
-			line := strings.TrimRight(lines[r.Pos.Line-1], "\r")
-			fmt.Fprintf(w, "    %s\n    %s^\n", line, pad(line, r.Pos.Col-1))
+			line := lines[r.Pos.Line-1]
+			fmt.Fprintf(w, "    %s\n    %s^\n", printable(line), pad(line, r.Pos.Col-1))
 		}
 		if h := hint(r, d, g); h != "" {
 			fmt.Fprintf(w, "    hint: %s\n", h)
@@ -76,14 +78,18 @@ func hint(r cmdguard.Reason, d cmdguard.Decision, g *cmdguard.Guard) string {
 	file := policyName(g)
 	switch r.Rule {
 	case "policy.no_match", "policy.ask":
-		if argv := argvAt(d, r.Pos); argv != "" {
-			return fmt.Sprintf("to allow it, add %q to allow: in %s", argv, file)
+		argv := argvAt(d, r.Pos)
+		if argv == nil {
+			return "to allow it, add its prefix to allow: in " + file
 		}
-		return "to allow it, add its prefix to allow: in " + file
+		if pr, ok := allowPrefix(g, argv); ok {
+			return fmt.Sprintf("to allow it, add %q to allow: in %s", strings.Join(pr, " "), file)
+		}
+		return fmt.Sprintf("the rule at %s names exactly this command: change or remove it to allow it", r.Source)
 	case "policy.deny":
 		return fmt.Sprintf("the deny rule at %s matched; a longer allow: prefix in %s wins over it", r.Source, file)
 	case "rego.deny", "rego.ask", "rego.error":
-		return "fired by the Rego module at " + r.Source
+		return "fired by the Rego policy at " + r.Source
 	}
 	info, ok := policy.LookupRule(r.Rule)
 	switch {
@@ -91,18 +97,51 @@ func hint(r cmdguard.Reason, d cmdguard.Decision, g *cmdguard.Guard) string {
 		return ""
 	case info.Fixed:
 		return r.Rule + " cannot be re-rated: change the command"
+	case r.Verdict == cmdguard.Allow:
+		return ""
 	}
-	return fmt.Sprintf("to change this verdict: rules: {%s: ask} in %s (or change the command)", r.Rule, file)
+	looser := r.Verdict + 1
+	if looser > info.Loosest {
+		return fmt.Sprintf("%s cannot be rated looser than %s: change the command", r.Rule, info.Loosest)
+	}
+	return fmt.Sprintf("to make it %s: rules: {%s: %s} in %s (or change the command)", looser, r.Rule, looser, file)
 }
 
-// argvAt returns the match argv of the command at p, joined by spaces.
-func argvAt(d cmdguard.Decision, p cmdguard.Pos) string {
-	for _, c := range d.Commands {
-		if c.Pos == p {
-			return strings.Join(c.MatchArgv, " ")
+// allowPrefix returns the narrowest allow prefix that would allow argv —
+// argv itself — unless the policy already names exactly that prefix (an
+// allow prefix there would contradict it).
+func allowPrefix(g *cmdguard.Guard, argv []string) ([]string, bool) {
+	if len(argv) == 0 {
+		return nil, false
+	}
+	for _, p := range g.Policy().Prefixes() {
+		if p.Verdict != cmdguard.Allow && slices.Equal(p.Tokens, argv) {
+			return nil, false
 		}
 	}
-	return ""
+	return argv, true
+}
+
+// argvAt returns the match argv of the command at p.
+func argvAt(d cmdguard.Decision, p cmdguard.Pos) []string {
+	for _, c := range d.Commands {
+		if c.Pos == p {
+			return c.MatchArgv
+		}
+	}
+	return nil
+}
+
+// printable replaces control characters and the line-break look-alikes
+// with '?', one for one, so that what a person reviews is not rewritten by
+// the terminal and the caret still lines up.
+func printable(line string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return '?'
+		}
+		return r
+	}, line)
 }
 
 // renderTrace writes the explain trace: every rule considered.

@@ -39,7 +39,7 @@ func (c *cli) run(args []string) int {
 	var f gateFlags
 	f.register(fs)
 	timeout := fs.Duration("timeout", 0, "end the command after `D` (exit 124); default: the policy's exec timeout")
-	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB)")
+	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB; at least 4)")
 	cmd, err := c.parse(fs, &f, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -148,7 +148,7 @@ func isTerminal(v any) bool {
 func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
 	fmt.Fprintf(c.stderr, "cmdguard: this command needs your approval: ")
 	renderDecision(c.stderr, cmd, d, g)
-	prefixes, why := alwaysPrefixes(d)
+	prefixes, why := alwaysPrefixes(d, g)
 	path := g.Policy().Path()
 	choices := "[y]es once, [n]o"
 	if why == "" && path != "" {
@@ -190,7 +190,7 @@ func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
 // alwaysPrefixes returns the narrowest allow prefixes (each command's
 // whole match argv) that would turn the ask reasons into allows, or why
 // no prefix can.
-func alwaysPrefixes(d cmdguard.Decision) ([][]string, string) {
+func alwaysPrefixes(d cmdguard.Decision, g *cmdguard.Guard) ([][]string, string) {
 	var out [][]string
 	for _, r := range d.Reasons {
 		if r.Verdict == cmdguard.Allow {
@@ -199,12 +199,11 @@ func alwaysPrefixes(d cmdguard.Decision) ([][]string, string) {
 		if r.Rule != "policy.no_match" && r.Rule != "policy.ask" {
 			return nil, fmt.Sprintf("%s is not a prefix rule", r.Rule)
 		}
-		for _, cm := range d.Commands {
-			if cm.Pos == r.Pos && len(cm.MatchArgv) > 0 {
-				out = append(out, cm.MatchArgv)
-				break
-			}
+		pr, ok := allowPrefix(g, argvAt(d, r.Pos))
+		if !ok {
+			return nil, fmt.Sprintf("the rule at %s names exactly this command", r.Source)
 		}
+		out = append(out, pr)
 	}
 	if len(out) == 0 {
 		return nil, "no command to add"
