@@ -1,6 +1,11 @@
 package parser
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Typical agent commands, 30–200 characters.
 var benchCommands = []string{
@@ -33,5 +38,18 @@ func BenchmarkAnalyzeChain(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Analyze(src, opts)
+	}
+}
+
+// BenchmarkParseOnly is the floor: mvdan.cc/sh/v3/syntax parsing the same
+// chain with a reused parser, without any analysis.
+func BenchmarkParseOnly(b *testing.B) {
+	src := `cd web && npm ci && npm run build -- --mode=production > build.log 2>&1 && ls -la dist | head -20`
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := p.Parse(strings.NewReader(src), ""); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
