@@ -125,7 +125,7 @@ type state struct {
 	// globUnknown: a shopt ran, globs may no longer expand the default way.
 	globUnknown bool
 	// stdin is the text a heredoc or here-string feeds to the command
-	// being walked, or a placeholder (Dynamic) for < FILE.
+	// being walked (a shell without a script runs it).
 	stdin   *Word
 	buf     []byte // scratch for decoding words
 	pbuf    []byte // scratch for the glob pattern of a word
@@ -147,10 +147,9 @@ type ctx struct {
 // to the top-level source: exactly when the string is written verbatim
 // (single quotes, or no quoting or escapes), else to the string's start.
 type frame struct {
-	nested      bool
-	exact       bool
-	line, col   int
-	firstOffset int
+	nested    bool
+	exact     bool
+	line, col int
 }
 
 func (c *ctx) pos(p syntax.Pos) Pos {

@@ -142,7 +142,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 	case wrapXargs:
 		i := skipOpts(args, w.shortVal, w.longVal)
 		for j := 0; j < i; j++ {
-			if args[j].Value == "-a" && j+1 < i {
+			if (args[j].Value == "-a" || args[j].Value == "--arg-file") && j+1 < i {
 				s.fileRef(cmd, args[j+1], RefOption, false, false)
 			} else if f, ok := strings.CutPrefix(args[j].Value, "--arg-file="); ok {
 				s.fileRef(cmd, Word{Value: f, Pos: args[j].Pos, Dynamic: args[j].Dynamic}, RefOption, false, false)
@@ -166,7 +166,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 				}
 			}
 		}
-		if w.noCmd != "" && (hasShortOpt(args[:i], w.noCmd[0]) || len(w.noCmd) > 1 && hasShortOpt(args[:i], w.noCmd[1])) {
+		if hasAnyShortOpt(args[:i], w.noCmd) {
 			s.fileRefs(cmd, base, args)
 			s.add(*cmd)
 			return cwd
@@ -184,6 +184,17 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 	}
 	return cwd
+}
+
+// hasAnyShortOpt reports whether an option word in args contains one of
+// flags.
+func hasAnyShortOpt(args []Word, flags string) bool {
+	for i := 0; i < len(flags); i++ {
+		if hasShortOpt(args, flags[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func containsWord(ws []Word, v string) bool {
@@ -590,10 +601,19 @@ func (s *state) parallelWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) 
 // -ok/-okdir CMD … ; or +.
 func (s *state) findWrapper(cmd *Command, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
-	i := 0
-	for i < len(args) && args[i].Value == "-H" || i < len(args) && args[i].Value == "-L" || i < len(args) && args[i].Value == "-P" {
-		i++
+	i := 0 // find's own options come before the starting points
+opts:
+	for i < len(args) {
+		switch v := args[i].Value; {
+		case v == "-H" || v == "-L" || v == "-P" || strings.HasPrefix(v, "-O"):
+			i++
+		case v == "-D":
+			i += 2
+		default:
+			break opts
+		}
 	}
+	i = min(i, len(args))
 	var starts []string
 	j := i
 	for ; j < len(args); j++ {
