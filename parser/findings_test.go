@@ -180,6 +180,11 @@ var findingTests = []struct {
 	{`git config --global core.pager 'sh -c x'`, []string{"1:21 git.dangerous_config"}},
 	{`git config set alias.st '!rm -rf .'`, []string{"1:16 git.dangerous_config"}},
 	{`git config --get core.pager`, nil},
+	{`git --exec-path=/tmp log`, []string{"1:5 git.dangerous_config"}},
+	{`git --config-env=core.pager=P log`, []string{"1:5 git.dangerous_config"}},
+	{`git $X status`, []string{"1:5 parser.dynamic_command"}},
+	{`ls | parallel`, []string{"1:6 parser.dynamic_command"}},
+	{`exec 3<>/dev/tcp/h/80`, []string{"1:9 redirect.network"}},
 	{`git config user.email a@b.c`, nil},
 	{`bash -c 'git -c core.fsmonitor=x status'`, []string{"1:17 git.dangerous_config"}},
 	// more nesting: loop bodies and heredoc bodies
