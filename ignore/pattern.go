@@ -61,23 +61,32 @@ type pattern struct {
 // (relative to the directory of the pattern's file) and its last
 // component, both lower case when folding. Directory-only patterns are
 // filtered by the caller.
+//
+// When wildmatch runs out of steps (see wmBudget) the answer errs on the
+// safe side: a pattern that ignores counts as matching, a negation as not.
 func (pt *pattern) matches(name, last string) bool {
-	if pt.base {
-		return wildmatch(pt.body, last, pt.flags)
-	}
-	// As git's match_pathname: the literal prefix is compared as is and
-	// the rest is matched as a pattern of its own (so a '**' right after
-	// the prefix counts as starting the pattern, as in git).
-	if n := pt.prefix; n > 0 {
+	var matched, exhausted bool
+	switch n := pt.prefix; {
+	case pt.base:
+		matched, exhausted = wildmatch(pt.body, last, pt.flags)
+	case n > 0:
+		// As git's match_pathname: the literal prefix is compared as
+		// is and the rest is matched as a pattern of its own (so a
+		// '**' right after the prefix counts as starting the pattern).
 		if n > len(name) || name[:n] != pt.lit {
 			return false
 		}
 		if n == len(pt.body) {
 			return n == len(name)
 		}
-		return wildmatch(pt.body[n:], name[n:], pt.flags|wmPathname)
+		matched, exhausted = wildmatch(pt.body[n:], name[n:], pt.flags|wmPathname)
+	default:
+		matched, exhausted = wildmatch(pt.body, name, pt.flags|wmPathname)
 	}
-	return wildmatch(pt.body, name, pt.flags|wmPathname)
+	if exhausted {
+		return !pt.negate
+	}
+	return matched
 }
 
 // lines splits an ignore file into pattern lines as git does: an optional

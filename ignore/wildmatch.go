@@ -12,7 +12,15 @@ const (
 	wmNoMatch
 	wmAbortAll
 	wmAbortToStarStar
+	wmExhausted // the step budget ran out
 )
+
+// wmBudget bounds the steps of one wildmatch call. Backtracking over
+// several "**" can take time polynomial of high degree in the text length
+// (git's wildmatch too: "a/**/b/**/c/**/d/**/e" against a 4 KB path of
+// "b/c/d/" repeats takes minutes); a path written by an agent must not
+// stall the gate. Ordinary matches take a few hundred steps.
+const wmBudget = 1 << 17
 
 // Flags of wildmatch, as git's WM_PATHNAME and WM_CASEFOLD.
 type wmFlags uint8
@@ -53,12 +61,17 @@ func at(p string, i int) byte {
 }
 
 // wildmatch reports whether text matches the glob pattern p with git's
-// wildmatch semantics.
-func wildmatch(p, text string, f wmFlags) bool {
-	return dowild(p, text, f) == wmMatch
+// wildmatch semantics, or that it could not tell within wmBudget steps.
+func wildmatch(p, text string, f wmFlags) (matched, exhausted bool) {
+	budget := wmBudget
+	r := dowild(p, text, f, &budget)
+	return r == wmMatch, r == wmExhausted
 }
 
-func dowild(p, t string, f wmFlags) int {
+func dowild(p, t string, f wmFlags, budget *int) int {
+	if *budget--; *budget < 0 {
+		return wmExhausted
+	}
 	pathname, fold := f&wmPathname != 0, f&wmCaseFold != 0
 	pi, ti := 0, 0
 	for ; pi < len(p); pi, ti = pi+1, ti+1 {
@@ -109,8 +122,10 @@ func dowild(p, t string, f wmFlags) int {
 				if pathname && (first == 0 || p[first-1] == '/') &&
 					(pi == len(p) || p[pi] == '/' || (p[pi] == '\\' && at(p, pi+1) == '/')) {
 					// "**/" may match no directory at all.
-					if pi < len(p) && p[pi] == '/' && dowild(p[pi+1:], t[ti:], f) == wmMatch {
-						return wmMatch
+					if pi < len(p) && p[pi] == '/' {
+						if r := dowild(p[pi+1:], t[ti:], f, budget); r == wmMatch || r == wmExhausted {
+							return r
+						}
 					}
 					matchSlash = true
 				} else if pathname {
@@ -147,7 +162,7 @@ func dowild(p, t string, f wmFlags) int {
 						return wmNoMatch
 					}
 				}
-				r := dowild(p[pi:], t[ti:], f)
+				r := dowild(p[pi:], t[ti:], f, budget)
 				if r != wmNoMatch {
 					if !matchSlash || r != wmAbortToStarStar {
 						return r

@@ -1,0 +1,51 @@
+package ignore
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestWildmatchBudget: backtracking that would take minutes stops at the
+// step budget, and the Matcher then errs on the safe side.
+func TestWildmatchBudget(t *testing.T) {
+	t.Parallel()
+	slow := []struct{ p, text string }{
+		{"a/**/b/**/c/**/d/**/e", "a/" + strings.Repeat("b/c/d/", 700) + "x"},
+		{"**/a*/**/a*/**/a*/**/a*/b", strings.Repeat("a/", 1500) + "c"},
+	}
+	for _, tc := range slow {
+		if _, exhausted := wildmatch(tc.p, tc.text, wmPathname); !exhausted {
+			t.Errorf("wildmatch(%q, %d bytes) finished within the budget; want a case that exhausts it", tc.p, len(tc.text))
+		}
+		m := &Matcher{root: "/r", names: map[string]int{}, sets: 1}
+		var pats []pattern
+		for i, text := range []string{"*.keep", tc.p, "!" + tc.p} {
+			pt, err := compile(text, source("f", i+1), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pats = append(pats, pt)
+		}
+		// Positive pattern last: counts as matching.
+		m.dirs = map[string][]*list{"": {newList("", pats[:2])}}
+		want := Result{Ignored: true, Source: "f:2", Pattern: tc.p}
+		if diff := cmp.Diff(want, m.match(tc.text, false)); diff != "" {
+			t.Errorf("Match(long path) with %q mismatch (-want +got):\n%s", tc.p, diff)
+		}
+		// A negation that cannot be decided does not re-include.
+		pats[0], _ = compile("*", "f:1", false)
+		m.dirs = map[string][]*list{"": {newList("", []pattern{pats[0], pats[2]})}}
+		if r := m.match(tc.text, false); !r.Ignored || r.Pattern != "*" {
+			t.Errorf("Match(long path) with \"*\" then \"!%s\" = %+v, want ignored by \"*\"", tc.p, r)
+		}
+	}
+	// Ordinary long paths stay well inside the budget.
+	long := strings.Repeat("dir/", 1000) + "x.pem"
+	for _, p := range []string{"**/*.pem", "dir/**/x.*", "**/dir/**/dir/**/x.pem", "*/**/*/**/*.pem"} {
+		if matched, exhausted := wildmatch(p, long, wmPathname); !matched || exhausted {
+			t.Errorf("wildmatch(%q, long path) = %v, exhausted %v; want a match", p, matched, exhausted)
+		}
+	}
+}
