@@ -179,3 +179,38 @@ deny contains json.marshal(input) if true
 		t.Errorf("Rego input mismatch (-want +got):\n%s", diff)
 	}
 }
+
+// TestDocExample runs the worked example of the package documentation.
+func TestDocExample(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, dir+"/exfil.rego", `package cmdguard
+
+deny contains {"msg": "secret piped into a file", "rule": "no-exfil", "command": i} if {
+	some i, c in input.commands
+	some r in c.redirects
+	r.write
+	some f in input.commands[_].files
+	f.ignored
+}
+`)
+	p, err := policy.Parse(dir+"/p.yaml", []byte("version: 1\nallow: [cat, grep]\nrego: [exfil.rego]\n"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := cmd("cat", ".env")
+	cat.Pos = policy.Pos{Line: 1, Col: 1}
+	cat.Files = []policy.File{{Path: ".env", Written: ".env", Kind: "arg", Ignored: true}}
+	grep := cmd("grep", "KEY")
+	grep.Pos = policy.Pos{Line: 1, Col: 12}
+	grep.Redirects = []policy.Redirect{{Op: ">", Target: "out.txt", Write: true}}
+	d := p.Evaluate(context.Background(), input(cat, grep))
+	want := policy.Reason{Verdict: policy.Deny, Rule: "rego.deny", Message: "no-exfil: secret piped into a file", Pos: policy.Pos{Line: 1, Col: 12}, Source: dir + "/p.yaml:3"}
+	if diff := cmp.Diff(want, d.Reasons[0]); diff != "" {
+		t.Errorf("doc example mismatch (-want +got):\n%s", diff)
+	}
+	grep.Redirects = nil
+	if d := p.Evaluate(context.Background(), input(cat, grep)); d.Verdict != policy.Allow {
+		t.Errorf("without the redirect: %v %v, want allow", d.Verdict, d.Reasons)
+	}
+}
