@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -338,5 +339,37 @@ func writeFile(t testing.TB, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestVerdictJSON(t *testing.T) {
+	t.Parallel()
+	d := policy.Decision{Verdict: policy.Ask, Reasons: []policy.Reason{{Verdict: policy.Deny, Rule: "policy.deny", Source: "builtin"}}}
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `{"decision":"ask","reasons":[{"verdict":"deny","rule":"policy.deny","message":"","pos":{"line":0,"col":0},"source":"builtin"}]}`
+	if string(b) != want {
+		t.Errorf("json.Marshal(Decision) = %s, want %s", b, want)
+	}
+	var back policy.Decision
+	if err := json.Unmarshal(b, &back); err != nil || !cmp.Equal(d, back) {
+		t.Errorf("json round trip = %+v, %v", back, err)
+	}
+	var v policy.Verdict = policy.Allow
+	if err := json.Unmarshal([]byte(`"maybe"`), &v); err == nil || v != policy.Allow {
+		t.Errorf(`Unmarshal("maybe") = %v, %v: want an error and no change`, v, err)
+	}
+	if _, err := json.Marshal(policy.Verdict(7)); err == nil {
+		t.Error("Marshal(Verdict(7)) succeeded")
+	}
+	for _, s := range []string{"allow", "ask", "deny"} {
+		if v, err := policy.ParseVerdict(s); err != nil || v.String() != s {
+			t.Errorf("ParseVerdict(%q) = %v, %v", s, v, err)
+		}
+	}
+	if v, err := policy.ParseVerdict("Allow"); err == nil || v != policy.Deny {
+		t.Errorf(`ParseVerdict("Allow") = %v, %v: want deny and an error`, v, err)
 	}
 }

@@ -26,11 +26,13 @@ var optionGuards = [...]optionGuard{
 	{[]string{"git", "grep"}, []string{"-O", "--open-files-in-pager"}, "runs a pager program"},
 	{[]string{"go", "build"}, []string{"-toolexec", "--toolexec", "-exec", "--exec"}, "runs a program of your choice"},
 	{[]string{"go", "test"}, []string{"-toolexec", "--toolexec", "-exec", "--exec", "-vettool", "--vettool"}, "runs a program of your choice"},
+	{[]string{"go", "list"}, []string{"-toolexec", "--toolexec"}, "runs a program of your choice"},
 	{[]string{"go", "vet"}, []string{"-toolexec", "--toolexec", "-vettool", "--vettool"}, "runs a program of your choice"},
 	{[]string{"go", "env"}, []string{"-w", "-u"}, "changes the Go configuration"},
 	{[]string{"sort"}, []string{"-o", "--output"}, "writes a file"},
 	{[]string{"tree"}, []string{"-o"}, "writes a file"},
 	{[]string{"date"}, []string{"-s", "--set"}, "sets the clock"},
+	{[]string{"file"}, []string{"-C", "--compile"}, "writes a compiled magic file"},
 }
 
 // guardHit is one guarded option found in an argv.
