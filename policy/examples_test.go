@@ -66,6 +66,15 @@ func TestExamplePolicies(t *testing.T) {
 			if !p.HasRego() {
 				t.Errorf("%s: no Rego module", dir)
 			}
+			diags, err := policy.Lint(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range diags {
+				if d.Severity == "error" || strings.HasSuffix(d.File, ".rego") {
+					t.Errorf("Lint(%q): %v", dir, d)
+				}
+			}
 			results, err := policy.RunTests(context.Background(), dir)
 			if err != nil {
 				t.Fatalf("RunTests(%q): %v", dir, err)
