@@ -69,7 +69,8 @@ func index(m map[string]hit, key string, i int, dirOnly bool) map[string]hit {
 
 // match returns the index of the last pattern of l matching p (a path
 // relative to the root, inside l.dir, lower case when folding), or -1.
-func (l *list) match(p string, isDir bool) int {
+// budget is the wildmatch step budget of the Match call.
+func (l *list) match(p string, isDir bool, budget *int) int {
 	name := p
 	if l.dir != "" {
 		name = p[len(l.dir)+1:]
@@ -97,7 +98,7 @@ func (l *list) match(p string, isDir bool) int {
 		if pt.dirOnly && !isDir {
 			continue
 		}
-		if pt.matches(name, last) {
+		if pt.matches(name, last, budget) {
 			return l.globs[j]
 		}
 	}

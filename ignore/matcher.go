@@ -372,6 +372,7 @@ func (m *Matcher) rel(p string) (string, bool) {
 // by the last matching pattern of the deepest ignore file that has one.
 func (m *Matcher) match(p string, isDir bool) Result {
 	p = m.key(p)
+	budget := wmBudget
 	var buf [32][]*list
 	top, ok := m.dirs[""]
 	chain := append(buf[:0], top)
@@ -383,7 +384,7 @@ func (m *Matcher) match(p string, isDir bool) Result {
 		}
 		dir := p[:i]
 		for s := 0; s < m.sets; s++ {
-			if pt := decide(chain, s, dir, true); pt != nil && !pt.negate {
+			if pt := decide(chain, s, dir, true, &budget); pt != nil && !pt.negate {
 				return Result{Ignored: true, Source: pt.source, Pattern: pt.text}
 			}
 		}
@@ -393,7 +394,7 @@ func (m *Matcher) match(p string, isDir bool) Result {
 	}
 	var neg *pattern
 	for s := 0; s < m.sets; s++ {
-		pt := decide(chain, s, p, isDir)
+		pt := decide(chain, s, p, isDir, &budget)
 		switch {
 		case pt == nil:
 		case !pt.negate:
@@ -410,13 +411,13 @@ func (m *Matcher) match(p string, isDir bool) Result {
 
 // decide returns the pattern of set s that decides p: the last matching
 // one in the deepest list of the chain that has a match.
-func decide(chain [][]*list, s int, p string, isDir bool) *pattern {
+func decide(chain [][]*list, s int, p string, isDir bool, budget *int) *pattern {
 	for j := len(chain) - 1; j >= 0; j-- {
 		if chain[j] == nil {
 			continue
 		}
 		if l := chain[j][s]; l != nil {
-			if i := l.match(p, isDir); i >= 0 {
+			if i := l.match(p, isDir, budget); i >= 0 {
 				return &l.pats[i]
 			}
 		}

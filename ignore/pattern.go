@@ -62,13 +62,13 @@ type pattern struct {
 // component, both lower case when folding. Directory-only patterns are
 // filtered by the caller.
 //
-// When wildmatch runs out of steps (see wmBudget) the answer errs on the
-// safe side: a pattern that ignores counts as matching, a negation as not.
-func (pt *pattern) matches(name, last string) bool {
+// When budget runs out (see wmBudget) the answer errs on the safe side: a
+// pattern that ignores counts as matching, a negation as not.
+func (pt *pattern) matches(name, last string, budget *int) bool {
 	var matched, exhausted bool
 	switch n := pt.prefix; {
 	case pt.base:
-		matched, exhausted = wildmatch(pt.body, last, pt.flags)
+		matched, exhausted = wildmatch(pt.body, last, pt.flags, budget)
 	case n > 0:
 		// As git's match_pathname: the literal prefix is compared as
 		// is and the rest is matched as a pattern of its own (so a
@@ -79,9 +79,9 @@ func (pt *pattern) matches(name, last string) bool {
 		if n == len(pt.body) {
 			return n == len(name)
 		}
-		matched, exhausted = wildmatch(pt.body[n:], name[n:], pt.flags|wmPathname)
+		matched, exhausted = wildmatch(pt.body[n:], name[n:], pt.flags|wmPathname, budget)
 	default:
-		matched, exhausted = wildmatch(pt.body, name, pt.flags|wmPathname)
+		matched, exhausted = wildmatch(pt.body, name, pt.flags|wmPathname, budget)
 	}
 	if exhausted {
 		return !pt.negate

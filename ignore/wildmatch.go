@@ -15,12 +15,14 @@ const (
 	wmExhausted // the step budget ran out
 )
 
-// wmBudget bounds the steps of one wildmatch call. Backtracking over
-// several "**" can take time polynomial of high degree in the text length
-// (git's wildmatch too: "a/**/b/**/c/**/d/**/e" against a 4 KB path of
-// "b/c/d/" repeats takes minutes); a path written by an agent must not
-// stall the gate. Ordinary matches take a few hundred steps.
-const wmBudget = 1 << 17
+// wmBudget bounds the wildmatch steps of one Match call, across all the
+// patterns and ancestor directories it tries. Backtracking over several
+// "**" can take time polynomial of high degree in the text length (git's
+// wildmatch too: "a/**/b/**/c/**/d/**/e" against a 4 KB path of "b/c/d/"
+// repeats takes minutes); a path written by an agent must not stall the
+// gate. An ordinary Match takes a few hundred steps, a thousand patterns
+// a few thousand.
+const wmBudget = 1 << 20
 
 // Flags of wildmatch, as git's WM_PATHNAME and WM_CASEFOLD.
 type wmFlags uint8
@@ -61,10 +63,10 @@ func at(p string, i int) byte {
 }
 
 // wildmatch reports whether text matches the glob pattern p with git's
-// wildmatch semantics, or that it could not tell within wmBudget steps.
-func wildmatch(p, text string, f wmFlags) (matched, exhausted bool) {
-	budget := wmBudget
-	r := dowild(p, text, f, &budget)
+// wildmatch semantics, or that it could not tell within the steps left in
+// budget (which it decrements).
+func wildmatch(p, text string, f wmFlags, budget *int) (matched, exhausted bool) {
+	r := dowild(p, text, f, budget)
 	return r == wmMatch, r == wmExhausted
 }
 

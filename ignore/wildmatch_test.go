@@ -16,7 +16,8 @@ func TestWildmatchBudget(t *testing.T) {
 		{"**/a*/**/a*/**/a*/**/a*/b", strings.Repeat("a/", 1500) + "c"},
 	}
 	for _, tc := range slow {
-		if _, exhausted := wildmatch(tc.p, tc.text, wmPathname); !exhausted {
+		budget := wmBudget
+		if _, exhausted := wildmatch(tc.p, tc.text, wmPathname, &budget); !exhausted {
 			t.Errorf("wildmatch(%q, %d bytes) finished within the budget; want a case that exhausts it", tc.p, len(tc.text))
 		}
 		m := &Matcher{root: "/r", names: map[string]int{}, sets: 1}
@@ -41,10 +42,23 @@ func TestWildmatchBudget(t *testing.T) {
 			t.Errorf("Match(long path) with \"*\" then \"!%s\" = %+v, want ignored by \"*\"", tc.p, r)
 		}
 	}
+	// The budget is per Match call, not per pattern or ancestor: a
+	// negation that exhausts it at every one of 2,100 ancestors would
+	// otherwise cost 2,100 budgets.
+	neg, err := compile("!"+slow[0].p, "f:1", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &Matcher{root: "/r", names: map[string]int{}, sets: 1,
+		dirs: map[string][]*list{"": {newList("", []pattern{neg})}}}
+	if r := m.match(slow[0].text+"/y", false); r.Ignored {
+		t.Errorf("Match(long path) with only a negation = %+v, want not ignored", r)
+	}
 	// Ordinary long paths stay well inside the budget.
 	long := strings.Repeat("dir/", 1000) + "x.pem"
 	for _, p := range []string{"**/*.pem", "dir/**/x.*", "**/dir/**/dir/**/x.pem", "*/**/*/**/*.pem"} {
-		if matched, exhausted := wildmatch(p, long, wmPathname); !matched || exhausted {
+		budget := wmBudget
+		if matched, exhausted := wildmatch(p, long, wmPathname, &budget); !matched || exhausted {
 			t.Errorf("wildmatch(%q, long path) = %v, exhausted %v; want a match", p, matched, exhausted)
 		}
 	}
