@@ -389,7 +389,9 @@ func (m *Matcher) match(p string, isDir bool) Result {
 			}
 		}
 		if nested {
-			chain = append(chain, m.dirs[dir])
+			if ls := m.dirs[dir]; ls != nil {
+				chain = append(chain, ls)
+			}
 		}
 	}
 	var neg *pattern
