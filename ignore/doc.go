@@ -74,5 +74,8 @@
 // when the tree changes. Load refuses an ignore file that is not a regular
 // file (a FIFO would block it). A subdirectory that cannot be listed is
 // indexed as containing ignored files, but ignore files inside it cannot
-// be read.
+// be read. Backtracking over several '**' can be made to take minutes with
+// a long crafted path (in git too); Match bounds its work per call, and a
+// pattern it cannot decide within the bound counts as matching if it
+// ignores and as not matching if it re-includes.
 package ignore
