@@ -134,3 +134,26 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkMatchRef resolves and matches one existing and one missing
+// file reference, as the gate does per reference.
+func BenchmarkMatchRef(b *testing.B) {
+	m := benchMatcher(b, patterns10)
+	root := m.Root()
+	if err := os.MkdirAll(filepath.Join(root, "src/app/config"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src/app/config/settings.yaml"), nil, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range []string{"config/settings.yaml", "config/new/x.pem"} {
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := m.MatchRef("src/app", name); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -12,8 +12,8 @@
 // the deciding pattern. [Resolve] supplies the path facts a gate needs
 // before matching: the path as written and as the kernel would open it
 // (symlinks resolved, also for paths that do not exist yet), and whether
-// either leaves the root. [Matcher.MatchRef] does both for one file
-// reference. [ExpandHome] expands a leading ~ or $HOME.
+// either leaves the root ([Matcher.Resolve] is the same, cheaper, for the
+// Matcher's root). [Matcher.MatchRef] does both for one file reference. [ExpandHome] expands a leading ~ or $HOME.
 //
 // # Semantics
 //

@@ -88,6 +88,7 @@ type Result struct {
 // ContainsIgnored always reports true.
 type Matcher struct {
 	root  string
+	real  string             // root with symlinks resolved, at Load time
 	fold  bool               // ASCII case folding: keys below are lower case
 	names map[string]int     // ignore-file name → set index; inline patterns use set len(names)
 	sets  int                // len(names) + 1
@@ -111,9 +112,11 @@ func Load(root string, opts Options) (*Matcher, error) {
 		return nil, fmt.Errorf("ignore: root %q is not absolute", root)
 	}
 	root = filepath.Clean(root)
-	if fi, err := os.Stat(root); err != nil {
+	real, exists, isDir, err := realpath("/", root)
+	switch {
+	case err != nil:
 		return nil, fmt.Errorf("ignore: %w", err)
-	} else if !fi.IsDir() {
+	case !exists || !isDir:
 		return nil, fmt.Errorf("ignore: root %s is not a directory", root)
 	}
 	files := opts.Files
@@ -122,6 +125,7 @@ func Load(root string, opts Options) (*Matcher, error) {
 	}
 	m := &Matcher{
 		root:  root,
+		real:  real,
 		fold:  opts.FoldCase || caseInsensitive(root),
 		names: map[string]int{},
 		dirs:  map[string][]*list{},
@@ -289,10 +293,7 @@ func (m *Matcher) MatchPath(p string) Result {
 // of the written path. Paths outside the root are not ignored: see
 // PathInfo.Outside and RealOutside.
 func (m *Matcher) MatchRef(cwd, name string) (PathInfo, Result, error) {
-	if m == nil {
-		return PathInfo{}, Result{}, errors.New("ignore: nil Matcher")
-	}
-	info, err := Resolve(m.root, cwd, name)
+	info, err := m.Resolve(cwd, name)
 	if err != nil {
 		return info, Result{}, err
 	}
@@ -306,7 +307,7 @@ func (m *Matcher) MatchRef(cwd, name string) (PathInfo, Result, error) {
 	if !info.Outside {
 		written = match(info.Rel)
 	}
-	if !written.Ignored && !info.RealOutside {
+	if !written.Ignored && !info.RealOutside && info.RealRel != info.Rel {
 		if r := match(info.RealRel); r.Ignored {
 			return info, r, nil
 		}
@@ -514,7 +515,7 @@ func (w *walker) resolveLinks() {
 	type dep struct{ dir, target string }
 	var deps []dep
 	for _, l := range w.links {
-		info, err := Resolve(m.root, m.root, l.rel)
+		info, err := resolve(m.root, m.real, "", l.rel)
 		if err != nil || info.RealOutside {
 			w.dirty(m.key(l.dir))
 			continue

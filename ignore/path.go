@@ -46,25 +46,47 @@ func Resolve(root, cwd, name string) (PathInfo, error) {
 		return PathInfo{}, fmt.Errorf("resolve %q: root %q is not absolute", name, root)
 	}
 	root = filepath.Clean(root)
+	realRoot, _, _, err := realpath("/", root)
+	if err != nil {
+		return PathInfo{}, fmt.Errorf("resolve root: %w", err)
+	}
+	return resolve(root, realRoot, cwd, name)
+}
+
+// Resolve is the function Resolve for the Matcher's root, whose real path
+// it resolved once at Load: cheaper per call.
+func (m *Matcher) Resolve(cwd, name string) (PathInfo, error) {
+	if m == nil {
+		return PathInfo{}, errors.New("resolve: nil Matcher")
+	}
+	return resolve(m.root, m.real, cwd, name)
+}
+
+// resolve is Resolve with root clean and realRoot its real path.
+func resolve(root, realRoot, cwd, name string) (PathInfo, error) {
 	switch {
 	case cwd == "":
 		cwd = root
 	case !filepath.IsAbs(cwd):
-		cwd = filepath.Join(root, cwd)
+		cwd = root + "/" + cwd
 	}
 	raw := name
 	if !filepath.IsAbs(name) {
-		raw = cwd + string(filepath.Separator) + name
+		raw = cwd + "/" + name
 	}
-	realRoot, err := realpath(root)
-	if err != nil {
-		return PathInfo{}, fmt.Errorf("resolve root: %w", err)
+	// Start from the real root when the path is written under the root:
+	// its components are resolved already.
+	start, rest := "/", raw
+	if r, ok := under(root, raw); ok {
+		start, rest = realRoot, r
+	} else if r, ok := under(realRoot, raw); ok {
+		start, rest = realRoot, r
 	}
-	real, err := realpath(raw)
+	real, exists, isDir, err := realpath(start, rest)
 	if err != nil {
 		return PathInfo{}, fmt.Errorf("resolve %q: %w", name, err)
 	}
-	info := PathInfo{Abs: filepath.Clean(raw), Real: real}
+	info := PathInfo{Abs: filepath.Clean(raw), Real: real, Exists: exists, IsDir: isDir}
 	var ok bool
 	if info.Rel, ok = within(root, info.Abs); !ok {
 		info.Rel, ok = within(realRoot, info.Abs)
@@ -72,26 +94,31 @@ func Resolve(root, cwd, name string) (PathInfo, error) {
 	info.Outside = !ok
 	info.RealRel, ok = within(realRoot, real)
 	info.RealOutside = !ok
-	switch fi, err := os.Stat(real); {
-	case err == nil:
-		info.Exists, info.IsDir = true, fi.IsDir()
-	case !missing(err):
-		return PathInfo{}, fmt.Errorf("resolve %q: %w", name, err)
-	}
 	return info, nil
 }
 
-// realpath resolves p (absolute, not necessarily clean) component by
-// component as the kernel does. Past the first missing component the rest
-// is appended lexically.
-func realpath(p string) (string, error) {
-	sep := string(filepath.Separator)
-	resolved := sep
-	rest := p
+// under returns the rest of p after dir and a separator (p not cleaned).
+func under(dir, p string) (string, bool) {
+	if dir == "/" {
+		return p[1:], true
+	}
+	if len(p) > len(dir) && p[len(dir)] == '/' && p[:len(dir)] == dir {
+		return p[len(dir)+1:], true
+	}
+	return "", false
+}
+
+// realpath resolves rest (a relative path, not necessarily clean) below
+// dir (absolute and real) component by component as the kernel does, and
+// reports whether the result exists and is a directory. Past the first
+// missing component the rest is appended lexically.
+func realpath(dir, rest string) (real string, exists, isDir bool, err error) {
+	resolved := dir
+	var last fs.FileInfo // of resolved; nil when not looked up
 	links := 0
 	for rest != "" {
 		c := rest
-		if i := strings.IndexByte(rest, filepath.Separator); i >= 0 {
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
 			c, rest = rest[:i], rest[i+1:]
 		} else {
 			rest = ""
@@ -100,37 +127,48 @@ func realpath(p string) (string, error) {
 		case "", ".":
 			continue
 		case "..":
-			resolved = filepath.Dir(resolved)
+			resolved, last = filepath.Dir(resolved), nil
 			continue
 		}
-		next := filepath.Join(resolved, c)
+		next := resolved + "/" + c
+		if resolved == "/" {
+			next = "/" + c
+		}
 		fi, err := os.Lstat(next)
 		if err != nil {
 			if missing(err) {
-				return filepath.Join(next, rest), nil
+				return filepath.Join(next, rest), false, false, nil
 			}
-			return "", err
+			return "", false, false, err
 		}
 		if fi.Mode()&fs.ModeSymlink == 0 {
-			resolved = next
+			resolved, last = next, fi
 			continue
 		}
 		if links++; links > maxLinks {
-			return "", &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
+			return "", false, false, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 		}
 		target, err := os.Readlink(next)
 		if err != nil {
-			return "", err
+			return "", false, false, err
 		}
 		if filepath.IsAbs(target) {
-			resolved = sep
+			resolved, last = "/", nil
 		}
 		if rest != "" {
-			target += sep + rest
+			target += "/" + rest
 		}
 		rest = target
 	}
-	return resolved, nil
+	if last == nil {
+		if last, err = os.Stat(resolved); err != nil {
+			if missing(err) {
+				return resolved, false, false, nil
+			}
+			return "", false, false, err
+		}
+	}
+	return resolved, true, last.IsDir(), nil
 }
 
 // missing reports errors that mean "this path does not exist".

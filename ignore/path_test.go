@@ -104,6 +104,18 @@ func TestResolve(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Resolve(%q, %q, %q) mismatch (-want +got):\n%s", tt.in.root, tt.in.cwd, tt.in.name, diff)
 			}
+			// The method, with the root's real path from Load, agrees.
+			m, err := ignore.Load(tt.in.root, ignore.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err = m.Resolve(tt.in.cwd, tt.in.name)
+			if err != nil {
+				t.Fatalf("Matcher.Resolve(%q, %q): %v", tt.in.cwd, tt.in.name, err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Matcher.Resolve(%q, %q) mismatch (-want +got):\n%s", tt.in.cwd, tt.in.name, diff)
+			}
 		})
 	}
 
