@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -239,6 +240,18 @@ func TestDefault(t *testing.T) {
 	}
 	if v, src := p.DefaultVerdict(); v != policy.Ask || src != "builtin" {
 		t.Errorf("Default().DefaultVerdict() = %v %q, want ask builtin", v, src)
+	}
+	var patterns []string
+	for _, pt := range p.IgnorePatterns() {
+		patterns = append(patterns, pt.Pattern)
+		if pt.Source != "builtin" {
+			t.Errorf("default ignore pattern %q source %q, want builtin", pt.Pattern, pt.Source)
+		}
+	}
+	for _, want := range []string{".env", "*.pem", "id_rsa*", "!.env.example"} {
+		if !slices.Contains(patterns, want) {
+			t.Errorf("default ignore patterns %q lack %q", patterns, want)
+		}
 	}
 	if _, err := policy.Parse("starter.yaml", policy.Starter(), "."); err != nil {
 		t.Errorf("starter policy: %v", err)
