@@ -45,7 +45,7 @@ type Policy struct {
 
 	prefixes []Prefix
 	trie     *node
-	ratings  map[string]Rating
+	ratings  map[string]rating
 
 	ignoreFiles []string
 	ignore      []Pattern
@@ -74,8 +74,8 @@ type Pattern struct {
 	Source  string `json:"source"` // "file:line", or "builtin"
 }
 
-// Rating is the verdict a policy gives a rule id, and where it says so.
-type Rating struct {
+// rating is the verdict a policy gives a rule id, and where it says so.
+type rating struct {
 	Verdict Verdict `json:"verdict"`
 	Source  string  `json:"source"` // "file:line", or "builtin" for the registry default
 	line    int
@@ -496,7 +496,7 @@ func (d *decoder) rules(n *yaml.Node) {
 		d.errorf(n, "rules must be a mapping of rule id to verdict")
 		return
 	}
-	d.p.ratings = map[string]Rating{}
+	d.p.ratings = map[string]rating{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		info, ok := LookupRule(k.Value)
@@ -520,7 +520,7 @@ func (d *decoder) rules(n *yaml.Node) {
 			d.errorf(v, "rule %q cannot be rated looser than %s", k.Value, info.Loosest)
 			continue
 		}
-		d.p.ratings[k.Value] = Rating{Verdict: vd, Source: d.source(k), line: k.Line, col: k.Column}
+		d.p.ratings[k.Value] = rating{Verdict: vd, Source: d.source(k), line: k.Line, col: k.Column}
 	}
 }
 
