@@ -2,6 +2,8 @@ package policy_test
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -212,5 +214,35 @@ deny contains {"msg": "secret piped into a file", "rule": "no-exfil", "command":
 	grep.Redirects = nil
 	if d := p.Evaluate(context.Background(), input(cat, grep)); d.Verdict != policy.Allow {
 		t.Errorf("without the redirect: %v %v, want allow", d.Verdict, d.Reasons)
+	}
+}
+
+// TestRegoRefusedBuiltins: a repository's policy cannot reach the network
+// or the host; calls are compile errors with positions.
+func TestRegoRefusedBuiltins(t *testing.T) {
+	t.Parallel()
+	calls := []string{
+		`http.send({"method": "GET", "url": "https://example.com"})`,
+		`net.lookup_ip_addr("example.com")`,
+		`net.cidr_contains("10.0.0.0/8", "10.1.1.1")`,
+		`opa.runtime()`,
+		`json.match_schema({}, {"$ref": "https://example.com/s.json"})`,
+		`json.verify_schema({"$ref": "file:///etc/passwd"})`,
+	}
+	for _, call := range calls {
+		t.Run(call, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeFile(t, dir+"/m.rego", "package cmdguard\n\ndeny contains \"x\" if {\n\t"+call+"\n}\n")
+			_, err := policy.Parse(dir+"/p.yaml", []byte("version: 1\nrego: [m.rego]\n"), dir)
+			var errs policy.Errors
+			if !errors.As(err, &errs) {
+				t.Fatalf("Parse = %v, want policy.Errors", err)
+			}
+			e := errs[0]
+			if e.File != dir+"/m.rego" || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, "undefined function") {
+				t.Errorf("Parse error = %v, want m.rego:4:2: undefined function", e)
+			}
+		})
 	}
 }
