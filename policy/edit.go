@@ -121,3 +121,46 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// SuggestAllow returns the narrowest prefix that, added to allow:, makes
+// the prefix rules allow c: its whole argv, or the words before its first
+// dynamic word (a dynamic word may expand to anything, so no rule can
+// name it). ok is false when no allow prefix can do it: the first word is
+// dynamic, the prefix is already in ask: or deny:, a stricter rule could
+// match beyond a dynamic word, or a guarded option (policy.dangerous_option)
+// lies beyond it. Findings and Rego are not considered: offer "always"
+// only when the prefix rules alone asked. It is what the CLI's "always"
+// answer writes with [AppendAllow].
+func (p *Policy) SuggestAllow(c *Command) (prefix []string, ok bool) {
+	if p == nil || p.trie == nil {
+		return nil, false
+	}
+	w := matchWords(c)
+	k := 0
+	for k < len(w.argv) && !w.dynamic(k) {
+		k++
+	}
+	if k == 0 {
+		return nil, false
+	}
+	prefix = slices.Clone(w.argv[:k])
+	prefixes := make([]Prefix, 0, len(p.prefixes)+1)
+	for _, pr := range p.prefixes {
+		if slices.Equal(pr.Tokens, prefix) {
+			if pr.Verdict != Allow {
+				return nil, false
+			}
+		}
+		prefixes = append(prefixes, pr)
+	}
+	prefixes = append(prefixes, Prefix{Verdict: Allow, Tokens: prefix, index: len(prefixes)})
+	trial := &Policy{def: p.def, trie: buildTrie(prefixes), ratings: p.ratings}
+	m := trial.trie.lookup(w)
+	if r := trial.commandReason(c, w, m); r.Verdict != Allow {
+		return nil, false
+	}
+	if v, _ := p.RuleVerdict("policy.dangerous_option"); v != Allow && len(guardOptions(w.argv, m.depth, nil)) > 0 {
+		return nil, false
+	}
+	return prefix, true
+}

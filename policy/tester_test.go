@@ -157,3 +157,42 @@ deny: [rm -rf] # never
 		})
 	}
 }
+
+func TestSuggestAllow(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nallow: [ls]\nask: [git push]\ndeny: [rm -rf]\n")
+	tests := []struct {
+		argv   string
+		want   []string
+		wantOK bool
+	}{
+		{"make build", []string{"make", "build"}, true},
+		{"git push origin main", []string{"git", "push", "origin", "main"}, true},
+		{"git push", nil, false},                                   // the exact prefix is in ask:
+		{"rm $X build", nil, false},                                // $X could be -rf
+		{"cat $F", []string{"cat"}, true},                          // nothing stricter beyond
+		{"$CMD x", nil, false},                                     // nothing static to name
+		{"find . -delete", []string{"find", ".", "-delete"}, true}, // the rule names the option
+		{"find $D -delete", nil, false},                            // the option lies beyond the dynamic word
+	}
+	for _, tt := range tests {
+		c := cmd(strings.Fields(tt.argv)...)
+		got, ok := p.SuggestAllow(&c)
+		if ok != tt.wantOK || !cmp.Equal(got, tt.want) {
+			t.Errorf("SuggestAllow(%q) = %q, %v; want %q, %v", tt.argv, got, ok, tt.want, tt.wantOK)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		// Appending it really allows the command.
+		path := filepath.Join(t.TempDir(), policy.FileName)
+		writeFile(t, path, "version: 1\nallow: [ls]\nask: [git push]\ndeny: [rm -rf]\n")
+		if err := policy.AppendAllow(path, got); err != nil {
+			t.Fatal(err)
+		}
+		if d := mustLoad(t, path).Evaluate(context.Background(), input(c)); d.Verdict != policy.Allow {
+			t.Errorf("after AppendAllow(%q): %v %v", got, d.Verdict, d.Reasons)
+		}
+	}
+}
