@@ -254,7 +254,8 @@ func (m *Matcher) IsIgnoreFile(p string) bool {
 // (slash-separated; it is cleaned) or absolute inside the root; a trailing
 // '/' marks a directory, as does isDir. The root itself and paths outside
 // it are never ignored: check those with Resolve. Match does not touch the
-// file system and does not resolve symlinks.
+// file system, does not resolve symlinks, and allocates nothing for a
+// clean path (without case folding).
 func (m *Matcher) Match(p string, isDir bool) Result {
 	if strings.HasSuffix(p, "/") {
 		isDir = true

@@ -310,3 +310,22 @@ func TestFoldCase(t *testing.T) {
 		t.Errorf("Match(Sub/KEY.PEM) without FoldCase = %+v, want not ignored", r)
 	}
 }
+
+// TestMatchAllocs: Match of a clean path allocates nothing (the gate runs
+// it for every file reference). Not parallel: testing.AllocsPerRun
+// forbids it.
+func TestMatchAllocs(t *testing.T) {
+	root := tree(t, map[string]string{
+		".cmdguardignore":     strings.Join(patterns10, "\n"),
+		"src/.cmdguardignore": "*.tmp\n!keep.tmp\n",
+	})
+	m, err := ignore.Load(root, ignore.Options{Patterns: []ignore.Pattern{{Text: "inline/**/x", Source: "p:1"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"src/app/config/settings.yaml", "src/app/x.pem", "src/keep.tmp", root + "/inline/a/x"} {
+		if n := testing.AllocsPerRun(100, func() { m.Match(p, false); m.MatchPath(p) }); n != 0 {
+			t.Errorf("Match(%q) allocates %v times, want 0", p, n)
+		}
+	}
+}
