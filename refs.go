@@ -18,7 +18,12 @@ type refCheck struct {
 }
 
 func (rc refCheck) add(rule string, p parser.Pos, msg string) {
-	*rc.findings = append(*rc.findings, policy.Finding{Rule: rule, Message: msg, Pos: pos(p)})
+	rc.addFrom(rule, p, msg, "")
+}
+
+// addFrom adds a finding whose source is a file line (an ignore pattern).
+func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
+	*rc.findings = append(*rc.findings, policy.Finding{Rule: rule, Message: msg, Pos: pos(p), Source: source})
 }
 
 // fileRef checks one file reference of c and appends what it found to
@@ -88,7 +93,7 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			if rel != info.Rel {
 				msg = quote(name) + " resolves to " + rel + ", which is ignored by " + r.Source + " (" + r.Pattern + ")"
 			}
-			rc.add("ignore.denied", fr.Pos, msg)
+			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
 		}
 		if fr.Write && g.isProtected(rel) {
 			rc.add("path.protected", fr.Pos, "writes "+rel+", which steers the gate or git")

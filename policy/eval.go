@@ -81,6 +81,9 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 	}
 	for _, f := range in.Findings {
 		v, src := p.RuleVerdict(f.Rule)
+		if src == "builtin" && f.Source != "" {
+			src = f.Source // not re-rated: cite the fact's own source (an ignore file line)
+		}
 		msg := f.Message
 		if _, ok := LookupRule(f.Rule); !ok {
 			msg = fmt.Sprintf("unknown rule id %q: %s", f.Rule, f.Message)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -371,5 +372,29 @@ func TestVerdictJSON(t *testing.T) {
 	}
 	if v, err := policy.ParseVerdict("Allow"); err == nil || v != policy.Deny {
 		t.Errorf(`ParseVerdict("Allow") = %v, %v: want deny and an error`, v, err)
+	}
+}
+
+// TestFindingSource checks that a finding's own source is cited unless
+// rules: re-rates its id.
+func TestFindingSource(t *testing.T) {
+	t.Parallel()
+	in := &policy.Input{
+		Commands: []policy.Command{{Argv: []string{"cat", ".env"}, MatchArgv: []string{"cat", ".env"}, Dynamic: []bool{false, false}}},
+		Findings: []policy.Finding{{Rule: "ignore.denied", Message: "ignored", Pos: policy.Pos{Line: 1, Col: 5}, Source: ".cmdguardignore:1"}},
+	}
+	for _, tt := range []struct{ yaml, want string }{
+		{"version: 1\nallow: [cat]\n", ".cmdguardignore:1"},
+		{"version: 1\nallow: [cat]\nrules:\n  ignore.denied: ask\n", "p.yaml:4"},
+	} {
+		p, err := policy.Parse("p.yaml", []byte(tt.yaml), t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := p.Evaluate(context.Background(), in)
+		i := slices.IndexFunc(d.Reasons, func(r policy.Reason) bool { return r.Rule == "ignore.denied" })
+		if i < 0 || d.Reasons[i].Source != tt.want {
+			t.Errorf("policy %q: ignore.denied reason %+v, want source %s", tt.yaml, d.Reasons, tt.want)
+		}
 	}
 }
