@@ -126,13 +126,15 @@ type state struct {
 	globUnknown bool
 	// stdin is the text a heredoc or here-string feeds to the command
 	// being walked (a shell without a script runs it).
-	stdin   *Word
-	buf     []byte // scratch for decoding words
-	pbuf    []byte // scratch for the glob pattern of a word
-	quiet   int    // >0: do not report findings (re-decoding brace expansions)
-	stmts   int    // statements seen at top level
-	stopped bool   // MaxCommands reached
-	cwd     cwdState
+	stdin *Word
+	buf   []byte // scratch for decoding words
+	pbuf  []byte // scratch for the glob pattern of a word
+	quiet int    // >0: do not report findings
+	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
+	noAssignTilde int
+	stmts         int  // statements seen at top level
+	stopped       bool // MaxCommands reached
+	cwd           cwdState
 }
 
 // ctx is where in the (possibly nested) source the walker is.

@@ -85,6 +85,15 @@ line'`,
 	`argv a=~`,
 	`argv @ % ^ +`,
 	`argv x!`,
+	`argv {x}a,b}`,
+	`argv {$,}'\x41' {a,b}$'\x41'`,
+	`argv a==~ a=~:~/b =~`,
+	`argv {~,b} {a,~/x}`,
+	`argv ${HOME}{a,b}`,
+	`argv {a,{b,c}`,
+	`argv { a,b }`,
+	`argv {a..c..-1} {1..-2} {01..-2} {-01..2} {a..e..2} {1..3..0}`,
+	`argv {#,a}`,
 	`argv \
 x`,
 }
@@ -166,11 +175,12 @@ func TestArgvTricks(t *testing.T) {
 		{"ca\\\nt f", []string{"cat", "f"}},
 		{`"e"'v'al x`, []string{"eval", "x"}},
 		{`{cat,/etc/passwd}`, []string{"cat", "/etc/passwd"}},
+		{`ls $HOME{_X,/a}`, []string{"ls", "$HOME_X", "/home/u/a"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
 			t.Parallel()
-			a := Analyze(tc.src, Options{})
+			a := Analyze(tc.src, Options{Env: testEnv})
 			if len(a.Commands) != 1 {
 				t.Fatalf("Analyze(%q) = %d commands, want 1", tc.src, len(a.Commands))
 			}

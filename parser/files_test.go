@@ -49,6 +49,7 @@ func TestFileRefs(t *testing.T) {
 		{`cat ~/.ssh/id_rsa $HOME/.aws/credentials`, []string{"cat: arg /home/u/.ssh/id_rsa ", "cat: arg /home/u/.aws/credentials "}},
 		{`cat $X/y "${Z:-z}"`, []string{"cat: arg $X/y d", "cat: arg ${Z:-z} d"}},
 		{`cat {a,b}.txt`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
+		{`cat {x}a,.env}`, []string{"cat: arg x}a ", "cat: arg .env "}},
 		{`cat *.pem "*".go`, []string{"cat: arg *.pem g", "cat: arg *.go "}},
 		{`grep -rn TODO src/ --include=*.go`, []string{"grep: arg src/ r"}},
 		{`grep -e x -f pats.txt a b`, []string{"grep: option pats.txt ", "grep: arg a ", "grep: arg b "}},

@@ -197,6 +197,11 @@ var findingTests = []struct {
 	{"cat <<EOF\n<(ls) (x) \\$(y)\nEOF", nil},
 	{"bash -c \"ls\n(ls)\"", []string{"2:1 parser.subshell"}},
 	{"bash -c 'ls' && bash -c \"x \\\"\\$(id)\\\"\"", []string{"1:25 parser.command_substitution"}},
+	// brace expansion happens first, on the raw text, as in bash
+	{`x=5; echo {$,}[x]`, []string{"1:11 parser.arithmetic_variable"}},
+	{`{e,}val x`, []string{"1:1 parser.eval"}},
+	{`echo {$,}{'$(id)',}`, nil},
+	{`echo {a,b}$(id)`, []string{"1:6 parser.command_substitution"}},
 	// plain words are fine
 	{`echo $HOME ${x:-lit} ~ $'\x41' {a,b} *.go "$x"`, nil},
 	{`ls -la && go test ./... 2>&1 | tail -n 50`, nil},

@@ -1,84 +1,24 @@
 package parser
 
 import (
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxBraceResults bounds the words one brace expansion may produce.
-const maxBraceResults = 256
-
 // words decodes w and appends the results of its brace expansion to dst
 // (one Word when w has no brace expansion).
 func (s *state) words(w *syntax.Word, c *ctx, dst []Word) []Word {
-	if !hasBrace(w) {
-		return append(dst, s.word(w, c))
-	}
-	if braceDepth(w) > maxBraceDepth {
-		s.find("parser.unsupported", c.pos(w.Pos()), "brace expansion nested too deeply")
-		return append(dst, s.word(w, c))
-	}
-	cp := *w
-	if !syntax.SplitBraces(&cp) {
-		return append(dst, s.word(w, c))
-	}
-	pos := c.pos(w.Pos())
-	alts, ok := expandBraces(cp.Parts)
-	if !ok {
-		s.find("parser.unsupported", pos, "brace expansion yields too many words")
-		return append(dst, s.word(w, c))
-	}
-	s.scanWord(w, c) // report findings once, not once per result
-	s.quiet++
-	for _, parts := range alts {
-		w := s.decode(parts, c, pos)
-		if w.Value == "" && allLit(parts) {
-			continue // bash drops empty unquoted results: {a,} is just a
+	if hasBrace(w) {
+		if out, ok := s.braceWords(w, c, dst); ok {
+			return out
 		}
-		dst = append(dst, w)
 	}
-	s.quiet--
-	return dst
+	return append(dst, s.word(w, c))
 }
 
-// maxBraceDepth bounds the nesting of braces in one word.
-const maxBraceDepth = 16
-
-// braceDepth returns the deepest nesting of { in the literals of w.
-func braceDepth(w *syntax.Word) int {
-	depth, deepest := 0, 0
-	for _, p := range w.Parts {
-		l, ok := p.(*syntax.Lit)
-		if !ok {
-			continue
-		}
-		for i := 0; i < len(l.Value); i++ {
-			switch l.Value[i] {
-			case '\\':
-				i++
-			case '{':
-				depth++
-				deepest = max(deepest, depth)
-			case '}':
-				depth = max(depth-1, 0)
-			}
-		}
-	}
-	return deepest
-}
-
-func allLit(parts []syntax.WordPart) bool {
-	for _, p := range parts {
-		if _, ok := p.(*syntax.Lit); !ok {
-			return false
-		}
-	}
-	return true
-}
-
+// hasBrace reports an unquoted { in w, which may start a brace expansion.
 func hasBrace(w *syntax.Word) bool {
 	for _, p := range w.Parts {
 		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
@@ -86,118 +26,6 @@ func hasBrace(w *syntax.Word) bool {
 		}
 	}
 	return false
-}
-
-// expandBraces turns parts with BraceExp nodes into every combination.
-func expandBraces(parts []syntax.WordPart) ([][]syntax.WordPart, bool) {
-	out := [][]syntax.WordPart{nil}
-	for _, p := range parts {
-		br, ok := p.(*syntax.BraceExp)
-		if !ok {
-			for i := range out {
-				out[i] = append(out[i], p)
-			}
-			continue
-		}
-		var alts [][]syntax.WordPart
-		if br.Sequence {
-			seq, ok := braceSequence(br)
-			if !ok {
-				return nil, false
-			}
-			for _, v := range seq {
-				alts = append(alts, []syntax.WordPart{&syntax.Lit{Value: v}})
-			}
-		} else {
-			for _, e := range br.Elems {
-				sub, ok := expandBraces(e.Parts)
-				if !ok {
-					return nil, false
-				}
-				alts = append(alts, sub...)
-			}
-		}
-		if len(out)*len(alts) > maxBraceResults {
-			return nil, false
-		}
-		next := make([][]syntax.WordPart, 0, len(out)*len(alts))
-		for _, o := range out {
-			for _, a := range alts {
-				n := make([]syntax.WordPart, 0, len(o)+len(a))
-				n = append(append(n, o...), a...)
-				next = append(next, n)
-			}
-		}
-		out = next
-	}
-	return out, true
-}
-
-// braceSequence expands {x..y[..incr]} like bash.
-func braceSequence(br *syntax.BraceExp) ([]string, bool) {
-	from, to := br.Elems[0].Lit(), br.Elems[1].Lit()
-	incr := int64(1)
-	if len(br.Elems) == 3 {
-		n, err := strconv.ParseInt(br.Elems[2].Lit(), 10, 64)
-		if err != nil {
-			return nil, false
-		}
-		if n < 0 {
-			n = -n
-		}
-		if n != 0 {
-			incr = n
-		}
-	}
-	a, errA := strconv.ParseInt(from, 10, 64)
-	b, errB := strconv.ParseInt(to, 10, 64)
-	chars := errA != nil || errB != nil
-	if chars {
-		if len(from) != 1 || len(to) != 1 {
-			return nil, false
-		}
-		a, b = int64(from[0]), int64(to[0])
-	}
-	width := 0
-	if !chars && (hasLeadingZero(from) || hasLeadingZero(to)) {
-		width = max(len(from), len(to))
-	}
-	step := incr
-	if a > b {
-		step = -incr
-	}
-	if n := (b-a)/step + 1; n > maxBraceResults || n < 0 {
-		return nil, false
-	}
-	var out []string
-	for v := a; (step > 0 && v <= b) || (step < 0 && v >= b); v += step {
-		if chars {
-			out = append(out, string(rune(v)))
-			continue
-		}
-		str := strconv.FormatInt(v, 10)
-		if width > 0 {
-			neg := v < 0
-			str = strings.TrimPrefix(str, "-")
-			w := width
-			if neg {
-				w--
-			}
-			for len(str) < w {
-				str = "0" + str
-			}
-			if neg {
-				str = "-" + str
-			}
-		}
-		out = append(out, str)
-	}
-	return out, true
-}
-
-func hasLeadingZero(s string) bool {
-	s = strings.TrimPrefix(s, "-")
-	return len(s) > 1 && s[0] == '0'
 }
 
 // word decodes w (no brace expansion) and reports the findings in it.
@@ -268,7 +96,15 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 			if s.quiet == 0 {
 				s.paramExp(p, c)
 			}
-			if v, ok := s.resolve(p); ok {
+			// After brace expansion, $HOME{a,b} reads $HOMEa: the name
+			// runs on into the literal that follows.
+			nameRunsOn := false
+			if p.Short && i+1 < len(parts) {
+				if l, ok := parts[i+1].(*syntax.Lit); ok && l.Value != "" && isNameByte(l.Value[0]) {
+					nameRunsOn = true
+				}
+			}
+			if v, ok := s.resolve(p); ok && !nameRunsOn {
 				s.buf = append(s.buf, v...)
 				if quoted {
 					s.pbuf = appendQuoteMeta(s.pbuf, []byte(v))
@@ -314,9 +150,12 @@ func appendQuoteMeta(dst, v []byte) []byte {
 // prefixes, glob characters.
 func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 	if wordStart && strings.HasPrefix(v, "~") {
-		v = s.tilde(v, last, out)
+		v = s.tilde(v, last, false, out)
 	}
-	assign := wordStart && assignPrefix(v) > 0
+	eq := -1 // the = of NAME=, after which (and after each :) bash expands ~
+	if n := assignPrefix(v); wordStart && n > 0 && s.noAssignTilde == 0 {
+		eq = n - 1
+	}
 	for i := 0; i < len(v); i++ {
 		ch := v[i]
 		switch ch {
@@ -337,10 +176,10 @@ func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 		case '=', ':':
 			// bash expands ~ after = and : in words that look like
 			// assignments (x=~/a, PATH=~/bin:~/sbin).
-			if assign && i+1 < len(v) && v[i+1] == '~' {
+			if eq >= 0 && (i == eq || ch == ':' && i > eq) && i+1 < len(v) && v[i+1] == '~' {
 				s.buf = append(s.buf, ch)
 				s.pbuf = append(s.pbuf, ch)
-				rest := s.tilde(v[i+1:], last, out)
+				rest := s.tilde(v[i+1:], last, true, out)
 				i += len(v) - (i + 1) - len(rest) // skip the expanded prefix
 				continue
 			}
@@ -348,6 +187,10 @@ func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 		s.buf = append(s.buf, ch)
 		s.pbuf = append(s.pbuf, ch)
 	}
+}
+
+func isNameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // assignPrefix returns the length of NAME= at the start of v, or 0.
@@ -367,17 +210,24 @@ func assignPrefix(v string) int {
 
 // tilde expands a leading tilde prefix of v from Options.Env, returning
 // the rest of v. A prefix it cannot resolve marks the word Dynamic.
-func (s *state) tilde(v string, last bool, out *Word) string {
-	end := strings.IndexAny(v, "/:")
+func (s *state) tilde(v string, last, inAssign bool, out *Word) string {
+	stop := "/"
+	if inAssign {
+		stop = "/:"
+	}
+	end := strings.IndexAny(v, stop)
 	if end < 0 {
 		if !last {
-			return v // ~"user" or ~$x: quoted or dynamic prefix, kept
+			// ~"user" or ~$x: a quoted or dynamic prefix, kept; bash
+			// treats ~x:… and ~x=… oddly, so those stay unknown.
+			out.Dynamic = out.Dynamic || !inAssign && strings.ContainsAny(v, ":=")
+			return v
 		}
 		end = len(v)
 	}
 	var val string
 	ok := false
-	switch v[:end] {
+	switch v[:end] { // ~user, ~-, ~N and bash's odd ~x:y and ~x=y forms stay unknown
 	case "~":
 		val, ok = s.opts.Env["HOME"]
 		ok = ok && val != ""
