@@ -64,8 +64,10 @@
 // run time ($VAR), Glob a pattern that bash expands against the file
 // system (expand [Word.Pattern] with [Glob]); after a shopt, which may
 // change what globs match, glob words are also Dynamic. Brace expansion is
-// applied:
-// one Word per result. [Command.Files] lists candidate file references:
+// applied as bash applies it, to the raw text before any other expansion
+// ({x}a,b} is "x}a" and "b"; {$,}HOME is "$HOME" and "HOME"), and each
+// result is analysed again: one Word per result. [Command.Files] lists
+// candidate file references:
 // operands, --opt=value values, @FILE, git's REV:PATH and redirect
 // targets, with writes and recursive reads marked; /dev/null, the
 // standard streams and fd duplications are not files. [Command.Unknown]
