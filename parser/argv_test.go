@@ -1,9 +1,11 @@
 package parser
 
 import (
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,16 +100,21 @@ line'`,
 x`,
 }
 
-func TestArgvDifferential(t *testing.T) {
-	t.Parallel()
+// argvSandbox builds the argv printer and returns bash, a runner for bash
+// -c SRC with the printer on PATH, and an empty working directory.
+func argvSandbox(t *testing.T) (run func(src string) ([]byte, error), work string) {
+	t.Helper()
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Fatalf("bash is required for the differential test: %v", err)
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
+	work = filepath.Join(dir, "work")
+	for _, d := range []string{bin, work} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	goTool, err := exec.LookPath("go")
 	if err != nil {
@@ -116,10 +123,17 @@ func TestArgvDifferential(t *testing.T) {
 	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(bin, "argv"), filepath.Join("testdata", "argv.go")).CombinedOutput(); err != nil {
 		t.Fatalf("compile argv printer: %v\n%s", err, out)
 	}
-	work := filepath.Join(dir, "work")
-	if err := os.Mkdir(work, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	return func(src string) ([]byte, error) {
+		cmd := exec.Command(bash, "-c", src)
+		cmd.Dir = work
+		cmd.Env = []string{"HOME=/home/u", "PATH=" + bin + ":/usr/bin:/bin", "LC_ALL=C.UTF-8"}
+		return cmd.Output()
+	}, work
+}
+
+func TestArgvDifferential(t *testing.T) {
+	t.Parallel()
+	run, work := argvSandbox(t)
 	env := map[string]string{"HOME": "/home/u"}
 	if len(staticCommands) < 50 {
 		t.Fatalf("only %d static commands, want at least 50", len(staticCommands))
@@ -127,10 +141,7 @@ func TestArgvDifferential(t *testing.T) {
 	for _, src := range staticCommands {
 		t.Run(src, func(t *testing.T) {
 			t.Parallel()
-			cmd := exec.Command(bash, "-c", src)
-			cmd.Dir = work
-			cmd.Env = []string{"HOME=/home/u", "PATH=" + bin + ":/usr/bin:/bin", "LC_ALL=C.UTF-8"}
-			out, err := cmd.Output()
+			out, err := run(src)
 			if err != nil {
 				t.Fatalf("bash -c %q: %v", src, err)
 			}
@@ -159,6 +170,44 @@ func TestArgvDifferential(t *testing.T) {
 				t.Errorf("Analyze(%q) argv mismatch with bash (-bash +analysis):\n%s", src, diff)
 			}
 		})
+	}
+}
+
+// TestArgvRandomDifferential builds words from tricky pieces (quotes,
+// escapes, $'…', braces, tildes, assignments) with a fixed seed, and checks
+// every word the analysis calls static against what bash passes.
+func TestArgvRandomDifferential(t *testing.T) {
+	t.Parallel()
+	run, work := argvSandbox(t)
+	pieces := []string{"a", "\\", "'", "\"", "$'", "{", "}", ",", "..", "1", "~", "/", "=", ":", " ",
+		"\\\n", "\\t", "\\x41", "$", "-", "#", "\\'", "0", "\\0", "\\c", "\\u00e9", "{a,b}", "{a..c}",
+		"{01..3}", "{,}", "{x}", "$HOME", "${HOME}", "~/", "a=", "{~,b}", "{$,}", "HOME", "[", "]"}
+	r := rand.New(rand.NewPCG(1, 2))
+	checked := 0
+	for range 600 {
+		var b strings.Builder
+		b.WriteString("argv ")
+		for k := r.IntN(7) + 1; k > 0; k-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		src := b.String()
+		a := Analyze(src, Options{Cwd: work, Env: map[string]string{"HOME": "/home/u"}})
+		if len(a.Findings) > 0 || len(a.Commands) != 1 || slices.ContainsFunc(a.Commands[0].Argv,
+			func(w Word) bool { return w.Dynamic || w.Glob }) {
+			continue
+		}
+		out, err := run(src)
+		if err != nil {
+			continue // bash refused it too (syntax error)
+		}
+		checked++
+		want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		if diff := cmp.Diff(want, a.Commands[0].Args); diff != "" {
+			t.Errorf("Analyze(%q) argv mismatch with bash (-bash +analysis):\n%s", src, diff)
+		}
+	}
+	if checked < 100 {
+		t.Errorf("only %d random commands were static enough to compare, want at least 100", checked)
 	}
 }
 
