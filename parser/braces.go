@@ -16,6 +16,7 @@ import (
 const (
 	maxBraceResults = 256 // words one brace expansion may produce
 	maxBraceDepth   = 16  // nesting of { in one word
+	maxBraceOpen    = 128 // { characters in one word (the scan is quadratic)
 )
 
 // braceWords expands the braces of w and appends the analysed results to
@@ -23,8 +24,12 @@ const (
 func (s *state) braceWords(w *syntax.Word, c *ctx, dst []Word) ([]Word, bool) {
 	raw := braceSource(w, c)
 	budget := maxBraceResults
-	results, ok := braceExpand(raw, &budget, 0)
 	pos := c.pos(w.Pos())
+	if strings.Count(raw, "{") > maxBraceOpen {
+		s.find("parser.unsupported", pos, "too many braces in one word")
+		return dst, false
+	}
+	results, ok := braceExpand(raw, &budget, 0)
 	if !ok {
 		s.find("parser.unsupported", pos, "brace expansion too large or nested too deeply")
 		return dst, false

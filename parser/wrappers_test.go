@@ -120,9 +120,12 @@ func TestDepthAndCount(t *testing.T) {
 		{many.String(), Options{}, "parser.too_many_commands"},
 		{"ls; ls; ls", Options{MaxCommands: 2}, "parser.too_many_commands"},
 		{`bash -c "bash -c 'bash -c ls'"`, Options{MaxDepth: 2}, "parser.too_deep"},
+		{"echo " + strings.Repeat("{", 200), Options{}, "parser.unsupported"},
+		{"echo {1..1000}", Options{}, "parser.unsupported"},
+		{"echo {a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}", Options{}, "parser.unsupported"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.rule, func(t *testing.T) {
+		t.Run(tc.rule+" "+tc.src[:min(len(tc.src), 20)], func(t *testing.T) {
 			t.Parallel()
 			a := Analyze(tc.src, tc.opts)
 			found := false
