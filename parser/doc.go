@@ -44,7 +44,10 @@
 //	                              printf -v, read, unset, mapfile, wait -p,
 //	                              test -v, [[ -v ]]
 //	parser.dynamic_command        a command name (or sh -c script, git
-//	                              subcommand) not known before run time
+//	                              subcommand) not known before run time; a
+//	                              shell reading its script from a pipe or
+//	                              file (curl … | sh); parallel without a
+//	                              command
 //	parser.line_break_lookalike   CR, U+2028, U+2029, U+0085 outside quotes
 //	parser.unsupported            a node the analysis does not handle
 //	parser.too_deep               wrappers nested beyond Options.MaxDepth

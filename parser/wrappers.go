@@ -337,7 +337,12 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			s.fileRefs(cmd, base, args[min(i, len(args)):min(i+1, len(args))]) // the script file
 		}
 		s.add(*cmd)
-		if (hasS || i >= len(args)) && s.stdin != nil {
+		if hasS || i >= len(args) {
+			if s.stdin == nil {
+				// echo … | bash, curl … | sh, bash < f: code nobody saw.
+				s.find("parser.dynamic_command", cmd.Argv[0].Pos, base+" reads its script from standard input")
+				return
+			}
 			// bash <<'EOF' … EOF: the heredoc is the script.
 			script := *s.stdin
 			s.stdin = nil
