@@ -125,6 +125,8 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		s.add(*cmd)
 		if script != nil {
 			s.shellString(*script, base+" -c", c, cwd)
+		} else {
+			s.stdinScript(cmd, base, c, cwd) // an interactive shell
 		}
 	case wrapWatch:
 		i := skipOpts(args, w.shortVal, w.longVal)
@@ -176,6 +178,9 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			i = len(args)
 		}
 		s.add(*cmd)
+		if base == "doas" && i == len(args) && hasShortOpt(args, 's') {
+			s.stdinScript(cmd, base, c, cwd) // doas -s: an interactive shell
+		}
 		if i < len(args) {
 			inShell = inShell && (base == "command" || base == "builtin")
 			if next := s.inner(args[i:], base, c, cwd, inShell, nil); inShell {
@@ -338,15 +343,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 		}
 		s.add(*cmd)
 		if hasS || i >= len(args) {
-			if s.stdin == nil {
-				// echo … | bash, curl … | sh, bash < f: code nobody saw.
-				s.find("parser.dynamic_command", cmd.Argv[0].Pos, base+" reads its script from standard input")
-				return
-			}
-			// bash <<'EOF' … EOF: the heredoc is the script.
-			script := *s.stdin
-			s.stdin = nil
-			s.shellString(script, base+" stdin", c, cwd)
+			s.stdinScript(cmd, base, c, cwd)
 		}
 		return
 	}
@@ -354,6 +351,19 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 	if i < len(args) {
 		s.shellString(args[i], base+" -c", c, cwd)
 	}
+}
+
+// stdinScript handles a shell that reads its script from standard input:
+// a heredoc or here-string is parsed as the script; anything else (echo …
+// | bash, curl … | sh, bash < f) is code nobody saw.
+func (s *state) stdinScript(cmd *Command, name string, c *ctx, cwd cwdState) {
+	if s.stdin == nil {
+		s.find("parser.dynamic_command", cmd.Argv[0].Pos, name+" reads its script from standard input")
+		return
+	}
+	script := *s.stdin
+	s.stdin = nil
+	s.shellString(script, name+" stdin", c, cwd)
 }
 
 // envWrapper handles env [-i] [-u NAME] [-C DIR] [-S STRING] [VAR=x…] CMD.
@@ -513,8 +523,11 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 		i++
 	}
 	s.add(*cmd)
-	if i < len(args) {
+	switch {
+	case i < len(args):
 		s.inner(args[i:], base, c, inner, false, func(in *Command) { in.Assigns = assigns })
+	case hasAnyShortOpt(args, "si") || containsWord(args, "--shell") || containsWord(args, "--login"):
+		s.stdinScript(cmd, base, c, cwd) // sudo -s, sudo -i: an interactive shell
 	}
 }
 
