@@ -65,7 +65,7 @@ func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.Fi
 // rules, the root and the protected paths.
 func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) policy.File {
 	g := rc.g
-	info, err := ignore.Resolve(g.root, base, name)
+	info, err := g.ign.Resolve(base, name)
 	if err != nil {
 		f.Path = name
 		rc.add("ignore.unknown_ref", fr.Pos, "cannot resolve "+quote(name)+": "+err.Error())
@@ -156,7 +156,7 @@ func (g *Guard) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[]p
 		return
 	}
 	for _, from := range u.From {
-		info, err := ignore.Resolve(g.root, c.Cwd, from)
+		info, err := g.ign.Resolve(c.Cwd, from)
 		if err != nil || info.Outside || info.RealOutside || g.ign.ContainsIgnored(info.RealRel) ||
 			g.match(info.Rel, info).Ignored || g.match(info.RealRel, info).Ignored {
 			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" holds ignored files)")
