@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -80,6 +81,7 @@ func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
 	if start.dir == "" {
 		start.dir = opts.Env["PWD"]
 	}
+	s.controls(src)
 	s.script(src, &ctx{src: src}, start, Pos{})
 	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") {
 		s.find("parser.empty", Pos{}, "no command to run")
@@ -253,10 +255,33 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 	if c.depth == 0 {
 		s.stmts = len(f.Stmts)
 	}
-	if strings.ContainsAny(src, "\r\u2028\u2029\u0085") {
+	if strings.ContainsAny(src, "\r\v\f\u2028\u2029\u0085") {
 		s.lookalikes(f, c)
 	}
 	s.list(f.Stmts, cwd, c)
+}
+
+// controls reports control characters other than tab, newline and the
+// line-break look-alikes, anywhere in the source: a NUL ends the string
+// bash is given, and escape sequences can rewrite what a reviewer sees.
+func (s *state) controls(src string) {
+	line, col := 1, 1
+	for i := 0; i < len(src); i++ {
+		ch := src[i]
+		bad := ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' && ch != '\v' && ch != '\f' || ch == 0x7f ||
+			ch == 0xc2 && i+1 < len(src) && src[i+1] >= 0x80 && src[i+1] <= 0x9f && src[i+1] != 0x85
+		if bad {
+			r, _ := utf8.DecodeRuneInString(src[i:])
+			s.find("parser.unsupported", Pos{Line: line, Col: col},
+				fmt.Sprintf("control character %U in the command", r))
+			return
+		}
+		if ch == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
 }
 
 // lookalikes reports characters that render as a line break but are not
@@ -291,7 +316,7 @@ func (s *state) lookalikes(f *syntax.File, c *ctx) {
 	for i := 0; i < len(src); i++ {
 		n := 0
 		switch {
-		case src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n'):
+		case src[i] == '\r', src[i] == '\v', src[i] == '\f': // CR: bare, or in CRLF where bash keeps it
 			n = 1
 		case strings.HasPrefix(src[i:], "\u2028"), strings.HasPrefix(src[i:], "\u2029"):
 			n = 3

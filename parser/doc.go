@@ -48,8 +48,11 @@
 //	                              shell reading its script from a pipe or
 //	                              file (curl … | sh); parallel without a
 //	                              command
-//	parser.line_break_lookalike   CR, U+2028, U+2029, U+0085 outside quotes
-//	parser.unsupported            a node the analysis does not handle
+//	parser.line_break_lookalike   CR (also in CRLF: bash keeps it), VT, FF,
+//	                              U+2028, U+2029, U+0085 outside quotes
+//	parser.unsupported            a node the analysis does not handle; other
+//	                              control characters anywhere (NUL, ESC, C1);
+//	                              brace expansions too large to expand
 //	parser.too_deep               wrappers nested beyond Options.MaxDepth
 //	parser.too_many_commands      more than Options.MaxCommands commands
 //	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=, … in

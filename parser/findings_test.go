@@ -157,7 +157,12 @@ var findingTests = []struct {
 	{"echo 'a\rb' \"c\u2028d\"", nil},
 	{"ls # \r hidden", []string{"1:6 parser.line_break_lookalike"}},
 	{"bash -c 'ls\u2028x'", []string{"1:12 parser.line_break_lookalike"}},
-	{"ls\r\n", nil},
+	{"ls\r\n", []string{"1:3 parser.line_break_lookalike"}},
+	{"ls\vx", []string{"1:3 parser.line_break_lookalike"}},
+	{"ls\fx", []string{"1:3 parser.line_break_lookalike"}},
+	{"echo 'safe\x1b[1A' x", []string{"1:11 parser.unsupported"}},
+	{"echo a\x00; rm x", []string{"1:7 parser.unsupported"}},
+	{"echo \u0080", []string{"1:6 parser.unsupported"}},
 	{"cat <<EOF; echo \"a\rb\" \r x\nbody\rx\nEOF", []string{"1:23 parser.line_break_lookalike"}},
 	// redirects
 	{`ls > /dev/tcp/1.2.3.4/80`, []string{"1:6 redirect.network"}},
