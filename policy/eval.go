@@ -62,6 +62,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		w := matchWords(c)
 		m := p.trie.lookup(w)
 		r := p.commandReason(c, w, m)
+		r.Command = ci + 1
 		if noMatch != nil {
 			noMatch[ci] = -1
 			if r.Rule == "policy.no_match" {
@@ -72,7 +73,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		hits = guardOptions(w.argv, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")
-			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src,
+			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src, Command: ci + 1,
 				Message: fmt.Sprintf("%s %s %s; allow it with a longer prefix that names the option", strings.Join(h.guard.prefix, " "), w.argv[h.index], h.guard.why)})
 		}
 		if trace != nil {

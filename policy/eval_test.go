@@ -196,7 +196,7 @@ rules:
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			d := p.Evaluate(context.Background(), tt.in)
-			want := policy.Decision{Verdict: tt.want, Reasons: tt.wantWhy}
+			want := policy.Decision{Verdict: tt.want, Reasons: withCommand(tt.in, tt.wantWhy)}
 			if diff := cmp.Diff(want, d, cmpopts.IgnoreFields(policy.Reason{}, "Message")); diff != "" {
 				t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
 			}
@@ -396,5 +396,50 @@ func TestFindingSource(t *testing.T) {
 		if i < 0 || d.Reasons[i].Source != tt.want {
 			t.Errorf("policy %q: ignore.denied reason %+v, want source %s", tt.yaml, d.Reasons, tt.want)
 		}
+	}
+}
+
+// withCommand fills the expected Reason.Command of prefix-rule reasons:
+// the 1-based index of the input command at the reason's position (every
+// test input here has its commands at distinct positions).
+func withCommand(in *policy.Input, want []policy.Reason) []policy.Reason {
+	if in == nil {
+		return want
+	}
+	out := slices.Clone(want)
+	for i, r := range out {
+		if !strings.HasPrefix(r.Rule, "policy.") {
+			continue
+		}
+		for ci, c := range in.Commands {
+			if c.Pos == r.Pos {
+				out[i].Command = ci + 1
+			}
+		}
+	}
+	return out
+}
+
+// TestReasonCommand checks that a prefix reason names its command even
+// when two commands share a position (the inner commands of bash -c "…").
+func TestReasonCommand(t *testing.T) {
+	t.Parallel()
+	p, err := policy.Parse("p.yaml", []byte("version: 1\nallow: [git status]\n"), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := policy.Pos{Line: 1, Col: 9}
+	in := &policy.Input{Commands: []policy.Command{
+		{Argv: []string{"git", "status"}, MatchArgv: []string{"git", "status"}, Dynamic: []bool{false, false}, Pos: at},
+		{Argv: []string{"make"}, MatchArgv: []string{"make"}, Dynamic: []bool{false}, Pos: at},
+	}}
+	d := p.Evaluate(context.Background(), in)
+	got := map[string]int{}
+	for _, r := range d.Reasons {
+		got[r.Rule] = r.Command
+	}
+	want := map[string]int{"policy.allow": 1, "policy.no_match": 2}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Reason.Command mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -85,6 +85,10 @@ type Reason struct {
 	Message string  `json:"message"`
 	Pos     Pos     `json:"pos"`
 	Source  string  `json:"source"` // "file:line" of the policy rule that fired, or "builtin"
+	// Command is the 1-based index into Input.Commands of the command the
+	// reason is about (a prefix rule's verdict); 0 when it is about no
+	// single command (a finding, a Rego rule).
+	Command int `json:"command,omitempty"`
 }
 
 // Decision is the verdict on an Input with every reason for it.

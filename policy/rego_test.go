@@ -73,7 +73,7 @@ func TestRego(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			got := tt.p.Evaluate(context.Background(), tt.in)
-			want := policy.Decision{Verdict: tt.want[0].Verdict, Reasons: tt.want}
+			want := policy.Decision{Verdict: tt.want[0].Verdict, Reasons: withCommand(tt.in, tt.want)}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Evaluate mismatch (-want +got):\n%s", diff)
 			}

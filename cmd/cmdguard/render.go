@@ -78,7 +78,7 @@ func hint(r cmdguard.Reason, d cmdguard.Decision, g *cmdguard.Guard) string {
 	file := policyName(g)
 	switch r.Rule {
 	case "policy.no_match", "policy.ask":
-		argv := argvAt(d, r.Pos)
+		argv := argvOf(d, r)
 		if argv == nil {
 			return "to allow it, add its prefix to allow: in " + file
 		}
@@ -122,14 +122,12 @@ func allowPrefix(g *cmdguard.Guard, argv []string) ([]string, bool) {
 	return argv, true
 }
 
-// argvAt returns the match argv of the command at p.
-func argvAt(d cmdguard.Decision, p cmdguard.Pos) []string {
-	for _, c := range d.Commands {
-		if c.Pos == p {
-			return c.MatchArgv
-		}
+// argvOf returns the match argv of the command a reason is about.
+func argvOf(d cmdguard.Decision, r cmdguard.Reason) []string {
+	if r.Command < 1 || r.Command > len(d.Commands) {
+		return nil
 	}
-	return nil
+	return d.Commands[r.Command-1].MatchArgv
 }
 
 // printable replaces control characters and the line-break look-alikes

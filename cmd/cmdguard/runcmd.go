@@ -199,7 +199,7 @@ func alwaysPrefixes(d cmdguard.Decision, g *cmdguard.Guard) ([][]string, string)
 		if r.Rule != "policy.no_match" && r.Rule != "policy.ask" {
 			return nil, fmt.Sprintf("%s is not a prefix rule", r.Rule)
 		}
-		pr, ok := allowPrefix(g, argvAt(d, r.Pos))
+		pr, ok := allowPrefix(g, argvOf(d, r))
 		if !ok {
 			return nil, fmt.Sprintf("the rule at %s names exactly this command", r.Source)
 		}
