@@ -24,19 +24,22 @@ func writeJSON(w io.Writer, v any) {
 }
 
 // renderDecision writes a decision for people: the verdict, then each
-// reason that caused it with the command line, a caret under the
-// position, and a hint of what in the policy would change it.
+// reason that decided it with the command line, a caret under the
+// position, and a hint of what in the policy would change it; then, one
+// line each, the reasons that would matter once those are gone.
 func renderDecision(w io.Writer, src string, d cmdguard.Decision, g *cmdguard.Guard) {
 	fmt.Fprintf(w, "%s\n", d.Verdict)
 	lines := strings.Split(src, "\n")
+	var also []cmdguard.Reason
 	for _, r := range d.Reasons {
-		if r.Verdict == cmdguard.Allow && d.Verdict != cmdguard.Allow {
+		switch {
+		case r.Verdict == cmdguard.Allow && d.Verdict != cmdguard.Allow:
 			continue // not a cause
+		case r.Verdict != d.Verdict:
+			also = append(also, r)
+			continue
 		}
-		if r.Pos.Line > 0 {
-			fmt.Fprintf(w, "%d:%d: ", r.Pos.Line, r.Pos.Col)
-		}
-		fmt.Fprintf(w, "%s: %s: %s [%s]\n", r.Verdict, r.Rule, r.Message, r.Source)
+		reasonLine(w, r)
 		if d.Verdict == cmdguard.Allow {
 			continue
 		}
@@ -48,6 +51,21 @@ func renderDecision(w io.Writer, src string, d cmdguard.Decision, g *cmdguard.Gu
 			fmt.Fprintf(w, "    hint: %s\n", h)
 		}
 	}
+	if len(also) > 0 {
+		fmt.Fprintln(w, "also:")
+		for _, r := range also {
+			fmt.Fprint(w, "  ")
+			reasonLine(w, r)
+		}
+	}
+}
+
+// reasonLine writes "line:col: verdict: rule: message [source]".
+func reasonLine(w io.Writer, r cmdguard.Reason) {
+	if r.Pos.Line > 0 {
+		fmt.Fprintf(w, "%d:%d: ", r.Pos.Line, r.Pos.Col)
+	}
+	fmt.Fprintf(w, "%s: %s: %s [%s]\n", r.Verdict, r.Rule, r.Message, r.Source)
 }
 
 // pad returns white space as wide as the first n bytes of line, keeping
