@@ -89,9 +89,13 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		}
 		if r := g.match(rel, info); r.Ignored && !f.Ignored {
 			f.Ignored, f.IgnoredBy = true, r.Source
-			msg := quote(name) + " is ignored by " + r.Source + " (" + r.Pattern + ")"
+			by := r.Source
+			if by == "builtin" {
+				by = "the built-in policy"
+			}
+			msg := quote(name) + " is ignored by " + by + " (" + r.Pattern + ")"
 			if rel != info.Rel {
-				msg = quote(name) + " resolves to " + rel + ", which is ignored by " + r.Source + " (" + r.Pattern + ")"
+				msg = quote(name) + " resolves to " + rel + ", which is ignored by " + by + " (" + r.Pattern + ")"
 			}
 			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
 		}
