@@ -255,7 +255,7 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 	if c.depth == 0 {
 		s.stmts = len(f.Stmts)
 	}
-	if strings.ContainsAny(src, "\r\v\f\u2028\u2029\u0085") {
+	if mayHaveLookalike(src) {
 		s.lookalikes(f, c)
 	}
 	s.list(f.Stmts, cwd, c)
@@ -286,6 +286,17 @@ func (s *state) controls(src string) {
 			col++
 		}
 	}
+}
+
+// mayHaveLookalike is a fast conservative test for lookalikes' bytes.
+func mayHaveLookalike(src string) bool {
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '\r', '\v', '\f', 0xe2, 0xc2:
+			return true
+		}
+	}
+	return false
 }
 
 // isBidi reports the Unicode bidirectional controls, which reorder how
