@@ -12,6 +12,10 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// internalError starts the message of the finding that a recovered panic
+// becomes.
+const internalError = "internal error in the analysis"
+
 // maxFindings bounds the findings of one analysis.
 const maxFindings = 512
 
@@ -52,8 +56,9 @@ type Analyzer struct {
 var analyzerPool = sync.Pool{New: func() any { return new(Analyzer) }}
 
 // Analyze parses src as bash and reports every simple command and every
-// finding. It never panics on any input and never reads the host's
-// environment or file system. It is safe for concurrent use.
+// finding. It never reads the host's environment or file system, and it
+// does not panic: an internal error becomes a parser.unsupported finding,
+// so a gate refuses the command. It is safe for concurrent use.
 func Analyze(src string, opts Options) *Analysis {
 	a := analyzerPool.Get().(*Analyzer)
 	defer analyzerPool.Put(a)
@@ -61,7 +66,7 @@ func Analyze(src string, opts Options) *Analysis {
 }
 
 // Analyze is like the package function Analyze, reusing a's parser.
-func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
+func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 	if a.p == nil {
 		a.p = syntax.NewParser(syntax.Variant(syntax.LangBash))
 	}
@@ -72,6 +77,14 @@ func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
 		opts.MaxCommands = DefaultMaxCommands
 	}
 	s := &a.s
+	defer func() {
+		// Fail closed: a bug here must refuse the command, not crash the
+		// caller nor let it through.
+		if r := recover(); r != nil {
+			res = &Analysis{Findings: []Finding{{Rule: "parser.unsupported",
+				Message: fmt.Sprintf("%s: %v", internalError, r)}}}
+		}
+	}()
 	*s = state{p: a.p, opts: opts, res: &Analysis{}, top: src, r: &a.r,
 		buf: s.buf[:0], pbuf: s.pbuf[:0]}
 	s.res.Commands = make([]Command, 0, min(1+strings.Count(src, "&")/2+strings.Count(src, "|")+
@@ -86,7 +99,7 @@ func (a *Analyzer) Analyze(src string, opts Options) *Analysis {
 	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") {
 		s.find("parser.empty", Pos{}, "no command to run")
 	}
-	res := s.res
+	res = s.res
 	s.res, s.top, s.opts = nil, "", Options{} // keep no reference to the caller's data
 	return res
 }

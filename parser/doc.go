@@ -63,7 +63,8 @@
 //	                              ${VAR:=x}
 //	redirect.network              a redirect to /dev/tcp/… or /dev/udp/…
 //	git.dangerous_config          git -c core.pager=… and other keys that run
-//	                              commands; git --exec-path=
+//	                              commands, git config setting them,
+//	                              git --exec-path=
 //
 // # Words and files
 //

@@ -26,6 +26,9 @@ func FuzzAnalyze(f *testing.F) {
 				t.Errorf("Analyze(%q): finding with invalid position: %+v", src, fd)
 			}
 			hasSyntax = hasSyntax || fd.Rule == "parser.syntax"
+			if strings.HasPrefix(fd.Message, internalError) {
+				t.Errorf("Analyze(%q) panicked: %s", src, fd.Message)
+			}
 		}
 		if err != nil && !hasSyntax {
 			t.Errorf("Analyze(%q): parse error %v but no parser.syntax finding", src, err)
