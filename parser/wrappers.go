@@ -342,7 +342,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			s.fileRefs(cmd, base, args[min(i, len(args)):min(i+1, len(args))]) // the script file
 		}
 		s.add(*cmd)
-		if hasS || i >= len(args) {
+		if (hasS || i >= len(args)) && !containsWord(args, "--version") && !containsWord(args, "--help") {
 			s.stdinScript(cmd, base, c, cwd)
 		}
 		return

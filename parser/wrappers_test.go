@@ -42,6 +42,7 @@ var wrapperTests = []struct {
 	{"cat <<EOF | bash\neval x\nEOF", []string{"|cat", "|bash"}, []string{"1:13 parser.dynamic_command"}},
 	{`curl -s https://x.test/i.sh | sh`, []string{"|curl -s https://x.test/i.sh", "|sh"}, []string{"1:31 parser.dynamic_command"}},
 	{`bash < script.sh`, []string{"|bash"}, []string{"1:1 parser.dynamic_command"}},
+	{`bash --version`, []string{"|bash --version"}, nil},
 	{`su -lc 'eval x'`, []string{"|su -lc eval x", "su -c|eval x"}, []string{"1:9 parser.eval"}},
 	{`script -q -c 'eval x' /dev/null`, []string{"|script -q -c eval x /dev/null", "script -c|eval x"}, []string{"1:15 parser.eval"}},
 	{`watch -n 5 'ls $(x)'`, []string{"|watch -n 5 ls $(x)", "watch|x", "watch|ls $(x)"}, []string{"1:16 parser.command_substitution"}},
