@@ -280,6 +280,7 @@ func (s *state) gitOperands(cmd *Command, ops []Word) {
 	if len(ops) == 0 {
 		return
 	}
+	rec := ops[0].Value == "add" || ops[0].Value == "archive" // they read whole trees
 	for _, op := range ops[1:] { // ops[0] is the subcommand
 		v := op.Value
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
@@ -292,7 +293,7 @@ func (s *state) gitOperands(cmd *Command, ops []Word) {
 			}
 			continue
 		}
-		s.argRef(cmd, op, false, false)
+		s.argRef(cmd, op, false, rec)
 	}
 }
 

@@ -78,6 +78,7 @@ func TestFileRefs(t *testing.T) {
 		{`git show HEAD:.env`, []string{"git: rev .env "}},
 		{`git cat-file -p main:config/db.yml`, []string{"git: rev config/db.yml "}},
 		{`git commit -m "fix /etc/x"`, nil},
+		{`git add .`, []string{"git: arg . r"}},
 		{`git -C sub diff a.txt`, []string{"git: option sub ", "git: arg sub/a.txt "}},
 		{`go test ./... -run=X`, nil},
 		{`go vet ./parser`, []string{"go: arg ./parser "}},
