@@ -281,7 +281,7 @@ func (s *state) gitOperands(cmd *Command, ops []Word) {
 		return
 	}
 	rec := ops[0].Value == "add" || ops[0].Value == "archive" // they read whole trees
-	for _, op := range ops[1:] { // ops[0] is the subcommand
+	for _, op := range ops[1:] {                              // ops[0] is the subcommand
 		v := op.Value
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]
