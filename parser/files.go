@@ -280,8 +280,9 @@ func (s *state) gitOperands(cmd *Command, ops []Word) {
 	if len(ops) == 0 {
 		return
 	}
-	rec := ops[0].Value == "add" || ops[0].Value == "archive" // they read whole trees
-	for _, op := range ops[1:] {                              // ops[0] is the subcommand
+	// ops[0] is the subcommand; add and archive read whole trees.
+	rec := ops[0].Value == "add" || ops[0].Value == "archive"
+	for _, op := range ops[1:] {
 		v := op.Value
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]
