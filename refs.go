@@ -46,7 +46,7 @@ func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.Fi
 	if !fr.Glob {
 		return append(files, rc.file(base, fr.Path, fr, f))
 	}
-	matches, err := parser.Glob(fr.Path, base, os.ReadDir)
+	matches, err := parser.Glob(fr.Pattern, base, os.ReadDir)
 	if err != nil {
 		rc.add("ignore.unknown_ref", fr.Pos, "cannot expand "+quote(fr.Path)+": "+err.Error())
 		return append(files, f)

@@ -485,3 +485,49 @@ func notAFile(v string) bool {
 	}
 	return false
 }
+
+// splitShort rewrites short-option clusters as getopt reads them, one
+// option a word: "-qc" is "-q" "-c", and "-cVALUE" (an option in shortVal
+// with its value attached) is "-c" "VALUE". Wrappers that look for a
+// single option word ("-c", "-S") would otherwise miss the forms getopt
+// accepts. It stops at "--", at a dynamic word and, unless permute is set
+// (GNU getopt moves options before operands), at the first operand.
+// Positions of the pieces are the cluster's.
+func splitShort(args []Word, shortVal string, permute bool) []Word {
+	out := make([]Word, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case a.Dynamic || v == "--":
+			return append(out, args[i:]...)
+		case len(v) < 2 || v[0] != '-':
+			if !permute {
+				return append(out, args[i:]...)
+			}
+			out = append(out, a)
+			continue
+		case v[1] == '-' || len(v) == 2:
+			out = append(out, a)
+			if len(v) == 2 && strings.IndexByte(shortVal, v[1]) >= 0 && i+1 < len(args) {
+				i++
+				out = append(out, args[i]) // the option's value, never an option itself
+			}
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			out = append(out, Word{Value: "-" + v[j:j+1], Pos: a.Pos})
+			if strings.IndexByte(shortVal, v[j]) < 0 {
+				continue
+			}
+			if j+1 < len(v) {
+				out = append(out, Word{Value: v[j+1:], Pos: a.Pos})
+			} else if i+1 < len(args) {
+				i++
+				out = append(out, args[i])
+			}
+			break
+		}
+	}
+	return out
+}

@@ -86,11 +86,15 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 	case wrapSu, wrapScript:
 		var script *Word
 		var files []Word
+		if w.kind == wrapSu {
+			args = splitShort(args, "csgGw", true)
+		} else {
+			args = splitShort(args, "cEIOBT", true)
+		}
 		for i := 0; i < len(args); i++ {
 			v := args[i].Value
 			switch {
-			case v == "-c" || v == "--command" || v == "--session-command" ||
-				len(v) > 2 && v[0] == '-' && v[1] != '-' && v[len(v)-1] == 'c':
+			case v == "-c" || v == "--command" || v == "--session-command":
 				if i+1 < len(args) {
 					i++
 					script = &args[i]
@@ -368,7 +372,7 @@ func (s *state) stdinScript(cmd *Command, name string, c *ctx, cwd cwdState) {
 
 // envWrapper handles env [-i] [-u NAME] [-C DIR] [-S STRING] [VAR=x…] CMD.
 func (s *state) envWrapper(cmd *Command, c *ctx, cwd cwdState) {
-	args := cmd.Argv[1:]
+	args := splitShort(cmd.Argv[1:], "uCS", false)
 	var assigns []Assign
 	inner := cwd
 	splits := 0
@@ -533,7 +537,7 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 
 // flockWrapper handles flock [opts] FILE CMD… and flock [opts] FILE -c STRING.
 func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
-	args := cmd.Argv[1:]
+	args := splitShort(cmd.Argv[1:], "cwE", false)
 	var script *Word
 	haveFile := false
 	i := 0
