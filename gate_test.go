@@ -241,3 +241,48 @@ func TestFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentChecks runs many checks on one Guard at once (run it with
+// -race): every goroutine gets the same verdicts as a lone check.
+func TestConcurrentChecks(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmds := map[string]cmdguard.Verdict{
+		"ls -la":                    cmdguard.Allow,
+		"cat .env":                  cmdguard.Deny,
+		"npm install":               cmdguard.Ask,
+		"cd secrets && cat db.txt":  cmdguard.Deny,
+		"grep -r TODO src | head":   cmdguard.Allow,
+		"bash -c 'cat data/db.txt'": cmdguard.Deny,
+	}
+	errs := make(chan string, 64)
+	done := make(chan struct{})
+	for range 16 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 50 {
+				for cmd, want := range cmds {
+					d, err := g.Check(context.Background(), cmdguard.Request{Command: cmd, Cwd: root})
+					if err != nil || d.Verdict != want {
+						select {
+						case errs <- fmt.Sprintf("Check(%q) = %s, %v; want %s", cmd, d.Verdict, err, want):
+						default:
+						}
+						return
+					}
+				}
+			}
+		}()
+	}
+	for range 16 {
+		<-done
+	}
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}

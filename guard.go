@@ -71,6 +71,9 @@ type Guard struct {
 	// anyIgnore reports whether any ignore pattern exists at all: when none
 	// does, no place can hold an ignored file.
 	anyIgnore bool
+	// stageHook, when set (by tests only), is called before each stage of
+	// a check; it lets a test make any stage panic or fail.
+	stageHook func(stage string)
 }
 
 // Open builds the Guard for the project that dir belongs to: the policy
@@ -190,6 +193,7 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), err
 	}
+	g.stage("analyze")
 	in, err := g.input(req)
 	if err != nil {
 		return failed("gate.error", err.Error()), err
@@ -197,6 +201,7 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), err
 	}
+	g.stage("policy")
 	var pd policy.Decision
 	if explain {
 		pd, d.Trace = g.policy.Explain(ctx, in)
@@ -213,6 +218,12 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 		return failed("gate.error", "allow without a command"), errors.New("cmdguard: allow without a command")
 	}
 	return d, nil
+}
+
+func (g *Guard) stage(name string) {
+	if g.stageHook != nil {
+		g.stageHook(name)
+	}
 }
 
 func failed(rule, msg string) Decision {
