@@ -160,7 +160,7 @@ func TestGateVerdicts(t *testing.T) {
 		{cmd: "touch nested/.rooignore", want: cmdguard.Deny, rule: "path.protected"},
 		{cmd: "grep -r TODO .", want: cmdguard.Ask, rule: "ignore.contains_ignored"},
 		{cmd: "grep -r TODO src", want: cmdguard.Allow},
-		{cmd: "find . -name '*.txt' -exec cat {} \\;", want: cmdguard.Ask, rule: "ignore.unknown_ref"},
+		{cmd: "find . -name '*.txt' -exec cat {} \\;", want: cmdguard.Ask, rule: "ignore.unknown_ref", pos: "1:32"},
 		{cmd: "find src -name '*.go' -exec wc -l {} +", want: cmdguard.Ask, rule: "policy.dangerous_option", absent: "ignore.unknown_ref"},
 		{cmd: "find src -name '*.go' | xargs wc -l", want: cmdguard.Ask, rule: "ignore.unknown_ref"}, // stdin may name an ignored file
 		{cmd: "ls | xargs cat", want: cmdguard.Ask, rule: "ignore.unknown_ref"},

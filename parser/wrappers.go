@@ -691,11 +691,10 @@ opts:
 	}
 	s.add(*cmd)
 	for _, e := range execs {
-		unknown := UnknownRef{Pos: e.argv[0].Pos, From: starts, Message: "{} is filled from find's traversal"}
 		s.inner(e.argv, e.name, c, cwd, false, func(in *Command) {
 			for _, a := range in.Argv {
 				if strings.Contains(a.Value, "{}") {
-					in.Unknown = append(in.Unknown, unknown)
+					in.Unknown = append(in.Unknown, UnknownRef{Pos: a.Pos, From: starts, Message: "{} is filled from find's traversal"})
 					break
 				}
 			}
