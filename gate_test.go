@@ -2,6 +2,7 @@ package cmdguard_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -284,5 +285,45 @@ func TestConcurrentChecks(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// TestStart drives a started command as an ACP or /v1/bash adapter would:
+// write its stdin, wait, read its output; and a refused one never starts.
+func TestStart(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	req := cmdguard.RunRequest{Request: cmdguard.Request{Command: "tr a-z A-Z", Cwd: root}, StdinPipe: true}
+	if _, p, err := g.Start(ctx, req); !errors.Is(err, cmdguard.ErrRefused) || p != nil {
+		t.Fatalf("Start(tr) with tr not allowed = %v, %v; want ErrRefused and no process", p, err)
+	}
+	req.Approve = func(d cmdguard.Decision) bool { return d.Verdict == cmdguard.Ask }
+	d, p, err := g.Start(ctx, req)
+	if err != nil || d.Verdict != cmdguard.Ask {
+		t.Fatalf("Start(tr) approved = %s, %v", d.Verdict, err)
+	}
+	defer p.Release()
+	if _, err := p.Write([]byte("b\na\n")); err != nil {
+		t.Fatal(err)
+	}
+	p.CloseStdin()
+	res, err := p.Wait(ctx)
+	if err != nil || res.ExitCode == nil || *res.ExitCode != 0 || string(res.Stdout.Data) != "B\nA\n" {
+		t.Errorf("tr: %s, %v, stdout %q; want exit 0 and \"B\\nA\\n\"", res.Explain(), err, res.Stdout.Data)
+	}
+
+	marker := filepath.Join(root, "made")
+	for _, cmd := range []string{"touch made && cat .env", "rm -rf build; touch made"} {
+		if _, _, err := g.Run(ctx, cmdguard.RunRequest{Request: cmdguard.Request{Command: cmd, Cwd: root}}); !errors.Is(err, cmdguard.ErrRefused) {
+			t.Errorf("Run(%q) = %v, want ErrRefused", cmd, err)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("Run(%q) was refused but ran", cmd)
+		}
 	}
 }

@@ -17,6 +17,8 @@ type RunRequest struct {
 	Request
 	// Stdin is the command's standard input; nil means the null device.
 	Stdin io.Reader
+	// StdinPipe makes stdin a pipe fed by Process.Write (Start only).
+	StdinPipe bool
 	// Stdout and Stderr, if set, receive the output live as well.
 	Stdout, Stderr io.Writer
 	// Combined puts both streams into Result.Stdout in true order.
@@ -36,21 +38,38 @@ type RunRequest struct {
 var ErrRefused = errors.New("cmdguard: command refused")
 
 // Run checks req and runs the command if the verdict is Allow, or Ask and
-// req.Approve approves it. It runs exactly the checked string with bash in
-// the checked directory, in its own process group; the environment is
-// req.Env, reduced to the policy's exec.env_allow names when the policy
-// sets them. A refused command never starts: Run returns the Decision,
-// a zero Result and an error wrapping ErrRefused.
+// req.Approve approves it, and waits for it to end. See [Guard.Start].
 func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result, error) {
+	d, p, err := g.Start(ctx, req)
+	if err != nil {
+		return d, exec.Result{}, err
+	}
+	defer p.Release()
+	res, err := p.Wait(context.Background())
+	return d, res, err
+}
+
+// Start checks req and starts the command if the verdict is Allow, or Ask
+// and req.Approve approves it; it does not wait. The Process is what an
+// adapter for ACP terminals or a /v1/bash session drives: Read and
+// WaitOutput for output, Write for stdin (with req.StdinPipe), Wait, Kill
+// and Release. If ctx ends before the command, the command is ended.
+//
+// It runs exactly the checked string with bash in the checked directory,
+// in its own process group; the environment is req.Env, reduced to the
+// policy's exec.env_allow names when the policy sets them. A refused
+// command never starts: Start returns the Decision, a nil Process and an
+// error wrapping ErrRefused.
+func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Process, error) {
 	d, err := g.Check(ctx, req.Request)
 	if err != nil {
-		return d, exec.Result{}, fmt.Errorf("%w: %w", ErrRefused, err)
+		return d, nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
 	switch {
 	case d.Verdict == Allow:
 	case d.Verdict == Ask && req.Approve != nil && req.Approve(d):
 	default:
-		return d, exec.Result{}, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
+		return d, nil, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
 	}
 	cfg := g.policy.Exec()
 	c := exec.Cmd{
@@ -58,6 +77,7 @@ func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result,
 		Dir:         g.cwd(req.Cwd),
 		Env:         filterEnv(req.Env, cfg.EnvAllow),
 		Stdin:       req.Stdin,
+		StdinPipe:   req.StdinPipe,
 		Combined:    req.Combined,
 		Stdout:      req.Stdout,
 		Stderr:      req.Stderr,
@@ -70,8 +90,8 @@ func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result,
 	if c.OutputLimit == 0 && cfg.OutputLimit > 0 {
 		c.OutputLimit = int(min(cfg.OutputLimit, 1<<40))
 	}
-	res, err := exec.Run(ctx, c)
-	return d, res, err
+	p, err := exec.Start(ctx, c)
+	return d, p, err
 }
 
 func firstNonZero(a, b time.Duration) time.Duration {

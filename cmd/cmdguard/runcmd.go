@@ -58,8 +58,6 @@ func (c *cli) run(args []string) int {
 		fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
 		return exitRefused
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
 	req := cmdguard.RunRequest{
 		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()},
 		Stdin:       c.stdin,
@@ -72,7 +70,7 @@ func (c *cli) run(args []string) int {
 	if isTerminal(c.stdin) && isTerminal(c.stderr) {
 		req.Approve = func(d cmdguard.Decision) bool { return c.prompt(cmd, d, g) }
 	}
-	d, res, err := g.Run(ctx, req)
+	d, res, err := c.start(g, req)
 	out := runResult{Decision: d.Verdict, Reasons: d.Reasons, Status: string(res.Status)}
 	switch {
 	case errors.Is(err, cmdguard.ErrRefused):
@@ -112,6 +110,37 @@ func (c *cli) run(args []string) int {
 		return code
 	}
 	return exitRefused
+}
+
+// start checks and starts the command, passes the signals a terminal or a
+// supervisor sends cmdguard on to its process group as a shell would
+// (Ctrl-C is SIGINT to the command; SIGTERM and SIGHUP end the group with
+// escalation), and waits for it.
+func (c *cli) start(g *cmdguard.Guard, req cmdguard.RunRequest) (cmdguard.Decision, exec.Result, error) {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	d, p, err := g.Start(context.Background(), req)
+	if err != nil {
+		return d, exec.Result{}, err
+	}
+	defer p.Release()
+	go func() {
+		for {
+			select {
+			case s := <-sigs:
+				if s == os.Interrupt {
+					p.Signal(syscall.SIGINT)
+				} else {
+					p.Kill(s.(syscall.Signal))
+				}
+			case <-p.Done():
+				return
+			}
+		}
+	}()
+	res, err := p.Wait(context.Background())
+	return d, res, err
 }
 
 // parseSize parses a byte count: a number with an optional KiB, MiB or GiB
