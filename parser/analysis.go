@@ -79,6 +79,12 @@ type FileRef struct {
 	Glob      bool    `json:"glob,omitempty"`      // expand Pattern with Glob before checking
 	Pattern   string  `json:"pattern,omitempty"`   // Word.Pattern when Glob is set
 	Dynamic   bool    `json:"dynamic,omitempty"`   // could not be fully resolved
+	// Maybe marks a word that is probably not a path but could be one: a
+	// grep or sed pattern operand, the value attached to a short option
+	// (-m.env), the value of an option the parser does not know. The gate
+	// checks it only against the ignore rules and the protected paths,
+	// never for leaving the root, so that guessing costs no noise.
+	Maybe bool `json:"maybe,omitempty"`
 }
 
 // UnknownRef is an argument the gate cannot see: what xargs and parallel
