@@ -30,7 +30,10 @@ func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
 // files (one entry per glob match).
 func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.File, findings *[]policy.Finding) []policy.File {
 	rc := refCheck{g: g, c: c, findings: findings}
-	f := policy.File{Written: fr.Path, Pos: pos(fr.Pos), Kind: string(fr.Kind), Write: fr.Write, Recursive: fr.Recursive, Dynamic: fr.Dynamic}
+	f := policy.File{Written: fr.Path, Pos: pos(fr.Pos), Kind: string(fr.Kind), Write: fr.Write, Recursive: fr.Recursive, Dynamic: fr.Dynamic, Maybe: fr.Maybe}
+	if fr.Dynamic && fr.Maybe {
+		return append(files, f) // a dynamic pattern or option value: nothing to check
+	}
 	if fr.Dynamic {
 		if g.anyIgnore {
 			rc.add("ignore.unknown_ref", fr.Pos, quote(fr.Path)+" is not known before it runs: it may name an ignored file")
@@ -40,7 +43,7 @@ func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.Fi
 	base := c.Cwd
 	if fr.Kind == parser.RefRev {
 		base = g.root // git resolves REV:PATH from the top of the work tree
-	} else if c.CwdDynamic && !filepath.IsAbs(fr.Path) {
+	} else if c.CwdDynamic && !fr.Maybe && !filepath.IsAbs(fr.Path) {
 		rc.add("path.dynamic_cwd", fr.Pos, quote(fr.Path)+" is relative to a directory that is not known before it runs")
 	}
 	if !fr.Glob {
@@ -48,6 +51,9 @@ func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.Fi
 	}
 	matches, err := parser.Glob(fr.Pattern, base, os.ReadDir)
 	if err != nil {
+		if fr.Maybe {
+			return append(files, f)
+		}
 		rc.add("ignore.unknown_ref", fr.Pos, "cannot expand "+quote(fr.Path)+": "+err.Error())
 		return append(files, f)
 	}
@@ -68,6 +74,9 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 	info, err := g.ign.Resolve(base, name)
 	if err != nil {
 		f.Path = name
+		if fr.Maybe {
+			return f // probably not a path at all
+		}
 		rc.add("ignore.unknown_ref", fr.Pos, "cannot resolve "+quote(name)+": "+err.Error())
 		return f
 	}
@@ -99,19 +108,23 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			}
 			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
 		}
-		if fr.Write && g.isProtected(rel) {
-			rc.add("path.protected", fr.Pos, "writes "+rel+", which steers the gate or git")
+		if (fr.Write || !isReader(rc.c.MatchArgv)) && g.isProtected(rel) {
+			verb := "writes "
+			if !fr.Write {
+				verb = "names " // a program that may write through an option the gate does not know
+			}
+			rc.add("path.protected", fr.Pos, verb+rel+", which steers the gate or git")
 			break
 		}
 	}
-	if f.OutsideRoot {
+	if f.OutsideRoot && !fr.Maybe {
 		where := info.Abs
 		if !info.Outside {
 			where = info.Real
 		}
 		rc.add("path.outside_root", fr.Pos, quote(name)+" leaves the project root ("+where+")")
 	}
-	if fr.Recursive && info.IsDir && !f.Ignored && !f.OutsideRoot && g.ign.ContainsIgnored(info.RealRel) {
+	if fr.Recursive && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot && g.ign.ContainsIgnored(info.RealRel) {
 		rc.add("ignore.contains_ignored", fr.Pos, quote(name)+" contains ignored files and is read recursively")
 	}
 	return f
@@ -174,4 +187,35 @@ func quote(s string) string {
 		return `""`
 	}
 	return "'" + s + "'"
+}
+
+// readers are programs that only read the files they are given (their
+// writing options, if any, are policy.dangerous_option): naming a
+// protected file to one of them is not a write. Any other program that
+// names a protected path may write it through an option the gate does not
+// know (go build -o .git/hooks/x, sort --out=.cmdguardignore).
+var readers = map[string]bool{
+	"cat": true, "head": true, "tail": true, "less": true, "more": true, "wc": true,
+	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ls": true,
+	"stat": true, "file": true, "diff": true, "cmp": true, "comm": true, "nl": true,
+	"tac": true, "od": true, "xxd": true, "hexdump": true, "strings": true, "bat": true,
+	"md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "b2sum": true,
+	"realpath": true, "readlink": true, "basename": true, "dirname": true, "du": true,
+	"tree": true, "test": true, "[": true, "[[": true, "cd": true, "pushd": true,
+}
+
+// gitReaders are the git subcommands that only read.
+var gitReaders = map[string]bool{
+	"diff": true, "show": true, "log": true, "blame": true, "status": true,
+	"ls-files": true, "cat-file": true, "grep": true, "check-ignore": true, "rev-parse": true,
+}
+
+func isReader(argv []string) bool {
+	switch {
+	case len(argv) == 0:
+		return false
+	case argv[0] == "git":
+		return len(argv) > 1 && gitReaders[argv[1]]
+	}
+	return readers[argv[0]]
 }

@@ -49,6 +49,7 @@ type File struct {
 	Write       bool   `json:"write"`
 	Recursive   bool   `json:"recursive"`
 	Dynamic     bool   `json:"dynamic"`
+	Maybe       bool   `json:"maybe"` // probably not a path (a pattern, an option value): checked against ignore rules only
 	Ignored     bool   `json:"ignored"`
 	IgnoredBy   string `json:"ignored_by,omitempty"` // file:line of the matching pattern
 	OutsideRoot bool   `json:"outside_root"`
