@@ -145,6 +145,8 @@ type state struct {
 	buf   []byte // scratch for decoding words
 	pbuf  []byte // scratch for the glob pattern of a word
 	quiet int    // >0: do not report findings
+	// bracket: the word being decoded had an unquoted [ so far.
+	bracket bool
 	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
 	noAssignTilde int
 	stmts         int  // statements seen at top level

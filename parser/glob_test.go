@@ -22,17 +22,7 @@ func TestGlobDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatalf("bash is required for the differential test: %v", err)
 	}
-	dir := t.TempDir()
-	for _, f := range []string{"a.go", "b.go", "ab.txt", "c.txt", ".env", ".hidden.go", "star*",
-		"sub/x.go", "sub/.y.go", "sub/z.txt", "sab/x.go", "deep/er/f.go", "br[a]"} {
-		p := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := globFixture(t)
 	patterns := []string{`*`, `*.go`, `.*`, `?.txt`, `[ab]*`, `[!a]*`, `[^a]*`, `**`, `*/*`, `sub/*`,
 		`sub/.*`, `*/x.go`, `nomatch*`, `star\*`, `*/`, `.[!.]*`, `s*b/*.go`, `**/*.go`, `*/*/*`,
 		`sub/?.go`, `[a-b].go`, `br\[a]`, `br[[]a]`, `a.g[o]`, `deep/*/f.go`, `/nonexistent-dir-x/*`}
@@ -56,6 +46,66 @@ func TestGlobDifferential(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("Glob(%q) mismatch (-bash +Glob):\n%s", pat, diff)
+			}
+		})
+	}
+}
+
+// globFixture makes the directory the glob differentials expand in.
+func globFixture(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, f := range []string{"a.go", "b.go", "ab.txt", "c.txt", ".env", ".hidden.go", "star*",
+		"sub/x.go", "sub/.y.go", "sub/z.txt", "sab/x.go", "deep/er/f.go", "br[a]", "secret/db.txt"} {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestWordGlobDifferential analyses a word as written in a command and
+// expands it with Glob (its Pattern when Glob is set, else its Value),
+// and compares with what bash passes: quoting may split a bracket
+// expression across the parts of a word.
+func TestWordGlobDifferential(t *testing.T) {
+	t.Parallel()
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash is required for the differential test: %v", err)
+	}
+	dir := globFixture(t)
+	words := []string{`.e["n"]v`, `.e[n'']v`, `secre["t"]/db.txt`, `.e"["n]v`, `.e[n"]"v`, `[a]"."go`,
+		`"["a].go`, `a.g[o""]`, `'*'.go`, `"a"*`, `br\[a]`, `br"[a]"`, `[ab]'.go'`, `.e\[n]v`, `.e[n\]v`,
+		`s"ub"/[x].go`, `ab.t[x]"t"`}
+	for _, word := range words {
+		t.Run(word, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(bash, "-c", "printf '%s\\0' "+word)
+			cmd.Dir = dir
+			cmd.Env = []string{"LC_ALL=C", "PATH=/usr/bin:/bin"}
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("bash: %v", err)
+			}
+			want := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+			a := Analyze("printf %s "+word, Options{Env: testEnv})
+			w := a.Commands[0].Argv[2]
+			got := []string{w.Value}
+			if w.Glob {
+				if got, err = Glob(w.Pattern, dir, os.ReadDir); err != nil {
+					t.Fatalf("Glob(%q): %v", w.Pattern, err)
+				}
+				if got == nil {
+					got = []string{w.Value}
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("word %s (%+v) mismatch (-bash +Glob):\n%s", word, w, diff)
 			}
 		})
 	}
@@ -86,6 +136,8 @@ func TestWordPattern(t *testing.T) {
 		{`ls \[x]*`, "[x]*", `\[x]*`},
 		{`ls ~/*.txt`, "/home/u/*.txt", "/home/u/*.txt"},
 		{`ls 'a b'?`, "a b?", "a b?"},
+		{`ls .e["n"]v`, ".e[n]v", ".e[n]v"},
+		{`ls secret["*"]/db.txt`, "secret[*]/db.txt", `secret[\*]/db.txt`},
 	}
 	for _, tc := range tests {
 		a := Analyze(tc.src, Options{Env: testEnv})

@@ -45,6 +45,7 @@ func (s *state) decode(parts []syntax.WordPart, c *ctx, pos Pos) Word {
 	}
 	out := Word{Pos: pos}
 	s.buf, s.pbuf = s.buf[:0], s.pbuf[:0]
+	s.bracket = false
 	s.decodeParts(parts, c, &out, false)
 	if i := strings.IndexByte(string(s.buf), 0); i >= 0 {
 		s.buf = s.buf[:i] // argv strings end at NUL
@@ -170,7 +171,15 @@ func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
 		case '*', '?':
 			out.Glob = true
 		case '[':
+			// An unquoted [ and a later unquoted ] make a bracket
+			// expression, even when parts between them are quoted
+			// (.e["n"]v matches .env).
+			s.bracket = true
 			if strings.IndexByte(v[i+1:], ']') >= 0 {
+				out.Glob = true
+			}
+		case ']':
+			if s.bracket {
 				out.Glob = true
 			}
 		case '=', ':':
