@@ -394,14 +394,24 @@ func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) (stdin Word, 
 		cmd.Redirects = append(cmd.Redirects, rd)
 		return rd.Target, true
 	}
-	rd.Target = s.word(r.Word, c)
+	// bash brace-expands a redirect target: one result is opened, more
+	// are an "ambiguous redirect" error; every result is reported.
+	var one [1]Word
+	targets := one[:0]
+	if hasBrace(r.Word) {
+		targets, _ = s.braceWords(r.Word, c, targets)
+	}
+	if len(targets) == 0 {
+		targets = append(targets, s.word(r.Word, c))
+	}
+	rd.Target = targets[0]
 	t := rd.Target
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
 		rd.Write = true
 	case syntax.DplIn, syntax.DplOut:
-		if !t.Dynamic && (t.Value == "-" || isDigits(strings.TrimSuffix(t.Value, "-"))) {
+		if len(targets) == 1 && !t.Dynamic && (t.Value == "-" || isDigits(strings.TrimSuffix(t.Value, "-"))) {
 			rd.Dup = true
 		} else {
 			rd.Write = r.Op == syntax.DplOut
@@ -411,11 +421,13 @@ func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) (stdin Word, 
 	if rd.Dup {
 		return Word{}, false
 	}
-	if isNetworkPath(t.Value) {
-		s.find("redirect.network", t.Pos, "redirect to "+t.Value+" opens a network connection")
-		return Word{}, false
+	for _, t := range targets {
+		if isNetworkPath(t.Value) {
+			s.find("redirect.network", t.Pos, "redirect to "+t.Value+" opens a network connection")
+			continue
+		}
+		s.fileRef(cmd, t, RefRedirect, rd.Write, false)
 	}
-	s.fileRef(cmd, t, RefRedirect, rd.Write, false)
 	return Word{}, false
 }
 

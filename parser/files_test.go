@@ -8,7 +8,7 @@ import (
 )
 
 // refLines renders every file reference of every command compactly:
-// "cmd: kind path [w][r][g][d]".
+// "cmd: kind path [w][r][g][d][m]".
 func refLines(a *Analysis) []string {
 	var out []string
 	for _, c := range a.Commands {
@@ -21,7 +21,7 @@ func refLines(a *Analysis) []string {
 			for _, fl := range []struct {
 				on bool
 				s  string
-			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}} {
+			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}, {f.Maybe, "m"}} {
 				if fl.on {
 					flags += fl.s
 				}
@@ -108,6 +108,14 @@ EOF`, []string{"cat: redirect out w"}},
 		{`bash --rcfile rc.sh -i`, []string{"bash: option rc.sh "}},
 		{`bash script.sh arg`, []string{"bash: arg script.sh "}},
 		{`shopt -s dotglob; cat *`, []string{"cat: arg * gd"}},
+		// Redirect targets are brace-expanded: one result opens it, more
+		// are an ambiguous redirect (all reported).
+		{`cat < .e{n..n}v`, []string{"cat: redirect .env "}},
+		{`echo x > .git/hook{s..s}/pre-commit`, []string{"echo: redirect .git/hooks/pre-commit w"}},
+		{`echo >> .cmdguardigno{r..r}e`, []string{"echo: redirect .cmdguardignore w"}},
+		{`echo > {a,.env}`, []string{"echo: redirect a w", "echo: redirect .env w"}},
+		{`echo 2>&{1..1} >&{x,y}`, []string{"echo: redirect x w", "echo: redirect y w"}},
+		{`cat 0<{/dev/tcp/h/1,a}`, []string{"cat: redirect a "}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {

@@ -192,6 +192,8 @@ var findingTests = []struct {
 	{`git $X status`, []string{"1:5 parser.dynamic_command"}},
 	{`ls | parallel`, []string{"1:6 parser.dynamic_command"}},
 	{`exec 3<>/dev/tcp/h/80`, []string{"1:9 redirect.network"}},
+	{`cat < /dev/{tcp,x}/h/80`, []string{"1:7 redirect.network"}},
+	{`echo $(id) > {a,$(id)}`, []string{"1:14 parser.command_substitution", "1:6 parser.command_substitution"}},
 	{`git config user.email a@b.c`, nil},
 	{`bash -c 'git -c core.fsmonitor=x status'`, []string{"1:17 git.dangerous_config"}},
 	// more nesting: loop bodies and heredoc bodies
