@@ -331,7 +331,7 @@ func toEntry(x ast.Value, ncmd int) (regoEntry, error) {
 var inputKeys = [...]string{
 	"source", "commands", "findings", "cwd", "root", "rule", "message", "pos", "line", "col",
 	"argv", "match_argv", "dynamic", "wrappers", "redirects", "files", "op", "target", "write",
-	"path", "written", "kind", "recursive", "ignored", "outside_root", "is_dir", "exists", "ignored_by",
+	"path", "written", "kind", "recursive", "ignored", "outside_root", "is_dir", "exists", "maybe", "ignored_by",
 }
 
 const (
@@ -362,6 +362,7 @@ const (
 	kOutsideRoot
 	kIsDir
 	kExists
+	kMaybe
 	kIgnoredBy
 	numKeys
 )
@@ -478,6 +479,7 @@ func (b *builder) command(c *Command) ast.Value {
 			b.item(kOutsideRoot, ast.InternedTerm(f.OutsideRoot)),
 			b.item(kIsDir, ast.InternedTerm(f.IsDir)),
 			b.item(kExists, ast.InternedTerm(f.Exists)),
+			b.item(kMaybe, ast.InternedTerm(f.Maybe)),
 			b.item(kIgnoredBy, b.str(f.IgnoredBy)),
 		}
 		n := len(items)
