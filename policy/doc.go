@@ -96,13 +96,13 @@
 //	    {"argv": ["cat", ".env"], "match_argv": ["cat", ".env"], "dynamic": [false, false],
 //	     "pos": {"line": 1, "col": 1}, "wrappers": [], "redirects": [], "cwd": "/home/me/proj",
 //	     "files": [{"path": ".env", "written": ".env", "pos": {"line": 1, "col": 5}, "kind": "arg",
-//	                "write": false, "recursive": false, "dynamic": false, "ignored": true,
+//	                "write": false, "recursive": false, "dynamic": false, "maybe": false, "ignored": true,
 //	                "ignored_by": ".cmdguardignore:1", "outside_root": false, "is_dir": false, "exists": true}]},
 //	    {"argv": ["grep", "KEY"], "match_argv": ["grep", "KEY"], "dynamic": [false, false],
 //	     "pos": {"line": 1, "col": 12}, "wrappers": [], "cwd": "/home/me/proj",
 //	     "redirects": [{"op": ">", "target": "out.txt", "write": true, "pos": {"line": 1, "col": 21}}],
 //	     "files": [{"path": "out.txt", "written": "out.txt", "pos": {"line": 1, "col": 23}, "kind": "redirect",
-//	                "write": true, "recursive": false, "dynamic": false, "ignored": false,
+//	                "write": true, "recursive": false, "dynamic": false, "maybe": false, "ignored": false,
 //	                "outside_root": false, "is_dir": false, "exists": false}]}
 //	  ],
 //	  "findings": [{"rule": "ignore.denied", "message": ".env is ignored by .cmdguardignore:1", "pos": {"line": 1, "col": 5}}]

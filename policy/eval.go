@@ -74,7 +74,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")
 			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src, Command: ci + 1,
-				Message: fmt.Sprintf("%s %s %s; allow it with a longer prefix that names the option", strings.Join(h.guard.prefix, " "), w.argv[h.index], h.guard.why)})
+				Message: h.what(w.argv) + " " + h.guard.why + "; allow it with a longer prefix that names the option"})
 		}
 		if trace != nil {
 			p.tracePrefixes(trace, ci, w, m, hits)
@@ -218,7 +218,7 @@ func (p *Policy) tracePrefixes(trace *Trace, ci int, w words, m match, hits []gu
 	}
 	for _, h := range hits {
 		v, src := p.RuleVerdict("policy.dangerous_option")
-		*trace = append(*trace, TraceStep{Command: ci, Kind: "option", Rule: "policy.dangerous_option", Prefix: strings.Join(h.guard.prefix, " ") + " " + argv[h.index], Verdict: v, Source: src, Matched: true, Note: h.guard.why})
+		*trace = append(*trace, TraceStep{Command: ci, Kind: "option", Rule: "policy.dangerous_option", Prefix: h.what(argv), Verdict: v, Source: src, Matched: true, Note: h.guard.why})
 	}
 }
 
