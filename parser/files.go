@@ -8,21 +8,25 @@ import (
 // without a spec get the conservative default: every operand and every
 // --opt=value is a file reference.
 type fileSpec struct {
-	none        bool     // no argument names a file (echo, printf, sleep)
-	skipVal     string   // short options whose value is not a file
-	longSkip    []string // long options whose separate value is not a file
-	fileVal     string   // short options whose value is a file read
-	writeVal    string   // short options whose value is a file written
-	first       bool     // the first operand is not a file (pattern, script, mode)
-	firstUnless string   // ... unless one of these short options was given
-	recursive   string   // short options that make it recursive; "*" always
-	implicitDot bool     // recursive without operands reads "."
-	writeAll    bool     // every operand is written or removed
-	writeLast   bool     // the last of several operands is written (cp, mv)
-	writeIf     string   // short options that make every operand written (sed -i)
+	none     bool     // no argument names a file (echo, printf, sleep)
+	skipVal  string   // short options whose value is not a file
+	longSkip []string // long options whose separate value is not a file
+	longFile []string // long options whose value is a file read
+	// exact: skipVal, fileVal and writeVal list every short option that
+	// takes a value, so the rest of a cluster (-rf) is never a value.
+	exact       bool
+	fileVal     string // short options whose value is a file read
+	writeVal    string // short options whose value is a file written
+	first       bool   // the first operand is not a file (pattern, script, mode)
+	firstUnless string // ... unless one of these short options was given
+	recursive   string // short options that make it recursive; "*" always
+	implicitDot bool   // recursive without operands reads "."
+	writeAll    bool   // every operand is written or removed
+	writeLast   bool   // the last of several operands is written (cp, mv)
+	writeIf     string // short options that make every operand written (sed -i)
 }
 
-var grepSpec = fileSpec{skipVal: "eABCmdD", fileVal: "f", first: true, firstUnless: "ef",
+var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
 	longSkip: []string{"regexp", "context", "after-context", "before-context", "max-count", "include",
 		"exclude", "exclude-dir", "color", "colour", "label", "binary-files", "devices", "directories"},
 	recursive: "rR", implicitDot: true}
@@ -42,36 +46,40 @@ var fileSpecs = map[string]fileSpec{
 	"jobs": {none: true}, "umask": {none: true}, "ulimit": {none: true}, "read": {none: true},
 	"cd": {none: true}, "pushd": {none: true}, "popd": {none: true}, "dirs": {none: true},
 	"seq": {none: true}, "yes": {none: true}, "expr": {none: true}, "basename": {none: true},
-	"dirname": {none: true}, "date": {none: true}, "whoami": {none: true}, "id": {none: true},
+	"dirname": {none: true}, "whoami": {none: true}, "id": {none: true},
 	"uname": {none: true}, "tr": {none: true}, "let": {none: true}, "getopts": {none: true},
-	"alias": {none: true}, "trap": {none: true}, "hash": {none: true}, "pwd": {none: true},
-	":": {none: true}, "ssh": {fileVal: "iFESo"}, "[[": {}, "hostname": {none: true},
+	"date": {skipVal: "dsI", fileVal: "fr", longFile: []string{"file", "reference"},
+		longSkip: []string{"date", "set"}, first: true},
+	"hostname": {fileVal: "F", longFile: []string{"file"}},
+	"alias":    {none: true}, "trap": {none: true}, "hash": {none: true}, "pwd": {none: true},
+	":": {none: true}, "ssh": {fileVal: "iFESo"}, "[[": {},
 
 	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
 	"rg": rgSpec, "ag": {skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true},
 	"ack": {skipVal: "ABCm", first: true, recursive: "*", implicitDot: true},
-	"sed": {skipVal: "el", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
-		longSkip: []string{"expression", "line-length"}},
-	"awk":  {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f"},
-	"gawk": {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f"},
+	"sed": {exact: true, skipVal: "el", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
+		longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
+	"awk":  {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"}},
+	"gawk": {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"}},
 	"perl": {skipVal: "eEMmIl", writeIf: "i"}, "ruby": {skipVal: "eEIr"},
 	"python": {skipVal: "cmWX"}, "python3": {skipVal: "cmWX"}, "node": {skipVal: "epr"},
-	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f"},
-	"head": {skipVal: "nc"}, "tail": {skipVal: "ncs"}, "cut": {skipVal: "dfcb"},
+	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
+	"head": {skipVal: "nc", exact: true}, "tail": {skipVal: "ncs", exact: true},
+	"cat": {exact: true}, "ls": {skipVal: "ITw", exact: true}, "cut": {skipVal: "dfcb"},
 	"sort": {skipVal: "tkS", writeVal: "o"}, "uniq": {skipVal: "fsw"}, "wc": {},
-	"cp":       {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true},
-	"mv":       {skipVal: "S", writeVal: "t", writeAll: true},
+	"cp":       {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true},
+	"mv":       {skipVal: "S", writeVal: "t", writeAll: true, exact: true},
 	"install":  {skipVal: "mgoS", writeVal: "t", writeLast: true},
 	"ln":       {skipVal: "S", writeVal: "t", writeLast: true},
-	"tee":      {writeAll: true},
+	"tee":      {writeAll: true, exact: true},
 	"touch":    {skipVal: "dt", fileVal: "r", writeAll: true},
 	"truncate": {skipVal: "s", fileVal: "r", writeAll: true},
-	"rm":       {writeAll: true, recursive: "rR"}, "rmdir": {writeAll: true},
+	"rm":       {writeAll: true, recursive: "rR", exact: true}, "rmdir": {writeAll: true, exact: true},
 	"shred": {skipVal: "ns", writeAll: true}, "unlink": {writeAll: true},
-	"mkdir": {skipVal: "m", writeAll: true}, "mkfifo": {skipVal: "m", writeAll: true},
-	"chmod": {first: true, writeAll: true, recursive: "R"},
-	"chown": {first: true, writeAll: true, recursive: "R"},
-	"chgrp": {first: true, writeAll: true, recursive: "R"},
+	"mkdir": {skipVal: "m", writeAll: true, exact: true}, "mkfifo": {skipVal: "m", writeAll: true},
+	"chmod": {first: true, writeAll: true, recursive: "R", exact: true},
+	"chown": {first: true, writeAll: true, recursive: "R", exact: true},
+	"chgrp": {first: true, writeAll: true, recursive: "R", exact: true},
 	"zip":   {skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
 	"rsync": {skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true},
 	"scp":   {skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
@@ -143,16 +151,25 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 				seen['r'] = true
 			case "in-place":
 				seen['i'] = true
-			case "regexp", "file", "expression":
+			case "regexp", "expression":
 				seen['e'] = true
+			case "file", "from-file":
+				seen['e'], seen['f'] = true, true
 			}
-			skip := contains(spec.longSkip, name)
-			if hasVal {
-				if !skip && val != "" && !isDigits(val) {
-					s.optRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, false)
-				}
-			} else if skip {
+			file := contains(spec.longFile, name)
+			skip := !file && contains(spec.longSkip, name)
+			if !hasVal && (skip || file) && i+1 < len(args) {
 				i++
+				a, val, hasVal = args[i], args[i].Value, true
+			}
+			switch {
+			case !hasVal || val == "" || isDigits(val):
+			case file:
+				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, false, false)
+			case skip:
+				s.maybeRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption)
+			default:
+				s.optRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, false)
 			}
 			continue
 		}
@@ -164,8 +181,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			valWrite := strings.IndexByte(spec.writeVal, f) >= 0
 			switch {
 			case strings.IndexByte(spec.skipVal, f) >= 0:
-				if j == len(v)-1 {
+				if j < len(v)-1 {
+					s.maybeRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption)
+				} else if i+1 < len(args) {
 					i++
+					s.maybeRef(cmd, args[i], RefOption)
 				}
 			case valWrite || strings.IndexByte(spec.fileVal, f) >= 0:
 				if j < len(v)-1 {
@@ -175,12 +195,20 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 					s.fileRef(cmd, args[i], RefOption, valWrite, false)
 				}
 			default:
-				continue
+				// An option the table does not know may take the rest
+				// of the cluster as its value (file -m.env, -bm.env).
+				if j < len(v)-1 && isAlnum(f) && !spec.exact {
+					s.maybeRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption)
+				}
+				if isAlnum(f) {
+					continue
+				}
 			}
 			break
 		}
 	}
 	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
+		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
 	}
 	rec := spec.recursive == "*" || seenAny(&seen, spec.recursive) || (spec.recursive != "" && seen['r'])
@@ -310,6 +338,25 @@ func (s *state) argRef(cmd *Command, w Word, write, rec bool) {
 		return
 	}
 	s.fileRef(cmd, w, RefArg, write, rec)
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// maybeRef reports a word that is probably not a path but could be one
+// (FileRef.Maybe): a pattern operand, an option's value.
+func (s *state) maybeRef(cmd *Command, w Word, kind RefKind) {
+	v := strings.TrimPrefix(w.Value, "@")
+	if isDigits(v) || strings.Contains(v, "://") && !w.Dynamic {
+		return
+	}
+	w.Value = v
+	n := len(cmd.Files)
+	s.fileRef(cmd, w, kind, false, false)
+	if len(cmd.Files) > n {
+		cmd.Files[n].Maybe = true
+	}
 }
 
 // optRef reports the value of --opt=value.
