@@ -1,6 +1,10 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"sort"
+	"strings"
+)
 
 // optionGuard names options that turn a read-only command into one that
 // writes, deletes or runs another program. Prefix rules cannot say "find,
@@ -26,6 +30,8 @@ import "strings"
 //     cluster nor an abbreviation, which Go's flag package does not have.
 //   - A word without a leading dash ("foreach") is a subcommand: it
 //     matches itself.
+//   - A guard without options (go generate) catches the command itself; a
+//     guard with a check (git config) decides with its own scan.
 //
 // "--" ends the options unless the word before it is an option that may
 // take it as its value (sort -t -- -o x writes x).
@@ -33,26 +39,54 @@ type optionGuard struct {
 	prefix  []string
 	options []string
 	goFlags bool
-	why     string
+	// bundle: the first word after the prefix may be a cluster of
+	// one-letter options without a dash (tar xIf).
+	bundle bool
+	// check, if set, replaces options: it returns the index of the first
+	// word of argv[i:] that makes the command dangerous, or -1.
+	check func(argv []string, i int) int
+	why   string
 }
 
+// goBuildFlags are the go build flags (shared by go test, vet and list)
+// that run a program, reach the compiler or linker (-ldflags=-extld=x
+// runs x), write where you choose, or build in another directory.
+var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-o", "-pkgdir", "-modfile", "-C"}
+
+// diffFlags make git's diff machinery write a file or run a program.
+var diffFlags = []string{"--output", "--ext-diff", "--textconv"}
+
+// optionGuards is sorted by program (prefix[0]), for a binary search.
 var optionGuards = [...]optionGuard{
-	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
-	{prefix: []string{"rg"}, options: []string{"--pre"}, why: "runs a preprocessor program"},
-	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, why: "deletes, moves or rewrites branches"},
-	{prefix: []string{"git", "diff"}, options: []string{"--output", "--ext-diff"}, why: "writes a file or runs an external diff program"},
-	{prefix: []string{"git", "log"}, options: []string{"--output", "--ext-diff"}, why: "writes a file or runs an external diff program"},
-	{prefix: []string{"git", "show"}, options: []string{"--output", "--ext-diff"}, why: "writes a file or runs an external diff program"},
-	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager"}, why: "runs a pager program"},
-	{prefix: []string{"go", "build"}, goFlags: true, options: []string{"-toolexec", "-exec"}, why: "runs a program of your choice"},
-	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-toolexec", "-exec", "-vettool"}, why: "runs a program of your choice"},
-	{prefix: []string{"go", "list"}, goFlags: true, options: []string{"-toolexec"}, why: "runs a program of your choice"},
-	{prefix: []string{"go", "vet"}, goFlags: true, options: []string{"-toolexec", "-vettool"}, why: "runs a program of your choice"},
-	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
-	{prefix: []string{"sort"}, options: []string{"-o", "--output"}, why: "writes a file"},
-	{prefix: []string{"tree"}, options: []string{"-o"}, why: "writes a file"},
 	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
+	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
+	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, why: "deletes, moves or rewrites branches"},
+	{prefix: []string{"git", "diff"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "log"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "show"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "stash", "list"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "cat-file"}, options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
+	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager", "--textconv"}, why: "runs a pager or textconv program"},
+	{prefix: []string{"git", "rebase"}, options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
+	{prefix: []string{"git", "bisect"}, options: []string{"run"}, why: "runs a program"},
+	{prefix: []string{"git", "submodule"}, options: []string{"foreach"}, why: "runs a command in every submodule"},
+	{prefix: []string{"git", "config"}, check: gitConfigWrite, why: "changes the git configuration, which can make git run programs"},
+	{prefix: []string{"go", "build"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "test"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "vet"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "list"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
+	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
+	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
+	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
+	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
+	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
+	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
+	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, why: "runs a program"},
+	{prefix: []string{"time"}, options: []string{"-o", "--output"}, why: "writes a file"},
+	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
+	{prefix: []string{"zip"}, options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
 }
 
 // guardHit is one guarded option found in an argv.
@@ -63,7 +97,11 @@ type guardHit struct {
 
 // what names the hit in a message: the prefix and the offending word.
 func (h guardHit) what(argv []string) string {
-	return strings.Join(h.guard.prefix, " ") + " " + argv[h.index]
+	p := strings.Join(h.guard.prefix, " ")
+	if h.index < len(h.guard.prefix) {
+		return p
+	}
+	return p + " " + argv[h.index]
 }
 
 // guardOptions returns the guarded options of argv at indexes >= from
@@ -72,12 +110,27 @@ func guardOptions(argv []string, from int, hits []guardHit) []guardHit {
 	if len(argv) == 0 {
 		return hits
 	}
-	for gi := range optionGuards {
+	gi := sort.Search(len(optionGuards), func(i int) bool { return optionGuards[i].prefix[0] >= argv[0] })
+	for ; gi < len(optionGuards) && optionGuards[gi].prefix[0] == argv[0]; gi++ {
 		g := &optionGuards[gi]
-		if !hasPrefix(argv, g.prefix) {
+		n := len(g.prefix)
+		switch {
+		case !hasPrefix(argv, g.prefix):
 			continue
+		case g.check != nil:
+			if i := g.check(argv, n); i >= from {
+				hits = append(hits, guardHit{i, g})
+			}
+			continue
+		case g.options == nil: // the command itself
+			if n-1 >= from {
+				hits = append(hits, guardHit{n - 1, g})
+			}
+			continue
+		case g.bundle && n < len(argv) && n >= from && argv[n] != "" && argv[n][0] != '-' && g.matchesLetters(argv[n]):
+			hits = append(hits, guardHit{n, g})
 		}
-		for i := len(g.prefix); i < len(argv); i++ {
+		for i := n; i < len(argv); i++ {
 			if argv[i] == "--" && !takesValue(argv[i-1], i-1 >= len(g.prefix)) {
 				break
 			}
@@ -129,6 +182,68 @@ func (g *optionGuard) matches(arg string) bool {
 		}
 	}
 	return false
+}
+
+// matchesLetters reports whether a cluster of one-letter options written
+// without a dash holds a guarded one.
+func (g *optionGuard) matchesLetters(letters string) bool {
+	for _, o := range g.options {
+		if len(o) == 2 && o[0] == '-' && strings.IndexByte(letters, o[1]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// gitConfigReads are the git config options that make it read; the
+// subcommands get and list do too.
+var gitConfigReads = []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l"}
+
+// gitConfigModifiers are the git config options that neither read nor
+// write by themselves. Any other option (--unset, --add, -e, an
+// abbreviation) counts as a write.
+var gitConfigModifiers = []string{"--global", "--system", "--local", "--worktree", "--file", "-f", "--blob", "--show-origin", "--show-scope",
+	"--name-only", "-z", "--null", "--type", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--includes", "--no-includes",
+	"--default", "--fixed-value", "--all", "--regexp", "--url", "--value"}
+
+// gitConfigWrite returns the index of the word of argv[i:] that makes a
+// git config command something other than a read, or -1 for a read: a
+// read option (--get, --list), the get or list subcommand, or a single
+// key. An option it does not know, a write subcommand, and a second
+// operand (a value: git config key value) are writes; so is no operand
+// at all. Option values given as separate words (-f FILE) count as
+// operands, which only makes it ask more.
+func gitConfigWrite(argv []string, i int) int {
+	read, operands, second := false, 0, -1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if len(a) > 1 && a[0] == '-' && a != "--" {
+			name, _, _ := strings.Cut(a, "=")
+			switch {
+			case slices.Contains(gitConfigReads, name):
+				read = true
+			case !slices.Contains(gitConfigModifiers, name):
+				return i
+			}
+			continue
+		}
+		operands++
+		switch {
+		case operands == 1 && (a == "get" || a == "list"):
+			read = true
+		case operands == 1 && (a == "set" || a == "unset" || a == "rename-section" || a == "remove-section" || a == "edit"):
+			return i
+		case operands == 2:
+			second = i
+		}
+	}
+	switch {
+	case read || operands == 1:
+		return -1
+	case second >= 0:
+		return second
+	}
+	return len(argv) - 1
 }
 
 func hasPrefix(argv, prefix []string) bool {
