@@ -351,13 +351,8 @@ func skipOpts(args []Word, shortVal string, longVal []string) int {
 			return i + 1
 		}
 		if v[1] == '-' {
-			if strings.IndexByte(v, '=') < 0 {
-				for _, l := range longVal {
-					if v[2:] == l {
-						i++
-						break
-					}
-				}
+			if strings.IndexByte(v, '=') < 0 && longMatch(v[2:], longVal) {
+				i++
 			}
 			continue
 		}

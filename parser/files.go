@@ -146,18 +146,23 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		}
 		if v[1] == '-' {
 			name, val, hasVal := strings.Cut(v[2:], "=")
-			switch name {
-			case "recursive", "archive", "dereference-recursive":
+			// Over-matching prefixes (--re is both --recursive and
+			// --regexp) is the safe direction: getopt_long rejects an
+			// ambiguous one.
+			if longIs(name, "recursive", "archive", "dereference-recursive") {
 				seen['r'] = true
-			case "in-place":
+			}
+			if longIs(name, "in-place") {
 				seen['i'] = true
-			case "regexp", "expression":
+			}
+			if longIs(name, "regexp", "expression") {
 				seen['e'] = true
-			case "file", "from-file":
+			}
+			if longIs(name, "file", "from-file") {
 				seen['e'], seen['f'] = true, true
 			}
-			file := contains(spec.longFile, name)
-			skip := !file && contains(spec.longSkip, name)
+			file := longMatch(name, spec.longFile)
+			skip := !file && longMatch(name, spec.longSkip)
 			if !hasVal && (skip || file) && i+1 < len(args) {
 				i++
 				a, val, hasVal = args[i], args[i].Value, true
@@ -241,6 +246,48 @@ func seenAny(seen *[128]bool, flags string) bool {
 	return false
 }
 
+// longMatch reports whether name (a long option without "--" and
+// "=value") is one of list or an abbreviation of one: GNU getopt_long,
+// git and env accept any unambiguous prefix.
+func longMatch(name string, list []string) bool {
+	if name == "" {
+		return false
+	}
+	for _, l := range list {
+		if strings.HasPrefix(l, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLong reports whether the word v is the long option --name, maybe
+// abbreviated, without a value.
+func isLong(v, name string) bool {
+	n, _, hasVal, ok := longOpt(v)
+	return ok && !hasVal && longIs(n, name)
+}
+
+// longValue returns the value of v when it is --name=value, name maybe
+// abbreviated.
+func longValue(v, name string) (string, bool) {
+	n, val, hasVal, ok := longOpt(v)
+	return val, ok && hasVal && longIs(n, name)
+}
+
+// longIs is longMatch for a literal list of options.
+func longIs(name string, opts ...string) bool { return longMatch(name, opts) }
+
+// longOpt splits "--name=value" into name and value; ok is false for a
+// word that is not a long option.
+func longOpt(v string) (name, val string, hasVal, ok bool) {
+	if len(v) < 3 || v[0] != '-' || v[1] != '-' {
+		return "", "", false, false
+	}
+	name, val, hasVal = strings.Cut(v[2:], "=")
+	return name, val, hasVal, true
+}
+
 func contains(list []string, v string) bool {
 	for _, l := range list {
 		if l == v {
@@ -264,12 +311,16 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 				archiveNext++
 			}
 		case strings.HasPrefix(v, "--"):
-			if f, ok := strings.CutPrefix(v, "--file="); ok {
-				s.fileRef(cmd, Word{Value: f, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, strings.ContainsAny(mode, "cruA"), false)
-			} else if val, ok := strings.CutPrefix(v, "--directory="); ok {
+			name, val, hasVal, _ := longOpt(v)
+			switch {
+			case hasVal && longIs(name, "file"):
+				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, strings.ContainsAny(mode, "cruA"), false)
+			case hasVal && longIs(name, "directory"):
 				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, false, false)
+			case !hasVal && longIs(name, "file"):
+				archiveNext++
 			}
-			mode += longTarMode(v)
+			mode += longTarMode(name)
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			mode += v[1:]
 			if strings.ContainsRune(v, 'f') {
@@ -288,18 +339,17 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 	}
 }
 
-func longTarMode(v string) string {
-	switch v {
-	case "--create":
-		return "c"
-	case "--extract", "--get":
-		return "x"
-	case "--append":
-		return "r"
-	case "--update":
-		return "u"
+// longTarMode maps a long option (without "--", maybe abbreviated) to
+// the letters of the modes it may select.
+func longTarMode(name string) string {
+	m := ""
+	for _, o := range [...]struct{ long, mode string }{
+		{"create", "c"}, {"extract", "x"}, {"get", "x"}, {"append", "r"}, {"update", "u"}} {
+		if longIs(name, o.long) {
+			m += o.mode
+		}
 	}
-	return ""
+	return m
 }
 
 // gitOperands reports the operands after git's subcommand; REV:PATH names

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -60,7 +61,8 @@ var wrappers = map[string]wrapSpec{
 	"unbuffer": {kind: wrapExec},
 	"chroot":   {kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1},
 	"flock":    {kind: wrapFlock},
-	"xargs":    {kind: wrapXargs, shortVal: "adEILnPs"},
+	"xargs": {kind: wrapXargs, shortVal: "adEILnPs",
+		longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	"parallel": {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	"find":     {kind: wrapFind},
 	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
@@ -93,23 +95,24 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 		for i := 0; i < len(args); i++ {
 			v := args[i].Value
+			name, val, hasVal, _ := longOpt(v)
+			isCmd := longIs(name, "command") || longIs(name, "session-command")
 			switch {
-			case v == "-c" || v == "--command" || v == "--session-command":
+			case v == "-c" || isCmd && !hasVal:
 				if i+1 < len(args) {
 					i++
 					script = &args[i]
 				}
-			case strings.HasPrefix(v, "--command="), strings.HasPrefix(v, "--session-command="):
-				_, val, _ := strings.Cut(v, "=")
+			case isCmd:
 				script = &Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
-			case w.kind == wrapScript && (v == "-T" || v == "-B" || v == "-I" || v == "-O" || v == "--log-timing" ||
-				v == "--log-io" || v == "--log-in" || v == "--log-out"):
+			case w.kind == wrapScript && (v == "-T" || v == "-B" || v == "-I" || v == "-O" || isLong(v, "log-timing") ||
+				isLong(v, "log-io") || isLong(v, "log-in") || isLong(v, "log-out")):
 				if i+1 < len(args) {
 					i++
 					files = append(files, args[i])
 				}
-			case w.kind == wrapSu && (v == "-s" || v == "--shell" || v == "-g" || v == "--group" || v == "-G" ||
-				v == "--supp-group" || v == "-w" || v == "--whitelist-environment"):
+			case w.kind == wrapSu && (v == "-s" || isLong(v, "shell") || v == "-g" || isLong(v, "group") || v == "-G" ||
+				isLong(v, "supp-group") || v == "-w" || isLong(v, "whitelist-environment")):
 				i++
 			case strings.HasPrefix(v, "-") && len(v) > 1:
 			default:
@@ -138,7 +141,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		if i >= len(args) {
 			return cwd
 		}
-		if hasShortOpt(args[:i], 'x') || containsWord(args[:i], "--exec") {
+		if hasShortOpt(args[:i], 'x') || slices.ContainsFunc(args[:i], func(a Word) bool { return isLong(a.Value, "exec") }) {
 			s.inner(args[i:], base, c, cwd, false, nil)
 			return cwd
 		}
@@ -148,9 +151,9 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 	case wrapXargs:
 		i := skipOpts(args, w.shortVal, w.longVal)
 		for j := 0; j < i; j++ {
-			if (args[j].Value == "-a" || args[j].Value == "--arg-file") && j+1 < i {
+			if (args[j].Value == "-a" || isLong(args[j].Value, "arg-file")) && j+1 < i {
 				s.fileRef(cmd, args[j+1], RefOption, false, false)
-			} else if f, ok := strings.CutPrefix(args[j].Value, "--arg-file="); ok {
+			} else if f, ok := longValue(args[j].Value, "arg-file"); ok {
 				s.fileRef(cmd, Word{Value: f, Pos: args[j].Pos, Dynamic: args[j].Dynamic}, RefOption, false, false)
 			}
 		}
@@ -167,7 +170,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		i := skipOpts(args, w.shortVal, w.longVal)
 		if base == "time" {
 			for j := 0; j+1 < i; j++ {
-				if args[j].Value == "-o" || args[j].Value == "--output" {
+				if args[j].Value == "-o" || isLong(args[j].Value, "output") {
 					s.fileRef(cmd, args[j+1], RefOption, true, false)
 				}
 			}
@@ -322,7 +325,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			break
 		}
 		if v[1] == '-' {
-			if contains(w.longVal, v[2:]) && i+1 < len(args) {
+			if longMatch(v[2:], w.longVal) && i+1 < len(args) {
 				i++
 				s.fileRef(cmd, args[i], RefOption, false, false) // --rcfile FILE runs FILE
 			}
@@ -384,10 +387,7 @@ loop:
 		if a.Dynamic {
 			break
 		}
-		val, hasVal := "", false
-		if strings.HasPrefix(v, "--") {
-			_, val, hasVal = strings.Cut(v, "=")
-		}
+		name, val, hasVal, _ := longOpt(v)
 		switch {
 		case v == "--":
 			i++
@@ -396,26 +396,26 @@ loop:
 				i++
 			}
 			break loop
-		case v == "-u" || v == "--unset":
+		case v == "-u" || isLong(v, "unset"):
 			i += 2
-		case v == "-C" || v == "--chdir":
+		case v == "-C" || isLong(v, "chdir"):
 			if i+1 < len(args) {
 				inner = s.chdir(inner, args[i+1])
 			}
 			i += 2
-		case strings.HasPrefix(v, "--chdir="), strings.HasPrefix(v, "-C") && len(v) > 2:
+		case hasVal && longIs(name, "chdir"), strings.HasPrefix(v, "-C") && len(v) > 2:
 			if !hasVal {
 				val = v[2:]
 			}
 			inner = s.chdir(inner, Word{Value: val, Dynamic: a.Dynamic})
 			i++
-		case v == "-S" || v == "--split-string" || strings.HasPrefix(v, "-S") || strings.HasPrefix(v, "--split-string="):
+		case v == "-S" || strings.HasPrefix(v, "-S") || longIs(name, "split-string"):
 			str := Word{Value: v[2:], Pos: a.Pos}
 			next := i + 1
 			switch {
 			case hasVal:
 				str.Value = val
-			case v == "-S" || v == "--split-string":
+			case v == "-S" || isLong(v, "split-string"):
 				if i+1 >= len(args) {
 					break loop
 				}
@@ -503,13 +503,13 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 	for j := 0; j < i; j++ {
 		v := args[j].Value
 		switch {
-		case v == "-D" || v == "--chdir":
+		case v == "-D" || isLong(v, "chdir"):
 			if j+1 < i {
 				inner = s.chdir(inner, args[j+1])
 			}
 		case strings.HasPrefix(v, "--chdir="):
 			inner = s.chdir(inner, Word{Value: v[len("--chdir="):], Dynamic: args[j].Dynamic})
-		case v == "--edit" || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'e') > 0 &&
+		case isLong(v, "edit") || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'e') > 0 &&
 			!strings.ContainsAny(v[1:strings.IndexByte(v, 'e')], w.shortVal):
 			edit = true
 		}
@@ -545,13 +545,13 @@ func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
 		a := args[i]
 		v := a.Value
 		switch {
-		case v == "-c" || v == "--command":
+		case v == "-c" || isLong(v, "command"):
 			if i+1 < len(args) {
 				i++
 				script = &args[i]
 			}
 			continue
-		case v == "-w" || v == "--wait" || v == "--timeout" || v == "-E" || v == "--conflict-exit-code":
+		case v == "-w" || isLong(v, "wait") || isLong(v, "timeout") || v == "-E" || isLong(v, "conflict-exit-code"):
 			i++
 			continue
 		case !a.Dynamic && len(v) > 1 && v[0] == '-':
@@ -580,7 +580,7 @@ func (s *state) parallelWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) 
 	args := cmd.Argv[1:]
 	i := skipOpts(args, w.shortVal, w.longVal)
 	for j := 0; j+1 < i; j++ {
-		if v := args[j].Value; v == "-a" || v == "--arg-file" {
+		if v := args[j].Value; v == "-a" || isLong(v, "arg-file") {
 			s.fileRef(cmd, args[j+1], RefOption, false, false)
 		}
 	}
