@@ -56,11 +56,18 @@ var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldfl
 // diffFlags make git's diff machinery write a file or run a program.
 var diffFlags = []string{"--output", "--ext-diff", "--textconv"}
 
+const (
+	sedWhy = "script may run a program or read or write a file (e, r, R, w, W, s///e, s///w), or is read from a file"
+	awkWhy = "program may run a program or read or write a file (system, getline, |, >, ARGV, @load), or is read from a file"
+)
+
 // optionGuards is sorted by program (prefix[0]), for a binary search.
 var optionGuards = [...]optionGuard{
+	{prefix: []string{"awk"}, check: awkProgram, why: awkWhy},
 	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
+	{prefix: []string{"gawk"}, check: awkProgram, why: awkWhy},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, why: "deletes, moves or rewrites branches"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "log"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
@@ -79,9 +86,13 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
 	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
 	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
+	{prefix: []string{"gsed"}, check: sedScript, why: sedWhy},
 	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
+	{prefix: []string{"mawk"}, check: awkProgram, why: awkWhy},
+	{prefix: []string{"nawk"}, check: awkProgram, why: awkWhy},
 	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
+	{prefix: []string{"sed"}, check: sedScript, why: sedWhy},
 	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
 	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, why: "runs a program"},
 	{prefix: []string{"time"}, options: []string{"-o", "--output"}, why: "writes a file"},
