@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -24,9 +25,12 @@ type fileSpec struct {
 	writeAll    bool   // every operand is written or removed
 	writeLast   bool   // the last of several operands is written (cp, mv)
 	writeIf     string // short options that make every operand written (sed -i)
+	// recurseVal is the short option whose value "recurse" (maybe
+	// abbreviated) makes it recursive, like --directories (grep -d).
+	recurseVal byte
 }
 
-var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
+var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, recurseVal: 'd', fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
 	longSkip: []string{"regexp", "context", "after-context", "before-context", "max-count", "include",
 		"exclude", "exclude-dir", "color", "colour", "label", "binary-files", "devices", "directories"},
 	recursive: "rR", implicitDot: true}
@@ -66,7 +70,14 @@ var fileSpecs = map[string]fileSpec{
 	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
 	"head": {skipVal: "nc", exact: true}, "tail": {skipVal: "ncs", exact: true},
 	"cat": {exact: true}, "ls": {skipVal: "ITw", exact: true}, "cut": {skipVal: "dfcb"},
-	"sort": {skipVal: "tkS", writeVal: "o"}, "uniq": {skipVal: "fsw"}, "wc": {},
+	"sort": {skipVal: "tkS", writeVal: "o", longFile: []string{"files0-from", "random-source"},
+		longSkip: []string{"key", "field-separator", "buffer-size", "parallel", "batch-size"}},
+	"uniq": {skipVal: "fsw"}, "wc": {longFile: []string{"files0-from"}},
+	"du": {skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}, recursive: "*"},
+	"diff": {skipVal: "xIFSLCUWD", fileVal: "X", recursive: "r", exact: true,
+		longFile: []string{"exclude-from", "from-file", "to-file"},
+		longSkip: []string{"exclude", "ignore-matching-lines", "show-function-line", "label", "context",
+			"unified", "width", "starting-file", "ifdef", "horizon-lines", "tabsize", "color", "palette"}},
 	"cp":       {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true},
 	"mv":       {skipVal: "S", writeVal: "t", writeAll: true, exact: true},
 	"install":  {skipVal: "mgoS", writeVal: "t", writeLast: true},
@@ -167,10 +178,17 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 				i++
 				a, val, hasVal = args[i], args[i].Value, true
 			}
+			if hasVal && spec.recurseVal != 0 && longIs(name, "directories") && longIs(val, "recurse") {
+				seen['r'] = true
+			}
 			switch {
 			case !hasVal || val == "" || isDigits(val):
 			case file:
 				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, false, false)
+				if longIs(name, "files0-from") && contains(spec.longFile, "files0-from") {
+					cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
+						Message: "--files0-from reads the names of the files from a file"})
+				}
 			case skip:
 				s.maybeRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption)
 			default:
@@ -186,11 +204,14 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			valWrite := strings.IndexByte(spec.writeVal, f) >= 0
 			switch {
 			case strings.IndexByte(spec.skipVal, f) >= 0:
-				if j < len(v)-1 {
-					s.maybeRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption)
-				} else if i+1 < len(args) {
+				val := Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}
+				if j == len(v)-1 && i+1 < len(args) {
 					i++
-					s.maybeRef(cmd, args[i], RefOption)
+					val = args[i]
+				}
+				s.maybeRef(cmd, val, RefOption)
+				if f == spec.recurseVal && longIs(val.Value, "recurse") {
+					seen['r'] = true
 				}
 			case valWrite || strings.IndexByte(spec.fileVal, f) >= 0:
 				if j < len(v)-1 {
@@ -219,7 +240,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	rec := spec.recursive == "*" || seenAny(&seen, spec.recursive) || (spec.recursive != "" && seen['r'])
 	write := spec.writeAll || seenAny(&seen, spec.writeIf)
 	if base == "git" {
-		s.gitOperands(cmd, ops)
+		s.gitOperands(cmd, ops, args, &seen)
 		return
 	}
 	for i, op := range ops {
@@ -353,14 +374,29 @@ func longTarMode(name string) string {
 }
 
 // gitOperands reports the operands after git's subcommand; REV:PATH names
-// a file in a revision.
-func (s *state) gitOperands(cmd *Command, ops []Word) {
+// a file in a revision. args are all the words after git's global
+// options, seen the short options among them.
+func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	if len(ops) == 0 {
 		return
 	}
-	// ops[0] is the subcommand; add and archive read whole trees.
-	rec := ops[0].Value == "add" || ops[0].Value == "archive"
-	for _, op := range ops[1:] {
+	// ops[0] is the subcommand; add and archive read whole trees, and so
+	// do diff --no-index and grep (the whole tracked tree, or with
+	// --no-index or --untracked every file).
+	sub := ops[0].Value
+	ops = ops[1:]
+	rec := sub == "add" || sub == "archive" || sub == "grep"
+	if sub == "diff" {
+		rec = slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, "no-index") })
+	}
+	if sub == "grep" {
+		if len(ops) > 0 && !seen['e'] && !seen['f'] {
+			s.maybeRef(cmd, ops[0], RefArg) // the pattern
+			ops = ops[1:]
+		}
+		defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+	}
+	for _, op := range ops {
 		v := op.Value
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]

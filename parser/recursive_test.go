@@ -1,0 +1,48 @@
+package parser
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Commands that read whole trees report their operands as recursive.
+func TestRecursiveReaders(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`grep -d recurse x`, []string{"grep: option recurse m", "grep: arg x m", "grep: arg . r"}},
+		{`grep -drecurse x src`, []string{"grep: option recurse m", "grep: arg x m", "grep: arg src r"}},
+		{`grep -d rec x src`, []string{"grep: option rec m", "grep: arg x m", "grep: arg src r"}},
+		{`grep --directories=recurse x src`, []string{"grep: option recurse m", "grep: arg x m", "grep: arg src r"}},
+		{`grep --dir=rec x src`, []string{"grep: option rec m", "grep: arg x m", "grep: arg src r"}},
+		{`grep --directories recurse x src`, []string{"grep: option recurse m", "grep: arg x m", "grep: arg src r"}},
+		{`grep -d skip x src`, []string{"grep: option skip m", "grep: arg x m", "grep: arg src "}},
+		{`grep --recur x src`, []string{"grep: arg x m", "grep: arg src r"}},
+		{`grep -inR x src`, []string{"grep: arg x m", "grep: arg src r"}},
+		{`diff -rN . src`, []string{"diff: arg . r", "diff: arg src r"}},
+		{`diff --recursive a b`, []string{"diff: arg a r", "diff: arg b r"}},
+		{`diff -u a b`, []string{"diff: arg a ", "diff: arg b "}},
+		{`diff --from-file=.env a`, []string{"diff: option .env ", "diff: arg a "}},
+		{`git diff --no-index src .`, []string{"git: arg src r", "git: arg . r"}},
+		{`git diff HEAD a.txt`, []string{"git: arg HEAD ", "git: arg a.txt "}},
+		{`git grep --no-index -e SECRET -e DBPASS`, []string{"git: arg SECRET r", "git: arg DBPASS r", "git: arg . r"}},
+		{`git grep SECRET -- '.e?v'`, []string{"git: arg SECRET m", "git: arg .e?v r", "git: arg . r"}},
+		{`git grep --untracked -e SECRET`, []string{"git: arg SECRET r", "git: arg . r"}},
+		{`sort --files0-from=l`, []string{"sort: option l ", "sort: unknown []"}},
+		{`sort --files0 l`, []string{"sort: option l ", "sort: unknown []"}},
+		{`wc --files0-from=l`, []string{"wc: option l ", "wc: unknown []"}},
+		{`du --files0-from l`, []string{"du: option l ", "du: unknown []"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+}
