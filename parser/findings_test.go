@@ -211,6 +211,13 @@ var findingTests = []struct {
 	{`{e,}val x`, []string{"1:1 parser.eval"}},
 	{`echo {$,}{'$(id)',}`, nil},
 	{`echo {a,b}$(id)`, []string{"1:6 parser.command_substitution"}},
+	// sh may be dash, where $'…' and $"…" are not quotes
+	{`sh -c "echo \$'\\' ; touch PWNED ; echo '\\'"`, []string{"1:7 parser.unsupported"}},
+	{`dash -c 'echo $"x"'`, []string{"1:9 parser.unsupported"}},
+	{`busybox sh -c "echo \$'a'"`, []string{"1:15 parser.unsupported"}},
+	{`find . -exec sh -c 'echo $'"'"'x'"'" {} +`, []string{"1:20 parser.unsupported"}},
+	{`bash -c "echo \$'a'" && zsh -c "echo \$'a'"`, nil},
+	{`sh -c 'echo "$a"'`, nil},
 	// plain words are fine
 	{`echo $HOME ${x:-lit} ~ $'\x41' {a,b} *.go "$x"`, nil},
 	{`ls -la && go test ./... 2>&1 | tail -n 50`, nil},

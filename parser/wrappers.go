@@ -244,6 +244,12 @@ func (s *state) shellString(w Word, name string, c *ctx, cwd cwdState) {
 		s.find("parser.dynamic_command", w.Pos, name+" runs a script that is not known before run time")
 		return
 	}
+	if sh, _, _ := strings.Cut(name, " "); sh != "bash" && sh != "rbash" && sh != "zsh" &&
+		(strings.Contains(w.Value, "$'") || strings.Contains(w.Value, `$"`)) {
+		// /bin/sh may be dash, where $'…' and $"…" are not quotes: the
+		// words it runs are not the ones analysed here.
+		s.find("parser.unsupported", w.Pos, sh+" is not bash: $'…' and $\"…\" quoting differs")
+	}
 	nc := innerCtx(c, name)
 	nc.src = w.Value
 	nc.fr = s.frameFor(w)
