@@ -47,11 +47,16 @@
 //
 // Options that turn a read-only command into one that writes, deletes or
 // runs a program (find -delete/-exec/-fprint…, rg --pre, git diff --output,
-// sort -o, go test -exec, …) cannot be expressed as prefixes, since they may
-// appear anywhere. A built-in table catches them for every policy as
-// policy.dangerous_option (ask), unless the prefix rule that matched names
-// the option itself (allow: [find . -delete]). This is why the default
-// policy can allow find.
+// sort -o, go test -exec, tar --to-command, git config writes, …) cannot be
+// expressed as prefixes, since they may appear anywhere. A built-in table
+// catches them for every policy as policy.dangerous_option (ask), unless
+// the prefix rule that matched names the option itself (allow: [find .
+// -delete]). This is why the default policy can allow find. The table
+// errs towards asking: a long option matches in any abbreviation (sort
+// --out=f), a short one inside a cluster (sort -uo f), a dynamic word in
+// a guarded command may be any option, and sed and awk programs are
+// scanned for commands that run programs or read or write files (sed
+// e/r/w, awk system/getline/|/>), a program read from a file (-f) asking.
 //
 // A chain is allowed only when every command in it is allowed: the
 // verdict is the strictest of all reasons. Findings ([Finding]) are rated

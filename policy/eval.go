@@ -70,7 +70,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 			}
 		}
 		reasons = append(reasons, r)
-		hits = guardOptions(w.argv, m.depth, hits[:0])
+		hits = guardOptions(w, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")
 			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src, Command: ci + 1,

@@ -68,10 +68,12 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
 	{prefix: []string{"gawk"}, check: awkProgram, why: awkWhy},
+	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, why: "deletes, moves or rewrites branches"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "log"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "show"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "shortlog"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "stash", "list"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "cat-file"}, options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
 	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager", "--textconv"}, why: "runs a pager or textconv program"},
@@ -94,6 +96,7 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
 	{prefix: []string{"sed"}, check: sedScript, why: sedWhy},
 	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
+	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
 	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, why: "runs a program"},
 	{prefix: []string{"time"}, options: []string{"-o", "--output"}, why: "writes a file"},
 	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
@@ -115,9 +118,12 @@ func (h guardHit) what(argv []string) string {
 	return p + " " + argv[h.index]
 }
 
-// guardOptions returns the guarded options of argv at indexes >= from
-// (the words the matched prefix rule did not name).
-func guardOptions(argv []string, from int, hits []guardHit) []guardHit {
+// guardOptions returns the guarded options of w at indexes >= from (the
+// words the matched prefix rule did not name). A dynamic word there may
+// be any option, or change a script: it is a hit too, unless it cannot
+// start with a dash and the guard scans no script.
+func guardOptions(w words, from int, hits []guardHit) []guardHit {
+	argv := w.argv
 	if len(argv) == 0 {
 		return hits
 	}
@@ -125,9 +131,14 @@ func guardOptions(argv []string, from int, hits []guardHit) []guardHit {
 	for ; gi < len(optionGuards) && optionGuards[gi].prefix[0] == argv[0]; gi++ {
 		g := &optionGuards[gi]
 		n := len(g.prefix)
-		switch {
-		case !hasPrefix(argv, g.prefix):
+		if !hasPrefix(argv, g.prefix) {
 			continue
+		}
+		if i := dynamicOption(w, max(from, n), g.check != nil); i >= 0 {
+			hits = append(hits, guardHit{i, g})
+			continue
+		}
+		switch {
 		case g.check != nil:
 			if i := g.check(argv, n); i >= from {
 				hits = append(hits, guardHit{i, g})
@@ -142,7 +153,7 @@ func guardOptions(argv []string, from int, hits []guardHit) []guardHit {
 			hits = append(hits, guardHit{n, g})
 		}
 		for i := n; i < len(argv); i++ {
-			if argv[i] == "--" && !takesValue(argv[i-1], i-1 >= len(g.prefix)) {
+			if argv[i] == "--" && !takesValue(argv[i-1], i-1 >= n) {
 				break
 			}
 			if i >= from && g.matches(argv[i]) {
@@ -151,6 +162,23 @@ func guardOptions(argv []string, from int, hits []guardHit) []guardHit {
 		}
 	}
 	return hits
+}
+
+// dynamicOption returns the index of the first dynamic word of w at or
+// after from that may be an option (its static rendering does not start
+// with a letter, digit, '.', '/' or '_'), or any dynamic word when script
+// is set; else -1.
+func dynamicOption(w words, from int, script bool) int {
+	for i := from; i < len(w.argv); i++ {
+		if !w.dynamic(i) {
+			continue
+		}
+		a := w.argv[i]
+		if script || a == "" || !(a[0] >= 'a' && a[0] <= 'z' || a[0] >= 'A' && a[0] <= 'Z' || a[0] >= '0' && a[0] <= '9' || a[0] == '.' || a[0] == '/' || a[0] == '_') {
+			return i
+		}
+	}
+	return -1
 }
 
 // takesValue reports whether the word before a "--" may be an option that

@@ -9,8 +9,8 @@ import (
 )
 
 // guardCase is a command line, split on white space (in a word, \x00
-// stands for a space and \x01 for a newline), and whether the option guard
-// must catch it.
+// stands for a space and \x01 for a newline; a word that starts with $ or
+// holds ${ is dynamic), and whether the option guard must catch it.
 type guardCase struct {
 	argv string
 	ask  bool
@@ -27,7 +27,11 @@ func checkGuards(t *testing.T, p *policy.Policy, tests []guardCase) {
 			for i, w := range words {
 				words[i] = strings.NewReplacer("\x00", " ", "\x01", "\n").Replace(w)
 			}
-			d := p.Evaluate(context.Background(), input(cmd(words...)))
+			c := cmd(words...)
+			for i, w := range words {
+				c.Dynamic[i] = strings.HasPrefix(w, "$") || strings.Contains(w, "${")
+			}
+			d := p.Evaluate(context.Background(), input(c))
 			got := false
 			for _, r := range d.Reasons {
 				got = got || r.Rule == "policy.dangerous_option"
@@ -186,7 +190,7 @@ func TestGuardScripts(t *testing.T) {
 		{"sed 1a\x00some\x00text\x00w\x00x a", false}, // text of a, not a w command
 		{"sed y/abc/xyz/ a", false},
 		{"sed -E s|a/b|c|2 a", false},
-		{"sed $!N;P;D a", false},
+		{"sed 1!G;h;$!d a", false},
 		{"sed -n 1e\x00touch\x00x src/a.txt", true},
 		{"sed 1r\x00.env src/a.txt", true},
 		{"sed -n 1w\x00.cmdguardignore src/a.txt", true},
@@ -246,5 +250,29 @@ func TestGuardScripts(t *testing.T) {
 		{"awk -vx=1 {print} a", false},
 		{"awk -F, {print} a", false},
 		{"awk @load\x00\"x\" a", true},
+	})
+}
+
+func TestGuardDefaultReview(t *testing.T) {
+	t.Parallel()
+	p, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGuards(t, p, []guardCase{
+		// A dynamic word may be any option: $X=--output=.git/config.
+		{"sort $X /dev/null", true},
+		{"sort -u src/$F", false}, // cannot start with a dash
+		{"git diff $OPT", true},
+		{"sed $S a", true},
+		{"sed s/x/${Y}/ a", true}, // $Y may hold /w file
+		{"awk {print\x00$1} a", false},
+		{"git config $K", true},
+		{"cat $X", false}, // no guard for cat
+		// Options of allowed programs that were not guarded.
+		{"sort --files0-from=list", true},
+		{"git blame --textconv f", true},
+		{"git shortlog --output=x", true},
+		{"git shortlog -sn", false},
 	})
 }
