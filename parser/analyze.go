@@ -19,6 +19,14 @@ const internalError = "internal error in the analysis"
 // maxFindings bounds the findings of one analysis.
 const maxFindings = 512
 
+// Bounds on the source given to the parser: mvdan.cc/sh recurses once per
+// level of nesting, and running out of stack is a fatal error that
+// recover cannot catch. No real command comes near them.
+const (
+	maxSource  = 1 << 20 // bytes
+	maxNesting = 500     // unclosed ( [ { at any point
+)
+
 // Default limits used when the corresponding Options field is zero.
 const (
 	DefaultMaxDepth    = 8
@@ -94,14 +102,42 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 	if start.dir == "" {
 		start.dir = opts.Env["PWD"]
 	}
+	if len(src) > maxSource {
+		s.find("parser.too_deep", Pos{Line: 1, Col: 1}, fmt.Sprintf("command longer than %d bytes", maxSource))
+		return s.finish()
+	}
 	s.controls(src)
 	s.script(src, &ctx{src: src}, start, Pos{})
-	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") {
+	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") && !s.hasRule("parser.too_deep") {
 		s.find("parser.empty", Pos{}, "no command to run")
 	}
-	res = s.res
-	s.res, s.top, s.opts = nil, "", Options{} // keep no reference to the caller's data
+	return s.finish()
+}
+
+// finish returns the result and drops every reference to the caller's
+// data.
+func (s *state) finish() *Analysis {
+	res := s.res
+	s.res, s.top, s.opts = nil, "", Options{}
 	return res
+}
+
+// nestedAt returns the offset where src opens more than maxNesting
+// brackets ( [ { that are not yet closed, or -1. Quotes are not
+// considered: over-counting only refuses more.
+func nestedAt(src string) int {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '[', '{':
+			if depth++; depth > maxNesting {
+				return i
+			}
+		case ')', ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return -1
 }
 
 // strs returns n strings carved from a shared arena: one allocation for
@@ -245,6 +281,10 @@ func (s *state) hasRule(rule string) bool {
 
 // script parses and walks src in context c.
 func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
+	if off := nestedAt(src); off >= 0 {
+		s.find("parser.too_deep", c.posOffset(off), fmt.Sprintf("brackets nested more than %d deep", maxNesting))
+		return
+	}
 	s.r.Reset(src)
 	f, err := s.p.Parse(s.r, "")
 	if err != nil {

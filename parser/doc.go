@@ -53,8 +53,13 @@
 //	parser.unsupported            a node the analysis does not handle; other
 //	                              control characters anywhere (NUL, ESC, C1,
 //	                              bidirectional controls);
-//	                              brace expansions too large to expand
-//	parser.too_deep               wrappers nested beyond Options.MaxDepth
+//	                              brace expansions too large to expand;
+//	                              $'…' or $"…" in a script run by a shell
+//	                              that may not be bash (sh -c: dash)
+//	parser.too_deep               wrappers nested beyond Options.MaxDepth;
+//	                              ( [ { nested more than 500 deep or a
+//	                              source over 1 MiB (refused unparsed:
+//	                              the parser would overflow its stack)
 //	parser.too_many_commands      more than Options.MaxCommands commands
 //	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=, … in
 //	                              any assignment form: VAR=x cmd, env, sudo,

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,6 +17,14 @@ func FuzzAnalyze(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv, MaxCommands: 64})
+		if len(src) > maxSource || nestedAt(src) >= 0 {
+			// Parsing it here would overflow the stack: Analyze must
+			// have refused it without parsing.
+			if !slices.ContainsFunc(a.Findings, func(f Finding) bool { return f.Rule == "parser.too_deep" }) {
+				t.Errorf("Analyze(%q): nested too deep but findings %v", src, a.Findings)
+			}
+			return
+		}
 		file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 		hasSyntax := false
 		for _, fd := range a.Findings {

@@ -470,7 +470,7 @@ func (s *state) chdir(cwd cwdState, dir Word) cwdState {
 // splitString splits the STRING of env -S into words, parsing it as one
 // simple shell command (env's quoting is a subset of the shell's).
 func (s *state) splitString(w Word, c *ctx) ([]Word, bool) {
-	if w.Dynamic {
+	if w.Dynamic || nestedAt(w.Value) >= 0 {
 		return nil, false
 	}
 	f, err := s.p.Parse(strings.NewReader(w.Value), "")
