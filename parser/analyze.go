@@ -25,6 +25,9 @@ const maxFindings = 512
 const (
 	maxSource  = 1 << 20 // bytes
 	maxNesting = 500     // unclosed ( [ { at any point
+	// maxWalk bounds the statements the walker is inside at once (a|b|…
+	// and a&&b&&… chains nest one level per operator).
+	maxWalk = 2000
 )
 
 // Default limits used when the corresponding Options field is zero.
@@ -186,6 +189,7 @@ type state struct {
 	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
 	noAssignTilde int
 	stmts         int  // statements seen at top level
+	walk          int  // statements being walked (recursion depth)
 	stopped       bool // MaxCommands reached
 	cwd           cwdState
 }
@@ -441,6 +445,13 @@ func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState
 	if s.stopped {
 		return cwd, cwd
 	}
+	if s.walk++; s.walk > maxWalk {
+		s.walk--
+		s.find("parser.too_deep", c.pos(st.Pos()), fmt.Sprintf("statements nested more than %d deep", maxWalk))
+		s.stopped = true
+		return cwd, cwd
+	}
+	defer func() { s.walk-- }()
 	first := len(s.res.Commands)
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok || st.Cmd == nil {
 		succ, fail = s.callExpr(st, ce, cwd, c)

@@ -19,6 +19,8 @@ func TestTooDeep(t *testing.T) {
 		{"subscript", "a" + strings.Repeat("[", 200_000) + strings.Repeat("]", 200_000) + "=1", []string{"1:502 parser.too_deep"}},
 		{"braces", "echo ok\n" + strings.Repeat("{ ", 600) + "ls" + strings.Repeat("; }", 600), []string{"2:1001 parser.too_deep"}},
 		{"nested string", `bash -c $'` + strings.Repeat(`\x28`, 600) + `'`, []string{"1:9 parser.too_deep"}},
+		{"pipeline", strings.Repeat("a|", 300_000) + "a", []string{"1:1 parser.too_deep"}},
+		{"and list", strings.Repeat("a&&", 300_000) + "a", []string{"1:1 parser.too_deep"}},
 		{"long", "echo " + strings.Repeat("a", 1<<20), []string{"1:1 parser.too_deep"}},
 		{"deep but balanced", strings.Repeat("echo $((1)) ", 1000), nil},
 		{"400 levels", "echo $((" + strings.Repeat("(", 400) + "1" + strings.Repeat(")", 402), nil},
