@@ -31,3 +31,20 @@ func FuzzScriptGuards(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkGuardOptions measures the guard alone on commands it scans: it
+// must not allocate.
+func BenchmarkGuardOptions(b *testing.B) {
+	for _, line := range []string{"git log --oneline -n 5", "sort -u -k2 in", "sed -n s/foo/bar/p;/x/{p;q} in", "awk -F: {print} in"} {
+		argv := strings.Fields(line)
+		c := &Command{Argv: argv, MatchArgv: argv, Dynamic: make([]bool, len(argv))}
+		w := matchWords(c)
+		b.Run(argv[0], func(b *testing.B) {
+			hits := make([]guardHit, 0, 4)
+			b.ReportAllocs()
+			for b.Loop() {
+				hits = guardOptions(w, 1, hits[:0])
+			}
+		})
+	}
+}
