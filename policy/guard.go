@@ -19,7 +19,8 @@ import (
 //     a prefix of it with at least one letter after the dashes: GNU
 //     getopt_long and git accept any unambiguous abbreviation (sort --out=f
 //     is sort --output=f), and an ambiguous one is an error that runs
-//     nothing.
+//     nothing. Real options that abbreviate a guarded one are listed in
+//     whole (git diff --text is not --textconv).
 //   - A "-x" option matches every word that starts with one dash and holds
 //     the letter x: a cluster (-no), a value attached (-ofile), or a
 //     letter inside another option's attached value (over-matching).
@@ -42,10 +43,15 @@ type optionGuard struct {
 	// bundle: the first word after the prefix may be a cluster of
 	// one-letter options without a dash (tar xIf).
 	bundle bool
+	// whole are options in their own right that abbreviate a guarded
+	// one (git diff --text, not --textconv).
+	whole []string
 	// check, if set, replaces options: it returns the index of the first
 	// word of argv[i:] that makes the command dangerous, or -1.
 	check func(argv []string, i int) int
-	why   string
+	// script: the check reads a script, which any dynamic word may change.
+	script bool
+	why    string
 }
 
 // goBuildFlags are the go build flags (shared by go test, vet and list)
@@ -63,24 +69,24 @@ const (
 
 // optionGuards is sorted by program (prefix[0]), for a binary search.
 var optionGuards = [...]optionGuard{
-	{prefix: []string{"awk"}, check: awkProgram, why: awkWhy},
+	{prefix: []string{"awk"}, check: awkProgram, script: true, why: awkWhy},
 	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
-	{prefix: []string{"gawk"}, check: awkProgram, why: awkWhy},
+	{prefix: []string{"gawk"}, check: awkProgram, script: true, why: awkWhy},
 	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, why: "deletes, moves or rewrites branches"},
-	{prefix: []string{"git", "diff"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "log"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "show"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "shortlog"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "stash", "list"}, options: diffFlags, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "log"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "show"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "shortlog"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "stash", "list"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "cat-file"}, options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
-	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager", "--textconv"}, why: "runs a pager or textconv program"},
+	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
 	{prefix: []string{"git", "rebase"}, options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 	{prefix: []string{"git", "bisect"}, options: []string{"run"}, why: "runs a program"},
 	{prefix: []string{"git", "submodule"}, options: []string{"foreach"}, why: "runs a command in every submodule"},
-	{prefix: []string{"git", "config"}, check: gitConfigWrite, why: "changes the git configuration, which can make git run programs"},
+	{prefix: []string{"git", "config"}, check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 	{prefix: []string{"go", "build"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
 	{prefix: []string{"go", "test"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
 	{prefix: []string{"go", "vet"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
@@ -88,17 +94,17 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
 	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
 	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
-	{prefix: []string{"gsed"}, check: sedScript, why: sedWhy},
+	{prefix: []string{"gsed"}, check: sedScript, script: true, why: sedWhy},
 	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
-	{prefix: []string{"mawk"}, check: awkProgram, why: awkWhy},
-	{prefix: []string{"nawk"}, check: awkProgram, why: awkWhy},
+	{prefix: []string{"mawk"}, check: awkProgram, script: true, why: awkWhy},
+	{prefix: []string{"nawk"}, check: awkProgram, script: true, why: awkWhy},
 	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
-	{prefix: []string{"sed"}, check: sedScript, why: sedWhy},
+	{prefix: []string{"sed"}, check: sedScript, script: true, why: sedWhy},
 	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
 	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
-	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, why: "runs a program"},
-	{prefix: []string{"time"}, options: []string{"-o", "--output"}, why: "writes a file"},
+	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
+	{prefix: []string{"time"}, check: timeOutput, why: "writes a file"},
 	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
 	{prefix: []string{"zip"}, options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
 }
@@ -134,7 +140,7 @@ func guardOptions(w words, from int, hits []guardHit) []guardHit {
 		if !hasPrefix(argv, g.prefix) {
 			continue
 		}
-		if i := dynamicOption(w, max(from, n), g.check != nil); i >= 0 {
+		if i := dynamicOption(w, max(from, n), g.script); i >= 0 {
 			hits = append(hits, guardHit{i, g})
 			continue
 		}
@@ -209,7 +215,7 @@ func (g *optionGuard) matches(arg string) bool {
 				return true
 			}
 		case strings.HasPrefix(o, "--"):
-			if len(name) > 2 && name[1] == '-' && strings.HasPrefix(o, name) {
+			if len(name) > 2 && name[1] == '-' && strings.HasPrefix(o, name) && !slices.Contains(g.whole, name) {
 				return true // an abbreviation, or the option itself
 			}
 		case len(o) == 2:
@@ -283,6 +289,40 @@ func gitConfigWrite(argv []string, i int) int {
 		return second
 	}
 	return len(argv) - 1
+}
+
+// timeOutput returns the index of GNU time's -o/--output option in
+// argv[i:], or -1. Its options end at the command it runs, whose options
+// are not time's.
+func timeOutput(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return -1
+		}
+		if a[1] == '-' {
+			name, _, hasVal := strings.Cut(a, "=")
+			switch {
+			case longPrefix(name, "--output"):
+				return i
+			case longPrefix(name, "--format") && !hasVal:
+				i++
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			if a[k] == 'o' {
+				return i
+			}
+			if a[k] == 'f' {
+				if k+1 == len(a) {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return -1
 }
 
 func hasPrefix(argv, prefix []string) bool {

@@ -24,7 +24,7 @@ func FuzzScriptGuards(f *testing.F) {
 		for i := range argv {
 			argv[i] = strings.ReplaceAll(argv[i], "\x00", " ")
 		}
-		for _, check := range []func([]string, int) int{sedScript, awkProgram, gitConfigWrite} {
+		for _, check := range []func([]string, int) int{sedScript, awkProgram, gitConfigWrite, timeOutput} {
 			if got := check(argv, 1); got != -1 && (got < 0 || got >= len(argv)) {
 				t.Fatalf("check(%q) = %d, out of range", argv, got)
 			}

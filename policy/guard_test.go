@@ -276,3 +276,23 @@ func TestGuardDefaultReview(t *testing.T) {
 		{"git shortlog -sn", false},
 	})
 }
+
+func TestGuardFalsePositives(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, permissive(t), []guardCase{
+		// time runs the command after its options: those are not its own.
+		{"time go test -count=1 ./...", false},
+		{"time -p sort in", false},
+		{"time -f %e -o x ls", true},
+		{"time -vo x ls", true},
+		{"time --out=x ls", true},
+		{"time -f %e ls -o", false},
+		// Whole options that happen to abbreviate a guarded one.
+		{"git diff --text", false},
+		{"git log -p --text", false},
+		{"git grep --text X", false},
+		{"git diff --tex", true}, // ambiguous: git refuses it, and we ask
+		{"tar --checkpoint=10 -cf a.tar .", false},
+		{"tar --checkpoint-action=exec=sh -cf a.tar .", true},
+	})
+}
