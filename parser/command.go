@@ -165,8 +165,9 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 			succ = s.cd(cmd.Argv, cwd)
 		}
 	case "git":
-		s.git(&cmd)
+		sub := s.git(&cmd)
 		s.add(cmd)
+		s.gitRuns(cmd.Argv[sub:], c, cwd)
 		return
 	}
 	s.fileRefs(&cmd, base, cmd.Argv[1:])

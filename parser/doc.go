@@ -19,7 +19,9 @@
 // (["sudo"]) and ls (["sudo", "bash -c"]). Strings run by a shell (bash -c,
 // su -c, script -c, watch, flock -c, parallel, and a heredoc or
 // here-string fed to a shell without a script, "bash stdin") are parsed
-// recursively, and positions inside them are mapped back to the
+// recursively, as are the commands git runs through a shell (git rebase
+// -x, difftool -x, filter-branch filters, bisect run, submodule foreach),
+// and positions inside them are mapped back to the
 // top-level source (exactly when the string is written verbatim, else to
 // its first byte). A statement without a command word (X=1, > f) is a
 // Command with an empty Argv.
@@ -68,8 +70,12 @@
 //	                              ${VAR:=x}
 //	redirect.network              a redirect to /dev/tcp/… or /dev/udp/…
 //	git.dangerous_config          git -c core.pager=… and other keys that run
-//	                              commands, git config setting them,
-//	                              git --exec-path=
+//	                              commands, git config setting them (or
+//	                              --edit, --rename-section), git
+//	                              --exec-path=, fetch/clone/ls-remote
+//	                              --upload-pack, push --receive-pack,
+//	                              archive --exec, clone --template,
+//	                              grep -O, send-email --*-cmd
 //
 // # Words and files
 //

@@ -3,8 +3,9 @@ package parser
 import "strings"
 
 // git strips git's global options for MatchArgv, reports -c settings that
-// run commands, and collects the file references of the subcommand.
-func (s *state) git(cmd *Command) {
+// run commands, and collects the file references of the subcommand. It
+// returns the index in cmd.Argv of the subcommand (len(cmd.Argv) if none).
+func (s *state) git(cmd *Command) int {
 	args := cmd.Argv[1:]
 	var dirs []Word
 	i := 0
@@ -25,13 +26,13 @@ loop:
 			dirs = append(dirs, next)
 			i += 2
 		case v == "-c":
-			s.gitConfig(next, next.Value)
+			s.gitConfig(cmd, next, next.Value)
 			i += 2
 		case v == "--config-env":
-			s.gitConfig(next, next.Value)
+			s.gitConfig(cmd, next, next.Value)
 			i += 2
 		case strings.HasPrefix(v, "--config-env="):
-			s.gitConfig(a, v[len("--config-env="):])
+			s.gitConfig(cmd, a, v[len("--config-env="):])
 			i++
 		case strings.HasPrefix(v, "--exec-path="):
 			s.find("git.dangerous_config", a.Pos, "git --exec-path runs git commands from another directory")
@@ -65,8 +66,8 @@ loop:
 		dir = joinDir(dir, d.Value)
 		s.fileRef(cmd, d, RefOption, false, false)
 	}
-	if i < len(args) && args[i].Value == "config" {
-		s.gitConfigCmd(args[i+1:])
+	if i < len(args) {
+		s.gitSubcommand(cmd, args[i].Value, args[i+1:])
 	}
 	first := len(cmd.Files)
 	s.fileRefs(cmd, "git", args[i:])
@@ -77,36 +78,188 @@ loop:
 			}
 		}
 	}
+	return 1 + i
+}
+
+// gitOpts are the options of git subcommands that run a program or
+// install one (git.dangerous_config), and those whose value is a shell
+// command run by git (analysed as inner commands).
+var gitOpts = map[string]struct {
+	shortVal string   // short options with a value (to split clusters)
+	danger   string   // short options that run a program
+	long     []string // long options that run a program
+	shell    string   // short option whose value is a shell command
+	shellL   []string // long options whose value is a shell command
+}{
+	"fetch":         {long: []string{"upload-pack"}},
+	"pull":          {long: []string{"upload-pack"}},
+	"clone":         {shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
+	"init":          {long: []string{"template"}},
+	"ls-remote":     {danger: "u", long: []string{"upload-pack", "exec"}},
+	"archive":       {shortVal: "o", long: []string{"exec"}},
+	"push":          {shortVal: "o", long: []string{"receive-pack", "exec"}},
+	"grep":          {shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
+	"send-email":    {long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}},
+	"rebase":        {shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
+	"difftool":      {shortVal: "txy", shell: "x", shellL: []string{"extcmd"}},
+	"filter-branch": {shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}},
+}
+
+// gitSubcommand reports options of subcommand sub (args follow it) that
+// make git run a program, and git config settings.
+func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
+	if sub == "config" {
+		s.gitConfigCmd(cmd, args)
+		return
+	}
+	o, ok := gitOpts[sub]
+	if !ok {
+		return
+	}
+	split := splitShort(args, o.shortVal, true)
+	for i, a := range split {
+		v := a.Value
+		if v == "--" {
+			return
+		}
+		name, val, _, long := longOpt(v)
+		switch {
+		case long && longMatch(name, o.long), !long && o.danger != "" && hasShortOpt(split[i:i+1], o.danger[0]):
+			s.find("git.dangerous_config", a.Pos, "git "+sub+" "+v+" makes git run a program")
+		case sub == "clone" && (v == "-c" || long && longIs(name, "config")):
+			kv := val
+			if !long || !strings.Contains(v, "=") {
+				if i+1 >= len(split) {
+					continue
+				}
+				kv = split[i+1].Value
+			}
+			s.gitConfig(cmd, a, kv)
+		}
+	}
+}
+
+// gitRuns walks the shell commands a git subcommand runs (argv starts at
+// the subcommand): rebase --exec, difftool --extcmd, filter-branch
+// filters, bisect run and submodule foreach.
+func (s *state) gitRuns(argv []Word, c *ctx, cwd cwdState) {
+	if len(argv) == 0 {
+		return
+	}
+	sub, args := argv[0].Value, argv[1:]
+	var scripts []Word
+	switch sub {
+	case "bisect":
+		if len(args) > 1 && args[0].Value == "run" {
+			s.gitInner(args[1:], "git bisect run", c, cwd)
+		}
+		return
+	case "submodule":
+		i := skipOpts(args, "", nil)
+		if i < len(args) && args[i].Value == "foreach" {
+			j := i + 1 + skipOpts(args[i+1:], "", nil)
+			if j < len(args) {
+				s.gitInner(args[j:], "git submodule foreach", c, cwd)
+			}
+		}
+		return
+	}
+	o, ok := gitOpts[sub]
+	if !ok || o.shell == "" && o.shellL == nil {
+		return
+	}
+	split := splitShort(args, o.shortVal, true)
+	for i := 0; i < len(split); i++ {
+		a := split[i]
+		if a.Value == "--" {
+			break
+		}
+		name, val, hasVal, long := longOpt(a.Value)
+		if !(long && longMatch(name, o.shellL) || o.shell != "" && a.Value == "-"+o.shell) {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(split) {
+				break
+			}
+			i++
+			scripts = append(scripts, split[i])
+			continue
+		}
+		scripts = append(scripts, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic})
+	}
+	for _, w := range scripts {
+		s.gitInner([]Word{w}, "git "+sub+" -x", c, cwd)
+	}
+}
+
+// gitInner walks a command git runs through the shell: one word is a
+// script, several are joined as the shell would see them.
+func (s *state) gitInner(ws []Word, name string, c *ctx, cwd cwdState) {
+	if c.depth+1 > s.opts.MaxDepth {
+		s.find("parser.too_deep", ws[0].Pos, "commands nested more than the maximum depth")
+		return
+	}
+	if len(ws) == 1 {
+		s.shellString(ws[0], name, c, cwd)
+		return
+	}
+	s.inner(ws, name, c, cwd, false, nil)
 }
 
 // gitConfigCmd reports git config setting a key that runs a command
 // (git config core.pager x, git config set alias.x …): it takes effect for
-// every later git command.
-func (s *state) gitConfigCmd(args []Word) {
+// every later git command. Editing the file or renaming a section (which
+// can move keys under core.) is as dangerous. -f FILE is a file written.
+func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 	i := skipOpts(args, "f", []string{"file", "blob", "type", "default", "comment", "value"})
 	ops := args[min(i, len(args)):]
-	if len(ops) > 0 && (ops[0].Value == "set" || ops[0].Value == "edit") {
-		if ops[0].Value == "edit" {
-			s.find("git.dangerous_config", ops[0].Pos, "git config edit can set keys that run commands")
+	opts := args[:min(i, len(args))]
+	for j, a := range opts {
+		v := a.Value
+		name, val, hasVal, long := longOpt(v)
+		switch {
+		case long && (longIs(name, "edit") || longIs(name, "rename-section")), !long && hasShortOpt([]Word{a}, 'e'):
+			s.find("git.dangerous_config", a.Pos, "git config "+v+" can set keys that run commands")
+		case long && longIs(name, "file") && hasVal:
+			s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, true, false)
+		case (v == "-f" || long && longIs(name, "file")) && j+1 < len(opts):
+			s.fileRef(cmd, opts[j+1], RefOption, true, false)
+		case strings.HasPrefix(v, "-f") && len(v) > 2:
+			s.fileRef(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, true, false)
+		}
+	}
+	if len(ops) > 0 {
+		switch ops[0].Value {
+		case "edit", "rename-section":
+			s.find("git.dangerous_config", ops[0].Pos, "git config "+ops[0].Value+" can set keys that run commands")
 			return
-		}
-		ops = ops[1:]
-	}
-	for _, a := range args[:min(i, len(args))] {
-		if a.Value == "-e" || a.Value == "--edit" {
-			s.find("git.dangerous_config", a.Pos, "git config --edit can set keys that run commands")
+		case "set":
+			ops = ops[1:]
 		}
 	}
-	if len(ops) >= 2 && (ops[0].Dynamic || gitDangerousKey(strings.ToLower(ops[0].Value))) {
+	if len(ops) < 2 {
+		return
+	}
+	key := strings.ToLower(ops[0].Value)
+	if ops[0].Dynamic || gitDangerousKey(key) {
 		s.find("git.dangerous_config", ops[0].Pos, "git config "+ops[0].Value+" can make git run a command")
+	}
+	if key == "blame.ignorerevsfile" {
+		s.fileRef(cmd, ops[1], RefOption, false, false)
 	}
 }
 
-// gitConfig reports git -c KEY=VALUE when KEY makes git run a command.
-func (s *state) gitConfig(w Word, kv string) {
-	key, _, _ := strings.Cut(kv, "=")
-	if w.Dynamic && !strings.Contains(kv, "=") || gitDangerousKey(strings.ToLower(key)) {
+// gitConfig reports git -c KEY=VALUE when KEY makes git run a command;
+// a key that names a file to read makes VALUE a file reference.
+func (s *state) gitConfig(cmd *Command, w Word, kv string) {
+	key, val, _ := strings.Cut(kv, "=")
+	key = strings.ToLower(key)
+	if w.Dynamic && !strings.Contains(kv, "=") || gitDangerousKey(key) {
 		s.find("git.dangerous_config", w.Pos, "git -c "+key+" can make git run a command")
+	}
+	if key == "blame.ignorerevsfile" {
+		s.fileRef(cmd, Word{Value: val, Pos: w.Pos, Dynamic: w.Dynamic}, RefOption, false, false)
 	}
 }
 
@@ -141,5 +294,9 @@ func gitDangerousKey(key string) bool {
 			return true
 		}
 	}
-	return false
+	// gpg.ssh.defaultKeyCommand and any other …Command; trace2 targets
+	// name files (or sockets) git writes.
+	last := key[strings.LastIndexByte(key, '.')+1:]
+	return strings.Contains(last, "command") || key == "init.templatedir" ||
+		strings.HasPrefix(key, "trace2.") && strings.HasSuffix(key, "target")
 }
