@@ -85,14 +85,17 @@ func dangerousEnv(name string) bool {
 		"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESSOPEN", "LESSCLOSE",
 		"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
 		"SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND", "GIT_DIR",
-		"GIT_WORK_TREE", "BROWSER",
+		"GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_COMMON_DIR", "GIT_ALLOW_PROTOCOL", "BROWSER",
 		"PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONINSPECT", "PYTHONUSERBASE",
 		"NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
 		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "GCONV_PATH", "RUSTC_WRAPPER",
 		"RUSTC", "GOFLAGS", "CC", "CXX", "MAKEFLAGS", "VIMINIT", "EXINIT", "TERMINAL":
 		return true
 	}
-	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "NPM_CONFIG_", "npm_config_", "CARGO_"} {
+	// GIT_TRACE, GIT_TRACE2_EVENT, GIT_TRACE_PACKET, …: the value may
+	// name a file git writes (refused rather than reported as a write).
+	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_TRACE", "NPM_CONFIG_", "npm_config_", "CARGO_"} {
 		if strings.HasPrefix(name, p) {
 			return p != "CARGO_" || strings.HasSuffix(name, "WRAPPER") || strings.HasSuffix(name, "RUSTC")
 		}

@@ -63,7 +63,9 @@
 //	                              source over 1 MiB (refused unparsed:
 //	                              the parser would overflow its stack)
 //	parser.too_many_commands      more than Options.MaxCommands commands
-//	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=, … in
+//	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=,
+//	                              GIT_DIR=, GIT_INDEX_FILE=, GIT_TRACE*= (a
+//	                              file git writes), … in
 //	                              any assignment form: VAR=x cmd, env, sudo,
 //	                              export/declare/local/readonly, read,
 //	                              printf -v, mapfile, getopts, for VAR in,
