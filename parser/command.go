@@ -182,6 +182,14 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 	dyn := cwdState{dir: cwd.dir, dyn: true}
 	args := argv[1:]
+	for _, a := range args {
+		if a.Dynamic || a.Value == "--" || !strings.HasPrefix(a.Value, "-") {
+			break
+		}
+		if a.Value == "-n" && argv[0].Value != "cd" {
+			return cwd // pushd -n, popd -n: only the stack changes
+		}
+	}
 	for len(args) > 0 && len(args[0].Value) > 1 && args[0].Value[0] == '-' && !args[0].Dynamic {
 		if args[0].Value == "--" {
 			args = args[1:]

@@ -160,6 +160,8 @@ func TestCwd(t *testing.T) {
 		{`env -C sub ls`, []cwd{{"env", "/repo", false}, {"ls", "/repo/sub", false}}},
 		{`sudo -D /tmp ls`, []cwd{{"sudo", "/repo", false}, {"ls", "/tmp", false}}},
 		{`cd a && cat $PWD/x ~+/y`, []cwd{{"cd", "/repo", false}, {"cat", "/repo/a", false}}},
+		{`pushd -n a && ls`, []cwd{{"pushd", "/repo", false}, {"ls", "/repo", false}}},
+		{`pushd -n && ls`, []cwd{{"pushd", "/repo", false}, {"ls", "/repo", false}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
