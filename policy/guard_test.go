@@ -207,7 +207,9 @@ func TestGuardScripts(t *testing.T) {
 		{"sed p;r\x00.env a", true},
 		{"sed {w\x00x\x01} a", true},
 		{"sed 1{\x01r\x00x\x01} a", true},
-		{"sed s/a\\/w/b/ a", false}, // the w is inside the regex
+		{"sed s/a\\/w/b/ a", false},     // the w is inside the regex
+		{"sed #c\\\x01w\x00x a", true},  // a backslash does not continue a comment
+		{"sed 1a\\\x01w\x00x a", false}, // it continues the text of a
 		{"sed -n -e p -e w\x00x a", true},
 		{"sed -ne w\x00x a", true},
 		{"sed -new\x00x a", true}, // -n, then -e with its value attached

@@ -109,8 +109,10 @@ func sedDangerous(s string) bool {
 		if i >= len(s) {
 			return false
 		}
-		if s[i] == '#' {
-			i = sedLineEnd(s, i)
+		if s[i] == '#' { // a comment: no backslash continues it
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
 			continue
 		}
 		var ok bool
