@@ -175,7 +175,54 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	}
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
 	s.add(cmd)
+	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return
+}
+
+// optionPrograms walks the programs a command runs because an option
+// names them: sort --compress-program=PROG, go -exec/-toolexec 'PROG
+// ARGS'.
+func (s *state) optionPrograms(argv []Word, base string, c *ctx, cwd cwdState) {
+	var opts []string
+	switch base {
+	case "sort":
+		opts = []string{"compress-program"}
+	case "go":
+		opts = []string{"exec", "toolexec"}
+	default:
+		return
+	}
+	args := argv[1:]
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if v == "--" {
+			return
+		}
+		if base == "go" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+			v = "-" + v // Go flags take one dash or two
+		}
+		name, val, hasVal, ok := longOpt(v)
+		if !ok || !longMatch(name, opts) || base == "go" && !contains(opts, name) {
+			continue
+		}
+		w := Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			w = args[i]
+		}
+		if c.depth+1 > s.opts.MaxDepth {
+			s.find("parser.too_deep", w.Pos, "commands nested more than the maximum depth")
+			return
+		}
+		if base == "sort" {
+			s.inner([]Word{w}, "sort --compress-program", c, cwd, false, nil)
+		} else {
+			s.shellString(w, "go -"+name, c, cwd)
+		}
+	}
 }
 
 // cd returns the directory after a successful cd/pushd/popd.

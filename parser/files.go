@@ -9,10 +9,11 @@ import (
 // without a spec get the conservative default: every operand and every
 // --opt=value is a file reference.
 type fileSpec struct {
-	none     bool     // no argument names a file (echo, printf, sleep)
-	skipVal  string   // short options whose value is not a file
-	longSkip []string // long options whose separate value is not a file
-	longFile []string // long options whose value is a file read
+	none      bool     // no argument names a file (echo, printf, sleep)
+	skipVal   string   // short options whose value is not a file
+	longSkip  []string // long options whose separate value is not a file
+	longFile  []string // long options whose value is a file read
+	longWrite []string // long options whose value is a file written
 	// exact: skipVal, fileVal and writeVal list every short option that
 	// takes a value, so the rest of a cluster (-rf) is never a value.
 	exact       bool
@@ -70,18 +71,19 @@ var fileSpecs = map[string]fileSpec{
 	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
 	"head": {skipVal: "nc", exact: true}, "tail": {skipVal: "ncs", exact: true},
 	"cat": {exact: true}, "ls": {skipVal: "ITw", exact: true}, "cut": {skipVal: "dfcb"},
-	"sort": {skipVal: "tkS", writeVal: "o", longFile: []string{"files0-from", "random-source"},
-		longSkip: []string{"key", "field-separator", "buffer-size", "parallel", "batch-size"}},
+	"sort": {skipVal: "tkS", writeVal: "oT", longFile: []string{"files0-from", "random-source"},
+		longWrite: []string{"output", "temporary-directory"},
+		longSkip:  []string{"key", "field-separator", "buffer-size", "parallel", "batch-size", "compress-program"}},
 	"uniq": {skipVal: "fsw"}, "wc": {longFile: []string{"files0-from"}},
 	"du": {skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}, recursive: "*"},
 	"diff": {skipVal: "xIFSLCUWD", fileVal: "X", recursive: "r", exact: true,
 		longFile: []string{"exclude-from", "from-file", "to-file"},
 		longSkip: []string{"exclude", "ignore-matching-lines", "show-function-line", "label", "context",
 			"unified", "width", "starting-file", "ifdef", "horizon-lines", "tabsize", "color", "palette"}},
-	"cp":       {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true},
-	"mv":       {skipVal: "S", writeVal: "t", writeAll: true, exact: true},
-	"install":  {skipVal: "mgoS", writeVal: "t", writeLast: true},
-	"ln":       {skipVal: "S", writeVal: "t", writeLast: true},
+	"cp":       {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}},
+	"mv":       {skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}},
+	"install":  {skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}},
+	"ln":       {skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}},
 	"tee":      {writeAll: true, exact: true},
 	"touch":    {skipVal: "dt", fileVal: "r", writeAll: true},
 	"truncate": {skipVal: "s", fileVal: "r", writeAll: true},
@@ -95,10 +97,14 @@ var fileSpecs = map[string]fileSpec{
 	"rsync": {skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true},
 	"scp":   {skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
 	"curl": {skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
+		longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
+		longFile:  []string{"upload-file", "config", "cookie", "netrc-file", "etag-compare"},
 		longSkip: []string{"request", "header", "user", "user-agent", "referer", "max-time", "connect-timeout",
 			"write-out", "proxy", "range", "retry", "data-raw", "url"}},
 	"wget": {skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
-		longSkip: []string{"user", "password", "header", "user-agent", "tries", "timeout"}},
+		longWrite: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies"},
+		longFile:  []string{"input-file", "load-cookies", "config"},
+		longSkip:  []string{"user", "password", "header", "user-agent", "tries", "timeout"}},
 	"git":    {skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
 	"docker": {skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}},
 	"go":     {first: true, skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
@@ -132,6 +138,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		return
 	case "tar":
 		s.tarRefs(cmd, args)
+		return
+	case "go":
+		s.goRefs(cmd, args)
 		return
 	case "[":
 		if n := len(args); n > 0 && args[n-1].Value == "]" {
@@ -172,7 +181,8 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			if longIs(name, "file", "from-file") {
 				seen['e'], seen['f'] = true, true
 			}
-			file := longMatch(name, spec.longFile)
+			write := longMatch(name, spec.longWrite)
+			file := write || longMatch(name, spec.longFile)
 			skip := !file && longMatch(name, spec.longSkip)
 			if !hasVal && (skip || file) && i+1 < len(args) {
 				i++
@@ -184,7 +194,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			switch {
 			case !hasVal || val == "" || isDigits(val):
 			case file:
-				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, false, false)
+				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, write, false)
 				if longIs(name, "files0-from") && contains(spec.longFile, "files0-from") {
 					cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
 						Message: "--files0-from reads the names of the files from a file"})
@@ -244,9 +254,6 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		return
 	}
 	for i, op := range ops {
-		if base == "go" && strings.HasSuffix(op.Value, "...") {
-			continue // a package pattern, not a file
-		}
 		if (base == "awk" || base == "gawk") && assignPrefix(op.Value) > 0 {
 			continue // var=value operand
 		}
@@ -362,6 +369,60 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 
 // longTarMode maps a long option (without "--", maybe abbreviated) to
 // the letters of the modes it may select.
+// goFlags are the go command's flags with a value (single or double
+// dash, -flag=value or -flag value): files written, files read, programs
+// run, and the rest.
+var goFlags = map[string]byte{
+	"o": 'w', "coverprofile": 'w', "cpuprofile": 'w', "memprofile": 'w', "blockprofile": 'w',
+	"mutexprofile": 'w', "trace": 'w', "outputdir": 'w', "pkgdir": 'w',
+	"modfile": 'r', "overlay": 'r', "pgo": 'r', "C": 'r',
+	"exec": 'x', "toolexec": 'x',
+	"run": 's', "bench": 's', "count": 's', "timeout": 's', "tags": 's', "ldflags": 's', "gcflags": 's',
+	"asmflags": 's', "p": 's', "parallel": 's', "cpu": 's', "benchtime": 's', "covermode": 's',
+	"coverpkg": 's', "mod": 's', "buildmode": 's', "compiler": 's', "installsuffix": 's', "shuffle": 's',
+	"list": 's', "skip": 's', "fuzz": 's', "fuzztime": 's', "fuzzminimizetime": 's', "vet": 's',
+	"gccgoflags": 's', "benchmem": 0, "json": 0, "buildvcs": 's', "f": 's', "failfast": 0,
+}
+
+// goRefs handles the go command: Go flags are long names after one or
+// two dashes, and package patterns (./...) are not files.
+func (s *state) goRefs(cmd *Command, args []Word) {
+	first := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic || len(v) < 2 || v[0] != '-' {
+			switch {
+			case first:
+				s.maybeRef(cmd, a, RefArg) // the subcommand
+				first = false
+			case !strings.HasSuffix(v, "...") || a.Dynamic:
+				s.argRef(cmd, a, false, false)
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		kind, known := goFlags[name]
+		if !known || kind == 0 {
+			continue // a boolean flag
+		}
+		w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			w = args[i]
+		}
+		switch kind {
+		case 'w', 'r':
+			s.fileRef(cmd, w, RefOption, kind == 'w', false)
+		case 's':
+			s.maybeRef(cmd, w, RefOption)
+		}
+	}
+}
+
 func longTarMode(name string) string {
 	m := ""
 	for _, o := range [...]struct{ long, mode string }{
@@ -385,7 +446,19 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	// --no-index or --untracked every file).
 	sub := ops[0].Value
 	ops = ops[1:]
-	rec := sub == "add" || sub == "archive" || sub == "grep"
+	rec := sub == "add" || sub == "archive" || sub == "grep" || sub == "clean"
+	write := sub == "clean" // removes untracked (with -x ignored) files
+	switch sub {
+	case "add", "clean":
+		if len(ops) == 0 { // add -A, add -u, clean: the whole tree
+			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, write, true)
+		}
+	case "stash": // reads every changed (with -u untracked) file
+		if len(ops) == 0 || ops[0].Value == "push" || ops[0].Value == "save" {
+			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+		}
+		return
+	}
 	if sub == "diff" {
 		rec = slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, "no-index") })
 	}
@@ -408,7 +481,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			}
 			continue
 		}
-		s.argRef(cmd, op, false, rec)
+		s.argRef(cmd, op, write, rec)
 	}
 }
 

@@ -80,7 +80,7 @@ func TestFileRefs(t *testing.T) {
 		{`git commit -m "fix /etc/x"`, []string{"git: option fix /etc/x m"}},
 		{`git add .`, []string{"git: arg . r"}},
 		{`git -C sub diff a.txt`, []string{"git: option sub ", "git: arg sub/a.txt "}},
-		{`go test ./... -run=X`, []string{"go: option un=X m", "go: arg test m"}},
+		{`go test ./... -run=X`, []string{"go: arg test m", "go: option X m"}},
 		{`go vet ./parser`, []string{"go: arg vet m", "go: arg ./parser "}},
 		{`head -n 20 f`, []string{"head: arg f "}},
 		{`sort -o sorted.txt in`, []string{"sort: option sorted.txt w", "sort: arg in "}},

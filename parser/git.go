@@ -90,13 +90,16 @@ var gitOpts = map[string]struct {
 	long     []string // long options that run a program
 	shell    string   // short option whose value is a shell command
 	shellL   []string // long options whose value is a shell command
+	write    string   // short option whose value is a file written
+	writeL   []string // long options whose value is a file written
 }{
 	"fetch":         {long: []string{"upload-pack"}},
 	"pull":          {long: []string{"upload-pack"}},
 	"clone":         {shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
 	"init":          {long: []string{"template"}},
 	"ls-remote":     {danger: "u", long: []string{"upload-pack", "exec"}},
-	"archive":       {shortVal: "o", long: []string{"exec"}},
+	"archive":       {shortVal: "o", long: []string{"exec"}, write: "o"},
+	"format-patch":  {shortVal: "ov", write: "o", writeL: []string{"output-directory"}},
 	"push":          {shortVal: "o", long: []string{"receive-pack", "exec"}},
 	"grep":          {shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
 	"send-email":    {long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}},
@@ -112,18 +115,22 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 		s.gitConfigCmd(cmd, args)
 		return
 	}
-	o, ok := gitOpts[sub]
-	if !ok {
-		return
-	}
+	o := gitOpts[sub]
 	split := splitShort(args, o.shortVal, true)
 	for i, a := range split {
 		v := a.Value
 		if v == "--" {
 			return
 		}
-		name, val, _, long := longOpt(v)
+		name, val, hasVal, long := longOpt(v)
 		switch {
+		case long && (longIs(name, "output") || longMatch(name, o.writeL)), o.write != "" && v == "-"+o.write:
+			// git diff/log --output=FILE, format-patch -o DIR
+			w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
+			if !hasVal && i+1 < len(split) {
+				w = split[i+1]
+			}
+			s.fileRef(cmd, w, RefOption, true, false)
 		case long && longMatch(name, o.long), !long && o.danger != "" && hasShortOpt(split[i:i+1], o.danger[0]):
 			s.find("git.dangerous_config", a.Pos, "git "+sub+" "+v+" makes git run a program")
 		case sub == "clone" && (v == "-c" || long && longIs(name, "config")):
