@@ -243,6 +243,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			break
 		}
 	}
+	if base == "sed" || base == "awk" || base == "gawk" {
+		s.scriptRefs(cmd, base, args, spec)
+	}
 	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
