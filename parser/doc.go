@@ -37,7 +37,9 @@
 //	parser.eval                   eval, source, ., alias, trap, enable, fc,
 //	                              hash -p, bind -x, complete/compgen -C/-F,
 //	                              mapfile -C, declare -n and nameref, a
-//	                              declaration builtin with a dynamic argument
+//	                              declaration builtin with a dynamic argument,
+//	                              sed's e and s///e, awk's system(), | and
+//	                              @load, gawk -l
 //	parser.function_definition    f() { …; }
 //	parser.indirect_expansion     ${!x}, ${!x[@]}, ${!prefix*}, ${x@P}
 //	parser.arithmetic_variable    a variable in $((…)), ((…)), let, for ((…)),
@@ -61,7 +63,8 @@
 //	parser.too_deep               wrappers nested beyond Options.MaxDepth;
 //	                              ( [ { nested more than 500 deep or a
 //	                              source over 1 MiB (refused unparsed:
-//	                              the parser would overflow its stack)
+//	                              the parser would overflow its stack);
+//	                              statements nested more than 2000 deep
 //	parser.too_many_commands      more than Options.MaxCommands commands
 //	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=,
 //	                              GIT_DIR=, GIT_INDEX_FILE=, GIT_TRACE*= (a
@@ -90,7 +93,9 @@
 // result is analysed again: one Word per result. [Command.Files] lists
 // candidate file references:
 // operands, --opt=value values, @FILE, git's REV:PATH and redirect
-// targets, with writes and recursive reads marked; /dev/null, the
+// targets, with writes and recursive reads marked; words that might be
+// paths (a grep pattern, a sed script, a short option's attached value)
+// are FileRefs with Maybe set; /dev/null, the
 // standard streams and fd duplications are not files. [Command.Unknown]
 // names arguments nobody can see statically (xargs input, find's {}).
 // [Command.Cwd] follows static cd; a cd whose outcome or target is not
