@@ -560,6 +560,9 @@ func notAFile(v string) bool {
 // (GNU getopt moves options before operands), at the first operand.
 // Positions of the pieces are the cluster's.
 func splitShort(args []Word, shortVal string, permute bool) []Word {
+	if !hasCluster(args) {
+		return args // nothing to split: the common case, no allocation
+	}
 	out := make([]Word, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -596,4 +599,15 @@ func splitShort(args []Word, shortVal string, permute bool) []Word {
 		}
 	}
 	return out
+}
+
+// hasCluster reports a word of args that splitShort would split: a short
+// option with more than one letter.
+func hasCluster(args []Word) bool {
+	for _, a := range args {
+		if v := a.Value; !a.Dynamic && len(v) > 2 && v[0] == '-' && v[1] != '-' {
+			return true
+		}
+	}
+	return false
 }

@@ -397,8 +397,7 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 		if a.Dynamic || len(v) < 2 || v[0] != '-' {
 			switch {
 			case first:
-				s.maybeRef(cmd, a, RefArg) // the subcommand
-				first = false
+				first = false // the subcommand
 			case !strings.HasSuffix(v, "...") || a.Dynamic:
 				s.argRef(cmd, a, false, false)
 			}

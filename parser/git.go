@@ -115,8 +115,11 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 		s.gitConfigCmd(cmd, args)
 		return
 	}
-	o := gitOpts[sub]
-	split := splitShort(args, o.shortVal, true)
+	o, ok := gitOpts[sub]
+	split := args
+	if ok {
+		split = splitShort(args, o.shortVal, true)
+	}
 	for i, a := range split {
 		v := a.Value
 		if v == "--" {

@@ -7,7 +7,8 @@ import "strings"
 // pipes, @load) are parser.eval, and the files they name are file
 // references (sed r/w) or Maybe references (awk string literals).
 func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec) {
-	var scripts []Word
+	var scriptsArr [2]Word
+	scripts := scriptsArr[:0]
 	fromFile := false
 	split := splitShort(args, spec.skipVal+spec.fileVal+"eilE", true)
 	for i := 0; i < len(split); i++ {
