@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -26,6 +27,7 @@ type fileSpec struct {
 	writeAll    bool   // every operand is written or removed
 	writeLast   bool   // the last of several operands is written (cp, mv)
 	writeIf     string // short options that make every operand written (sed -i)
+	optVal      string // short options with an optional attached value (sed -i.bak)
 	// recurseVal is the short option whose value "recurse" (maybe
 	// abbreviated) makes it recursive, like --directories (grep -d).
 	recurseVal byte
@@ -62,11 +64,11 @@ var fileSpecs = map[string]fileSpec{
 	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
 	"rg": rgSpec, "ag": {skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true},
 	"ack": {skipVal: "ABCm", first: true, recursive: "*", implicitDot: true},
-	"sed": {exact: true, skipVal: "el", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
+	"sed": {exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
 		longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
 	"awk":  {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"}},
 	"gawk": {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"}},
-	"perl": {skipVal: "eEMmIl", writeIf: "i"}, "ruby": {skipVal: "eEIr"},
+	"perl": {skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, "ruby": {skipVal: "eEIr"},
 	"python": {skipVal: "cmWX"}, "python3": {skipVal: "cmWX"}, "node": {skipVal: "epr"},
 	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
 	"head": {skipVal: "nc", exact: true}, "tail": {skipVal: "ncs", exact: true},
@@ -148,6 +150,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		}
 	}
 	var seen [128]bool
+	backup := "" // sed/perl -iSUFFIX: the backup copy's name
 	var opsArr [8]Word
 	ops := opsArr[:0]
 	endOpts := false
@@ -174,6 +177,8 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			}
 			if longIs(name, "in-place") {
 				seen['i'] = true
+				backup = val
+				continue
 			}
 			if longIs(name, "regexp", "expression") {
 				seen['e'] = true
@@ -213,6 +218,8 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			}
 			valWrite := strings.IndexByte(spec.writeVal, f) >= 0
 			switch {
+			case strings.IndexByte(spec.optVal, f) >= 0:
+				backup = v[j+1:]
 			case strings.IndexByte(spec.skipVal, f) >= 0:
 				val := Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}
 				if j == len(v)-1 && i+1 < len(args) {
@@ -262,10 +269,27 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		}
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
 		s.argRef(cmd, op, w, rec)
+		if w && backup != "" {
+			s.fileRef(cmd, Word{Value: backupName(op.Value, backup), Pos: op.Pos, Dynamic: op.Dynamic}, RefArg, true, false)
+		}
 	}
 	if rec && spec.implicitDot && len(ops) == 0 {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
 	}
+}
+
+// backupName is the backup copy sed -iSUFFIX (and perl) makes of file:
+// file+SUFFIX, or SUFFIX with each * replaced by the file's name, in the
+// file's directory unless absolute.
+func backupName(file, suffix string) string {
+	if !strings.Contains(suffix, "*") {
+		return file + suffix
+	}
+	b := strings.ReplaceAll(suffix, "*", path.Base(file))
+	if path.IsAbs(b) {
+		return b
+	}
+	return path.Join(path.Dir(file), b)
 }
 
 func seenAny(seen *[128]bool, flags string) bool {

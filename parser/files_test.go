@@ -55,7 +55,13 @@ func TestFileRefs(t *testing.T) {
 		{`grep -e x -f pats.txt a b`, []string{"grep: option x m", "grep: option pats.txt ", "grep: arg a ", "grep: arg b "}},
 		{`grep -R secret`, []string{"grep: arg secret m", "grep: arg . r"}},
 		{`rg -g '*.go' key`, []string{"rg: option *.go m", "rg: arg key m", "rg: arg . r"}},
-		{`sed -i.bak s/a/b/ f1 f2`, []string{"sed: arg s/a/b/ m", "sed: arg f1 w", "sed: arg f2 w"}},
+		{`sed -i.bak s/a/b/ f1 f2`, []string{"sed: arg s/a/b/ m", "sed: arg f1 w", "sed: arg f1.bak w", "sed: arg f2 w", "sed: arg f2.bak w"}},
+		// sed -i SUFFIX writes a backup copy: FILE+SUFFIX, or SUFFIX with
+		// * replaced by the file's name
+		{`sed -iignore p .cmdguard`, []string{"sed: arg p m", "sed: arg .cmdguard w", "sed: arg .cmdguardignore w"}},
+		{`sed -ie s/a/b/ f`, []string{"sed: arg s/a/b/ m", "sed: arg f w", "sed: arg fe w"}},
+		{`sed --in-place='.git/hooks/*' p d/f`, []string{"sed: arg p m", "sed: arg d/f w", "sed: arg d/.git/hooks/f w"}},
+		{`perl -pi.bak -e 1 f`, []string{"perl: option i.bak m", "perl: arg f w", "perl: arg f.bak w"}},
 		{`sed -n -e p -f s.sed in`, []string{"sed: option p m", "sed: option s.sed ", "sed: arg in "}},
 		{`awk -F: '{print $1}' /etc/passwd x=1`, []string{"awk: option : m", "awk: arg {print $1} m", "awk: arg /etc/passwd "}},
 		{`cp -r src dst`, []string{"cp: arg src r", "cp: arg dst wr"}},
