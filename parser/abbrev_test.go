@@ -32,7 +32,7 @@ func TestLongOptionPrefixes(t *testing.T) {
 		{`grep --fi .env a`, []string{"grep --fi .env a"}, []string{"grep: option .env ", "grep: arg a "}},
 		{`jq --from .env`, []string{"jq --from .env"}, []string{"jq: option .env "}},
 		{`sed --in s/a/b/ f`, []string{"sed --in s/a/b/ f"}, []string{"sed: arg s/a/b/ m", "sed: arg f w"}},
-		{`tar --cr --fil=out.tar d`, []string{"tar --cr --fil=out.tar d"}, []string{"tar: option out.tar w", "tar: arg d r"}},
+		{`tar --cr --fil=out.tar d`, []string{"tar --cr --fil=out.tar d"}, []string{"tar: arg out.tar w", "tar: arg d r"}},
 		{`xargs --arg .env cat`, []string{"cat"}, []string{"xargs: option .env ", "cat: unknown []"}},
 	}
 	for _, tc := range tests {

@@ -96,8 +96,11 @@ var fileSpecs = map[string]fileSpec{
 	"chown": {first: true, writeAll: true, recursive: "R", exact: true},
 	"chgrp": {first: true, writeAll: true, recursive: "R", exact: true},
 	"zip":   {skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
-	"rsync": {skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true},
-	"scp":   {skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
+	"rsync": {skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
+		longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
+	"patch": {skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"},
+	"unzip": {skipVal: "xP", writeVal: "d"}, "cpio": {skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"},
+	"scp": {skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
 	"curl": {skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
 		longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
 		longFile:  []string{"upload-file", "config", "cookie", "netrc-file", "etag-compare"},
@@ -200,9 +203,10 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			case !hasVal || val == "" || isDigits(val):
 			case file:
 				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, write, false)
-				if longIs(name, "files0-from") && contains(spec.longFile, "files0-from") {
+				if longIs(name, "files0-from") && contains(spec.longFile, "files0-from") ||
+					longIs(name, "files-from") && contains(spec.longFile, "files-from") {
 					cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
-						Message: "--files0-from reads the names of the files from a file"})
+						Message: "--" + name + " reads the names of the files from a file"})
 				}
 			case skip:
 				s.maybeRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption)
@@ -249,6 +253,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			}
 			break
 		}
+	}
+	switch {
+	case base == "zip" && seen['@'], base == "patch", base == "unzip" && !seenAny(&seen, "lptvZz"), base == "cpio" && seenAny(&seen, "i"):
+		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos,
+			Message: base + " reads or writes files named in its input"})
 	}
 	if base == "sed" || base == "awk" || base == "gawk" {
 		s.scriptRefs(cmd, base, args, spec)
@@ -352,43 +361,68 @@ func contains(list []string, v string) bool {
 	return false
 }
 
-// tarRefs handles tar's option bundle (tar czf out.tgz dir).
+// tarRefs handles tar's option bundle (tar czf out.tgz dir): -f ARCHIVE,
+// -T LIST (names read from LIST: unknown), -X FILE, and -C DIR, which
+// moves the operands after it.
 func (s *state) tarRefs(cmd *Command, args []Word) {
 	var mode string
-	archiveNext := 0
+	var vals []byte // options waiting for their value: f T X C
+	dir := ""
 	var ops []Word
+	value := func(c byte, w Word) {
+		switch c {
+		case 'f':
+			s.fileRef(cmd, w, RefArg, strings.ContainsAny(mode, "cruA"), false)
+		case 'T':
+			s.fileRef(cmd, w, RefOption, false, false)
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "tar reads the names of the files from a list"})
+		case 'X':
+			s.fileRef(cmd, w, RefOption, false, false)
+		case 'C':
+			s.fileRef(cmd, w, RefOption, false, false)
+			dir = joinDir(dir, w.Value)
+		}
+	}
 	for i, a := range args {
 		v := a.Value
 		switch {
-		case i == 0 && !strings.HasPrefix(v, "-") && !a.Dynamic:
-			mode = v
-			if strings.ContainsRune(v, 'f') {
-				archiveNext++
+		case i == 0 && !strings.HasPrefix(v, "-") && !a.Dynamic, strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1:
+			mode += strings.TrimPrefix(v, "-")
+			for k := 0; k < len(v); k++ {
+				if strings.IndexByte("fTXC", v[k]) >= 0 {
+					vals = append(vals, v[k])
+				}
 			}
 		case strings.HasPrefix(v, "--"):
 			name, val, hasVal, _ := longOpt(v)
-			switch {
-			case hasVal && longIs(name, "file"):
-				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, strings.ContainsAny(mode, "cruA"), false)
-			case hasVal && longIs(name, "directory"):
-				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, false, false)
-			case !hasVal && longIs(name, "file"):
-				archiveNext++
+			for _, o := range [...]struct {
+				long string
+				c    byte
+			}{{"file", 'f'}, {"files-from", 'T'}, {"exclude-from", 'X'}, {"directory", 'C'}} {
+				if longIs(name, o.long) {
+					if hasVal {
+						value(o.c, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic})
+					} else {
+						vals = append(vals, o.c)
+					}
+					break
+				}
 			}
 			mode += longTarMode(name)
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			mode += v[1:]
-			if strings.ContainsRune(v, 'f') {
-				archiveNext++
-			}
-		case archiveNext > 0:
-			archiveNext--
-			s.fileRef(cmd, a, RefArg, strings.ContainsAny(mode, "cruA"), false)
+		case len(vals) > 0:
+			value(vals[0], a)
+			vals = vals[1:]
 		default:
+			if dir != "" && !path.IsAbs(v) {
+				a.Value = path.Join(dir, v)
+			}
 			ops = append(ops, a)
 		}
 	}
 	extract := strings.ContainsRune(mode, 'x')
+	if extract {
+		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "tar writes the files named in the archive"})
+	}
 	for _, op := range ops {
 		s.argRef(cmd, op, extract, true)
 	}
@@ -478,6 +512,12 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	case "add", "clean":
 		if len(ops) == 0 { // add -A, add -u, clean: the whole tree
 			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, write, true)
+		}
+	case "apply", "am": // writes the files the patch names
+		if sub == "am" || !slices.ContainsFunc(args, func(a Word) bool {
+			return isLong(a.Value, "check") || isLong(a.Value, "stat") || isLong(a.Value, "numstat") || isLong(a.Value, "summary")
+		}) {
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
 		}
 	case "stash": // reads every changed (with -u untracked) file
 		if len(ops) == 0 || ops[0].Value == "push" || ops[0].Value == "save" {

@@ -74,7 +74,7 @@ func TestFileRefs(t *testing.T) {
 		{`chown -R u:g dir`, []string{"chown: arg u:g m", "chown: arg dir wr"}},
 		{`touch new`, []string{"touch: arg new w"}},
 		{`tar czf out.tgz src`, []string{"tar: arg out.tgz w", "tar: arg src r"}},
-		{`tar -xf in.tar`, []string{"tar: arg in.tar "}},
+		{`tar -xf in.tar`, []string{"tar: arg in.tar ", "tar: unknown []"}},
 		{`zip -r out.zip dir`, []string{"zip: arg out.zip r", "zip: arg dir r"}},
 		{`rsync -a src/ host:dst`, []string{"rsync: arg src/ r", "rsync: arg host:dst wr"}},
 		{`scp -r -i key dir host:`, []string{"scp: option key ", "scp: arg dir r", "scp: arg host: wr"}},

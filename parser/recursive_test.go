@@ -46,3 +46,35 @@ func TestRecursiveReaders(t *testing.T) {
 		})
 	}
 }
+
+// Commands whose files are named inside another file or stdin.
+func TestNamesInside(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`tar -cf o.tar -T list`, []string{"tar: arg o.tar w", "tar: option list ", "tar: unknown []"}},
+		{`tar -C /etc -cf o.tar passwd`, []string{"tar: option /etc ", "tar: arg o.tar w", "tar: arg /etc/passwd r"}},
+		{`tar xf a.tar --directory=out x`, []string{"tar: arg a.tar ", "tar: option out ", "tar: arg out/x wr", "tar: unknown []"}},
+		{`unzip a.zip`, []string{"unzip: arg a.zip ", "unzip: unknown []"}},
+		{`unzip -l a.zip`, []string{"unzip: arg a.zip "}},
+		{`tar --files-from=list -cf o.tar`, []string{"tar: option list ", "tar: arg o.tar w", "tar: unknown []"}},
+		{`tar czf o.tgz src`, []string{"tar: arg o.tgz w", "tar: arg src r"}},
+		{`rsync --files-from=list . dst`, []string{"rsync: option list ", "rsync: arg . ", "rsync: arg dst w", "rsync: unknown []"}},
+		{`zip -@ o.zip`, []string{"zip: arg o.zip ", "zip: unknown []"}},
+		{`patch -p1 < x.patch`, []string{"patch: redirect x.patch ", "patch: unknown []"}},
+		{`git apply x.patch`, []string{"git: arg x.patch ", "git: unknown []"}},
+		{`git apply --check x.patch`, []string{"git: arg x.patch "}},
+		{`git am < m`, []string{"git: redirect m ", "git: unknown []"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+}
