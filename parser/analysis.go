@@ -88,7 +88,10 @@ type FileRef struct {
 }
 
 // UnknownRef is an argument the gate cannot see: what xargs and parallel
-// read from stdin, or the {} that find -exec fills from its traversal.
+// read from stdin, the {} that find -exec fills from its traversal, or
+// files named inside another file (sort --files0-from, tar -T, rsync
+// --files-from, zip -@) or written from one (tar x, unzip, patch, git
+// apply/am).
 type UnknownRef struct {
 	Pos Pos `json:"pos"`
 	// From lists the directories (as written, relative to the command's
