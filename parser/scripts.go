@@ -10,7 +10,11 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec
 	var scriptsArr [2]Word
 	scripts := scriptsArr[:0]
 	fromFile := false
-	split := splitShort(args, spec.skipVal+spec.fileVal+"eilE", true)
+	vals := spec.skipVal + spec.fileVal
+	if base != "sed" {
+		vals += "eilE" // gawk --source, --include, --load, --exec
+	}
+	split := splitShort(cutOptVal(args, spec.optVal, vals), vals, true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]
 		v := a.Value
@@ -81,6 +85,41 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec
 			s.maybeRef(cmd, Word{Value: str, Pos: w.Pos}, RefArg)
 		}
 	}
+}
+
+// cutOptVal drops the optional value attached to an option in optVal
+// (sed -i.bak is -i with suffix .bak, never -i -. -b -a -k), so that
+// splitShort does not read it as options.
+func cutOptVal(args []Word, optVal, vals string) []Word {
+	if optVal == "" {
+		return args
+	}
+	var out []Word
+	for k, a := range args {
+		v := a.Value
+		if v == "--" {
+			break
+		}
+		if a.Dynamic || len(v) < 3 || v[0] != '-' || v[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(v)-1; j++ {
+			if strings.IndexByte(vals, v[j]) >= 0 {
+				break
+			}
+			if strings.IndexByte(optVal, v[j]) >= 0 {
+				if out == nil {
+					out = append([]Word(nil), args...)
+				}
+				out[k].Value = v[:j+1]
+				break
+			}
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // sedScript parses a GNU sed script far enough to find the commands that
