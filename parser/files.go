@@ -38,6 +38,9 @@ var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, recurseVal: 'd', fileVa
 		"exclude", "exclude-dir", "color", "colour", "label", "binary-files", "devices", "directories"},
 	recursive: "rR", implicitDot: true}
 
+var awkSpec = fileSpec{skipVal: "FvW", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"},
+	longSkip: []string{"assign", "field-separator"}}
+
 var rgSpec = fileSpec{skipVal: "eABCmdgtTjMEr", fileVal: "f", first: true, firstUnless: "ef",
 	longSkip: []string{"regexp", "glob", "iglob", "type", "type-not", "context", "after-context",
 		"before-context", "max-count", "max-depth", "replace", "threads", "max-columns", "encoding", "sort", "sortr",
@@ -66,8 +69,7 @@ var fileSpecs = map[string]fileSpec{
 	"ack": {skipVal: "ABCm", first: true, recursive: "*", implicitDot: true},
 	"sed": {exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
 		longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
-	"awk":  {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"}},
-	"gawk": {skipVal: "Fv", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"}},
+	"awk": awkSpec, "gawk": awkSpec, "mawk": awkSpec, "nawk": awkSpec,
 	"perl": {skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, "ruby": {skipVal: "eEIr"},
 	"python": {skipVal: "cmWX"}, "python3": {skipVal: "cmWX"}, "node": {skipVal: "epr"},
 	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
@@ -259,7 +261,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos,
 			Message: base + " reads or writes files named in its input"})
 	}
-	if base == "sed" || base == "awk" || base == "gawk" {
+	if base == "sed" || strings.HasSuffix(base, "awk") {
 		s.scriptRefs(cmd, base, args, spec)
 	}
 	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
@@ -273,7 +275,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		return
 	}
 	for i, op := range ops {
-		if (base == "awk" || base == "gawk") && assignPrefix(op.Value) > 0 {
+		if strings.HasSuffix(base, "awk") && assignPrefix(op.Value) > 0 {
 			continue // var=value operand
 		}
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)

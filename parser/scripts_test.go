@@ -42,6 +42,8 @@ func TestScripts(t *testing.T) {
 		{`sed -n '1,80p;/start/,/end/p;$a' a`, nil, nil},
 		{`sed -E 's/(a|b)/x/;/^$/d;y/abc/xyz/;s/a/b/I' a`, nil, nil},
 		{`sed 'k' a`, []string{"1:5 parser.eval"}, nil},
+		{`awk --assign x=1 'BEGIN{system("id")}' a`, []string{"1:18 parser.eval"}, []string{"awk: option x=1 m", "awk: arg id m", `awk: arg BEGIN{system("id")} m`, "awk: arg a "}},
+		{`mawk -W interactive 'BEGIN{system("id")}'`, []string{"1:21 parser.eval"}, nil},
 		{`sed -i.bak p a`, nil, []string{"sed: arg p m", "sed: arg a w", "sed: arg a.bak w"}},
 		{`sed -ni.ep 'e touch x' a`, []string{"1:12 parser.eval"}, nil},
 		{`sed -i p a`, nil, []string{"sed: arg p m", "sed: arg a w"}},
