@@ -198,8 +198,12 @@ func (s *state) gitRuns(argv []Word, c *ctx, cwd cwdState) {
 		}
 		scripts = append(scripts, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic})
 	}
+	name := "git " + sub // the wrapper name: git rebase -x, git filter-branch
+	if o.shell != "" {
+		name += " -" + o.shell
+	}
 	for _, w := range scripts {
-		s.gitInner([]Word{w}, "git "+sub+" -x", c, cwd)
+		s.gitInner([]Word{w}, name, c, cwd)
 	}
 }
 

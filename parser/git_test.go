@@ -53,6 +53,8 @@ func TestGit(t *testing.T) {
 		{`git clone -c core.pager=x repo`, []string{"|git clone -c core.pager=x repo"}, []string{"1:11 git.dangerous_config"}, []string{"git: arg core.pager=x ", "git: arg repo "}},
 		{`git grep -O x`, []string{"|git grep -O x"}, []string{"1:10 git.dangerous_config"}, nil},
 		{`git grep --open=sh x`, []string{"|git grep --open=sh x"}, []string{"1:10 git.dangerous_config"}, nil},
+		{`git filter-branch --tree-filter 'rm -rf x' HEAD`, []string{"|git filter-branch --tree-filter rm -rf x HEAD", "git filter-branch|rm -rf x"}, nil, nil},
+		{`git difftool --ext='cat .env' HEAD`, []string{"|git difftool --ext=cat .env HEAD", "git difftool -x|cat .env"}, nil, nil},
 		{`git fetch origin main`, []string{"|git fetch origin main"}, nil, []string{"git: arg origin ", "git: arg main "}},
 	}
 	for _, tc := range tests {
