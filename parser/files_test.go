@@ -165,6 +165,8 @@ func TestCwd(t *testing.T) {
 		{`command cd a && ls`, []cwd{{"command", "/repo", false}, {"cd", "/repo", false}, {"ls", "/repo/a", false}}},
 		{`env -C sub ls`, []cwd{{"env", "/repo", false}, {"ls", "/repo/sub", false}}},
 		{`sudo -D /tmp ls`, []cwd{{"sudo", "/repo", false}, {"ls", "/tmp", false}}},
+		{`sudo -nD/etc ls`, []cwd{{"sudo", "/repo", false}, {"ls", "/etc", false}}},
+		{`sudo --chd=/etc ls`, []cwd{{"sudo", "/repo", false}, {"ls", "/etc", false}}},
 		{`cd a && cat $PWD/x ~+/y`, []cwd{{"cd", "/repo", false}, {"cat", "/repo/a", false}}},
 		{`pushd -n a && ls`, []cwd{{"pushd", "/repo", false}, {"ls", "/repo", false}}},
 		{`pushd -n && ls`, []cwd{{"pushd", "/repo", false}, {"ls", "/repo", false}}},

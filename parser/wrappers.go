@@ -506,18 +506,23 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 	i := skipOpts(args, w.shortVal, w.longVal)
 	inner := cwd
 	edit := base == "sudoedit"
-	for j := 0; j < i; j++ {
-		v := args[j].Value
+	opts := splitShort(args[:min(i, len(args))], w.shortVal, true)
+	for j := 0; j < len(opts); j++ {
+		v := opts[j].Value
+		name, val, hasVal, long := longOpt(v)
 		switch {
-		case v == "-D" || isLong(v, "chdir"):
-			if j+1 < i {
-				inner = s.chdir(inner, args[j+1])
+		case v == "-D" || long && !hasVal && longIs(name, "chdir"):
+			if j+1 < len(opts) {
+				j++
+				inner = s.chdir(inner, opts[j])
 			}
-		case strings.HasPrefix(v, "--chdir="):
-			inner = s.chdir(inner, Word{Value: v[len("--chdir="):], Dynamic: args[j].Dynamic})
-		case isLong(v, "edit") || len(v) > 1 && v[0] == '-' && v[1] != '-' && strings.IndexByte(v, 'e') > 0 &&
-			!strings.ContainsAny(v[1:strings.IndexByte(v, 'e')], w.shortVal):
+		case long && longIs(name, "chdir"):
+			inner = s.chdir(inner, Word{Value: val, Dynamic: opts[j].Dynamic})
+		case v == "-e" || long && longIs(name, "edit"):
 			edit = true
+		case len(v) == 2 && v[0] == '-' && strings.IndexByte(w.shortVal, v[1]) >= 0,
+			long && !hasVal && longMatch(name, w.longVal):
+			j++ // the option's value
 		}
 	}
 	if edit {

@@ -97,6 +97,10 @@ var wrapperTests = []struct {
 		"sudo,env,nice|timeout 5 bash -c eval y",
 		"sudo,env,nice,timeout|bash -c eval y",
 		"sudo,env,nice,timeout,bash -c|eval y"}, []string{"1:10 env.code_injection", "1:47 parser.eval"}},
+	{`sudo -nD/etc cat passwd`, []string{"|sudo -nD/etc cat passwd", "sudo|cat passwd"}, nil},
+	{`sudo --chd=/etc cat passwd`, []string{"|sudo --chd=/etc cat passwd", "sudo|cat passwd"}, nil},
+	{`sudo -u -e ls`, []string{"|sudo -u -e ls", "sudo|ls"}, nil},
+	{`sudo -ne /etc/hosts`, []string{"|sudo -ne /etc/hosts"}, nil},
 	{`git -C sub --no-pager -c user.name=x log`, []string{"|git -C sub --no-pager -c user.name=x log"}, nil},
 }
 
