@@ -37,15 +37,12 @@ func sedScript(argv []string, i int) int {
 			switch {
 			case longPrefix(name, "--expression"):
 				sawE = true
-				j := i
-				if !hasVal {
-					if i++; i >= len(argv) {
-						return -1 // sed fails: no script
-					}
-					j, val = i, argv[i]
+				var ok bool
+				if i, val, ok = optValue(argv, i, val, hasVal); !ok {
+					return -1 // sed fails: no script
 				}
 				if sedDangerous(val) {
-					return j
+					return i
 				}
 			case longPrefix(name, "--file"):
 				return i
@@ -59,15 +56,13 @@ func sedScript(argv []string, i int) int {
 			switch a[k] {
 			case 'e':
 				sawE = true
-				j, val := i, a[k+1:]
-				if val == "" {
-					if i++; i >= len(argv) {
-						return -1
-					}
-					j, val = i, argv[i]
+				var val string
+				var ok bool
+				if i, val, ok = optValue(argv, i, a[k+1:], k+1 < len(a)); !ok {
+					return -1
 				}
 				if sedDangerous(val) {
-					return j
+					return i
 				}
 				break cluster
 			case 'f':
@@ -279,15 +274,12 @@ func awkProgram(argv []string, i int) int {
 			switch {
 			case name == "--source":
 				sawE = true
-				j := i
-				if !hasVal {
-					if i++; i >= len(argv) {
-						return -1
-					}
-					j, val = i, argv[i]
+				var ok bool
+				if i, val, ok = optValue(argv, i, val, hasVal); !ok {
+					return -1
 				}
 				if awkDangerous(val) {
-					return j
+					return i
 				}
 			case name == "--field-separator" || name == "--assign":
 				if !hasVal {
@@ -308,15 +300,13 @@ func awkProgram(argv []string, i int) int {
 				break cluster
 			case c == 'e':
 				sawE = true
-				j, val := i, a[k+1:]
-				if val == "" {
-					if i++; i >= len(argv) {
-						return -1
-					}
-					j, val = i, argv[i]
+				var val string
+				var ok bool
+				if i, val, ok = optValue(argv, i, a[k+1:], k+1 < len(a)); !ok {
+					return -1
 				}
 				if awkDangerous(val) {
-					return j
+					return i
 				}
 				break cluster
 			case c == 'L': // --lint[=fatal|invalid|no-ext]
@@ -335,4 +325,17 @@ func awkProgram(argv []string, i int) int {
 // @include). A comparison with > asks too.
 func awkDangerous(p string) bool {
 	return strings.ContainsAny(p, "|>@") || strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "ARGV")
+}
+
+// optValue returns the value of the option in argv[i]: attached (has),
+// else the next word. next is the index of the word that holds the value;
+// ok is false when there is none (the program fails and runs nothing).
+func optValue(argv []string, i int, attached string, has bool) (next int, val string, ok bool) {
+	switch {
+	case has:
+		return i, attached, true
+	case i+1 < len(argv):
+		return i + 1, argv[i+1], true
+	}
+	return i, "", false
 }
