@@ -9,6 +9,26 @@ import (
 
 // refLines renders every file reference of every command compactly:
 // "cmd: kind path [w][r][g][d][m]".
+// refTest is a row of a file-reference table: a command and its refLines.
+type refTest struct {
+	src  string
+	want []string
+}
+
+// runRefTests checks each row's file references, in parallel subtests.
+func runRefTests(t *testing.T, tests []refTest) {
+	t.Helper()
+	for _, tc := range tests {
+		t.Run(tc.src, func(t *testing.T) {
+			t.Parallel()
+			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
+			}
+		})
+	}
+}
+
 func refLines(a *Analysis) []string {
 	var out []string
 	for _, c := range a.Commands {
@@ -37,10 +57,7 @@ func refLines(a *Analysis) []string {
 
 func TestFileRefs(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		src  string
-		want []string
-	}{
+	tests := []refTest{
 		{`cat .env`, []string{"cat: arg .env "}},
 		{`cat a 2>/dev/null >&2 </dev/stdin 3>/dev/fd/3`, []string{"cat: arg a "}},
 		{`ls > out.txt 2>>err.log < in`, []string{"ls: redirect out.txt w", "ls: redirect err.log w", "ls: redirect in "}},
@@ -123,15 +140,7 @@ EOF`, []string{"cat: redirect out w"}},
 		{`echo 2>&{1..1} >&{x,y}`, []string{"echo: redirect x w", "echo: redirect y w"}},
 		{`cat 0<{/dev/tcp/h/1,a}`, []string{"cat: redirect a "}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.src, func(t *testing.T) {
-			t.Parallel()
-			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
-			}
-		})
-	}
+	runRefTests(t, tests)
 }
 
 func TestCwd(t *testing.T) {

@@ -1,19 +1,12 @@
 package parser
 
-import (
-	"testing"
-
-	"github.com/google/go-cmp/cmp"
-)
+import "testing"
 
 // Words that might be paths are Maybe references: the gate checks them
 // against the ignore rules and protected paths only.
 func TestMaybeRefs(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		src  string
-		want []string
-	}{
+	tests := []refTest{
 		// the operand taken as a pattern, script, program or filter
 		{`grep SECRET .env`, []string{"grep: arg SECRET m", "grep: arg .env "}},
 		{`sed -n p .env`, []string{"sed: arg p m", "sed: arg .env "}},
@@ -46,13 +39,5 @@ func TestMaybeRefs(t *testing.T) {
 		{`ls -l a`, []string{"ls: arg a "}},
 		{`echo -n .env`, nil},
 	}
-	for _, tc := range tests {
-		t.Run(tc.src, func(t *testing.T) {
-			t.Parallel()
-			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
-			}
-		})
-	}
+	runRefTests(t, tests)
 }

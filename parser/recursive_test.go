@@ -1,18 +1,11 @@
 package parser
 
-import (
-	"testing"
-
-	"github.com/google/go-cmp/cmp"
-)
+import "testing"
 
 // Commands that read whole trees report their operands as recursive.
 func TestRecursiveReaders(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		src  string
-		want []string
-	}{
+	tests := []refTest{
 		{`grep -d recurse x`, []string{"grep: option recurse m", "grep: arg x m", "grep: arg . r"}},
 		{`grep -drecurse x src`, []string{"grep: option recurse m", "grep: arg x m", "grep: arg src r"}},
 		{`grep -d rec x src`, []string{"grep: option rec m", "grep: arg x m", "grep: arg src r"}},
@@ -36,24 +29,13 @@ func TestRecursiveReaders(t *testing.T) {
 		{`wc --files0-from=l`, []string{"wc: option l ", "wc: unknown []"}},
 		{`du --files0-from l`, []string{"du: option l ", "du: unknown []"}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.src, func(t *testing.T) {
-			t.Parallel()
-			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
-			}
-		})
-	}
+	runRefTests(t, tests)
 }
 
 // Commands whose files are named inside another file or stdin.
 func TestNamesInside(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		src  string
-		want []string
-	}{
+	tests := []refTest{
 		{`tar -cf o.tar -T list`, []string{"tar: arg o.tar w", "tar: option list ", "tar: unknown []"}},
 		{`tar -C /etc -cf o.tar passwd`, []string{"tar: option /etc ", "tar: arg o.tar w", "tar: arg /etc/passwd r"}},
 		{`tar xf a.tar --directory=out x`, []string{"tar: arg a.tar ", "tar: option out ", "tar: arg out/x wr", "tar: unknown []"}},
@@ -68,13 +50,5 @@ func TestNamesInside(t *testing.T) {
 		{`git apply --check x.patch`, []string{"git: arg x.patch "}},
 		{`git am < m`, []string{"git: redirect m ", "git: unknown []"}},
 	}
-	for _, tc := range tests {
-		t.Run(tc.src, func(t *testing.T) {
-			t.Parallel()
-			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
-			}
-		})
-	}
+	runRefTests(t, tests)
 }
