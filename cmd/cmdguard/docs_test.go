@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"mvdan.cc/sh/v3/shell"
+)
+
+// docProject is the directory the documentation's transcripts pretend to
+// run in; the test runs them in a temporary directory and writes its path
+// as docProject before comparing.
+const docProject = "/home/dev/app"
+
+// docFiles are the Markdown files whose code blocks are executed.
+var docFiles = []string{"../../README.md"}
+
+func init() {
+	more, _ := filepath.Glob("../../docs/*.md")
+	docFiles = append(docFiles, more...)
+}
+
+// block is one fenced code block of a Markdown file.
+type block struct {
+	lang string
+	line int // of the opening fence
+	text string
+}
+
+func codeBlocks(t *testing.T, path string) []block {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []block
+	var cur *block
+	var text strings.Builder
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.HasPrefix(line, "```"):
+			cur = &block{lang: strings.TrimSpace(strings.TrimPrefix(line, "```")), line: n}
+			text.Reset()
+		case cur != nil && strings.TrimSpace(line) == "```":
+			cur.text = text.String()
+			out = append(out, *cur)
+			cur = nil
+		case cur != nil:
+			text.WriteString(line)
+			text.WriteByte('\n')
+		}
+	}
+	if cur != nil {
+		t.Fatalf("%s:%d: code block never closed", path, cur.line)
+	}
+	return out
+}
+
+// TestDocs executes the code blocks of the README and of docs/*.md, as Go
+// runs its examples, so that what they show stays true:
+//
+//   - a ```yaml block that holds a "version:" line is a policy: it becomes
+//     the project's .cmdguard.yaml for the blocks after it, and must load
+//     and lint without an error, exactly as written;
+//   - a ```rego block must compile as a policy's module and lint without
+//     an error;
+//   - a ```console block is a transcript: each "$ cmdguard …" line is run
+//     with the real CLI in the project (which also holds a .env file), and
+//     what it prints (stdout, then stderr) must be the lines up to the
+//     next "$ "; "$ echo $?" checks the exit code of the command before.
+//     Output that starts with "{" is compared as JSON.
+func TestDocs(t *testing.T) {
+	t.Parallel()
+	for _, path := range docFiles {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Parallel()
+			dir := newDocProject(t)
+			ran := 0
+			for _, b := range codeBlocks(t, path) {
+				where := fmt.Sprintf("%s:%d", path, b.line)
+				switch b.lang {
+				case "yaml":
+					if !isPolicy(b.text) {
+						continue
+					}
+					if err := os.WriteFile(filepath.Join(dir, ".cmdguard.yaml"), []byte(b.text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if out, code := cmdguardIn(t, dir, "", "policy", "lint"); code != 0 && code != 1 {
+						t.Errorf("%s: the policy does not lint (exit %d):\n%s", where, code, out)
+					}
+					if out, code := cmdguardIn(t, dir, "", "check", "--", "true"); code == exitError {
+						t.Errorf("%s: check cannot load the policy (exit %d):\n%s", where, code, out)
+					}
+					ran++
+				case "rego":
+					rdir := t.TempDir()
+					os.WriteFile(filepath.Join(rdir, "m.rego"), []byte(b.text), 0o644)
+					os.WriteFile(filepath.Join(rdir, ".cmdguard.yaml"), []byte("version: 1\nrego: [m.rego]\n"), 0o644)
+					if out, code := cmdguardIn(t, rdir, "", "policy", "lint"); code != 0 {
+						t.Errorf("%s: the Rego module does not lint clean (exit %d):\n%s", where, code, out)
+					}
+					ran++
+				case "console":
+					runTranscript(t, where, dir, b.text)
+					ran++
+				}
+			}
+			if ran == 0 {
+				t.Errorf("%s: no block tested", path)
+			}
+		})
+	}
+}
+
+func isPolicy(yaml string) bool {
+	for _, l := range strings.Split(yaml, "\n") {
+		if strings.HasPrefix(l, "version:") {
+			return true
+		}
+	}
+	return false
+}
+
+// newDocProject makes the project the transcripts run in.
+func newDocProject(t *testing.T) string {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".env"), []byte("KEY=secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// cmdguardIn runs the CLI (the test binary, see TestMain) in dir and
+// returns its stdout and stderr, with dir written as docProject, and its
+// exit code.
+func cmdguardIn(t *testing.T, dir, stdin string, args ...string) (string, int) {
+	t.Helper()
+	cmd := osexec.Command("cmdguard", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, ".home"))
+	cmd.Stdin = strings.NewReader(stdin)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	var ee *osexec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	case err != nil:
+		t.Fatalf("cmdguard %q: %v", args, err)
+	}
+	out := strings.ReplaceAll(stdout.String()+stderr.String(), dir, docProject)
+	return out, code
+}
+
+// runTranscript runs the commands of a console block and compares.
+func runTranscript(t *testing.T, where, dir, text string) {
+	t.Helper()
+	type step struct {
+		cmd  string
+		want []string
+	}
+	var steps []step
+	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		if c, ok := strings.CutPrefix(l, "$ "); ok {
+			steps = append(steps, step{cmd: c})
+			continue
+		}
+		if len(steps) == 0 {
+			t.Fatalf("%s: console block does not start with \"$ \"", where)
+		}
+		steps[len(steps)-1].want = append(steps[len(steps)-1].want, l)
+	}
+	last := -1
+	for _, s := range steps {
+		want := strings.Join(s.want, "\n")
+		if s.cmd == "echo $?" {
+			if last < 0 {
+				t.Errorf("%s: echo $? before any command", where)
+			} else if want != strconv.Itoa(last) {
+				t.Errorf("%s: $ %s: exit code %d, the transcript says %s", where, s.cmd, last, want)
+			}
+			continue
+		}
+		args, err := shell.Fields(s.cmd, nil)
+		if err != nil || len(args) == 0 || args[0] != "cmdguard" {
+			t.Errorf("%s: $ %s: only cmdguard commands can be run (%v)", where, s.cmd, err)
+			continue
+		}
+		got, code := cmdguardIn(t, dir, "", args[1:]...)
+		last = code
+		got = strings.TrimSuffix(got, "\n")
+		if strings.HasPrefix(want, "{") {
+			var w, g any
+			if err := json.Unmarshal([]byte(want), &w); err != nil {
+				t.Errorf("%s: $ %s: the transcript's JSON is invalid: %v", where, s.cmd, err)
+				continue
+			}
+			if err := json.Unmarshal([]byte(got), &g); err != nil {
+				t.Errorf("%s: $ %s: output is not JSON: %v\n%s", where, s.cmd, err, got)
+				continue
+			}
+			if diff := cmp.Diff(w, g); diff != "" {
+				t.Errorf("%s: $ %s: JSON mismatch (-doc +cmdguard):\n%s", where, s.cmd, diff)
+			}
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: $ %s: output mismatch (-doc +cmdguard):\n%s", where, s.cmd, diff)
+		}
+	}
+}
