@@ -81,8 +81,9 @@
 // deny and ask can only make the verdict stricter. allow never overrides
 // a deny or ask — from the lists, from findings, from Rego itself — it
 // only lifts the policy.no_match reason of the command it names with
-// "command" (an index into input.commands), or of every command when it
-// names none; write such an allow so that it holds for the whole input. A
+// "command" (the 0-based index into input.commands, as everywhere in
+// cmdguard: a reason's "command" in JSON and the explain trace use the
+// same base), or of every command when it names none; write such an allow so that it holds for the whole input. A
 // deny, ask or allow that is not a set (deny if …) is a compile error.
 //
 // The query is prepared once, at load, and shared by every evaluation;

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,7 +15,7 @@ type Trace []TraceStep
 
 // TraceStep is one rule considered while evaluating an Input.
 type TraceStep struct {
-	Command int     `json:"command"` // index into Input.Commands, -1 for findings and Rego
+	Command int     `json:"command"` // 0-based index into Input.Commands, -1 for none (absent in JSON)
 	Kind    string  `json:"kind"`    // prefix | default | option | finding | rego
 	Rule    string  `json:"rule"`    // rule id
 	Prefix  string  `json:"prefix,omitempty"`
@@ -22,6 +23,40 @@ type TraceStep struct {
 	Source  string  `json:"source"`
 	Matched bool    `json:"matched"`
 	Note    string  `json:"note,omitempty"`
+}
+
+// MarshalJSON writes the step with "command" absent when it names no
+// command, as for a [Reason].
+func (s TraceStep) MarshalJSON() ([]byte, error) {
+	j := traceJSON{Kind: s.Kind, Rule: s.Rule, Prefix: s.Prefix, Verdict: s.Verdict, Source: s.Source, Matched: s.Matched, Note: s.Note}
+	if s.Command >= 0 {
+		j.Command = &s.Command
+	}
+	return json.Marshal(j)
+}
+
+type traceJSON struct {
+	Command *int    `json:"command,omitempty"`
+	Kind    string  `json:"kind"`
+	Rule    string  `json:"rule"`
+	Prefix  string  `json:"prefix,omitempty"`
+	Verdict Verdict `json:"verdict"`
+	Source  string  `json:"source"`
+	Matched bool    `json:"matched"`
+	Note    string  `json:"note,omitempty"`
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *TraceStep) UnmarshalJSON(b []byte) error {
+	var j traceJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = TraceStep{Command: -1, Kind: j.Kind, Rule: j.Rule, Prefix: j.Prefix, Verdict: j.Verdict, Source: j.Source, Matched: j.Matched, Note: j.Note}
+	if j.Command != nil {
+		s.Command = *j.Command
+	}
+	return nil
 }
 
 // Evaluate decides on in. Every simple command gets one reason from the

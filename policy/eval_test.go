@@ -399,16 +399,17 @@ func TestFindingSource(t *testing.T) {
 	}
 }
 
-// withCommand fills the expected Reason.Command of prefix-rule reasons:
-// the 1-based index of the input command at the reason's position (every
-// test input here has its commands at distinct positions).
+// withCommand fills the expected Reason.Command of prefix-rule and Rego
+// reasons: the index plus one of the input command at the reason's
+// position (every test input here has its commands at distinct
+// positions; a Rego reason that names no command has no position).
 func withCommand(in *policy.Input, want []policy.Reason) []policy.Reason {
 	if in == nil {
 		return want
 	}
 	out := slices.Clone(want)
 	for i, r := range out {
-		if !strings.HasPrefix(r.Rule, "policy.") {
+		if !strings.HasPrefix(r.Rule, "policy.") && !strings.HasPrefix(r.Rule, "rego.") {
 			continue
 		}
 		for ci, c := range in.Commands {
@@ -441,5 +442,49 @@ func TestReasonCommand(t *testing.T) {
 	want := map[string]int{"policy.allow": 1, "policy.no_match": 2}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Reason.Command mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestIndexJSON checks the one base of command indexes in JSON: a reason's
+// and a trace step's "command" is the 0-based index into commands, as in
+// Rego, and is absent when they name no command; both read back.
+func TestIndexJSON(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		r    policy.Reason
+		json string
+	}{
+		{policy.Reason{Verdict: policy.Allow, Rule: "policy.allow", Source: "p:1", Command: 1},
+			`{"verdict":"allow","rule":"policy.allow","message":"","pos":{"line":0,"col":0},"source":"p:1","command":0}`},
+		{policy.Reason{Verdict: policy.Deny, Rule: "rego.deny", Source: "p:2", Command: 3},
+			`{"verdict":"deny","rule":"rego.deny","message":"","pos":{"line":0,"col":0},"source":"p:2","command":2}`},
+		{policy.Reason{Verdict: policy.Deny, Rule: "ignore.denied", Source: "builtin"},
+			`{"verdict":"deny","rule":"ignore.denied","message":"","pos":{"line":0,"col":0},"source":"builtin"}`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.r)
+		if err != nil || string(b) != tt.json {
+			t.Errorf("json.Marshal(%+v) = %s, %v; want %s", tt.r, b, err, tt.json)
+		}
+		var back policy.Reason
+		if err := json.Unmarshal(b, &back); err != nil || back != tt.r {
+			t.Errorf("json.Unmarshal(%s) = %+v, %v; want %+v", b, back, err, tt.r)
+		}
+	}
+	if err := json.Unmarshal([]byte(`{"command":-1}`), new(policy.Reason)); err == nil {
+		t.Error(`json.Unmarshal({"command":-1}) into a Reason: no error`)
+	}
+	for _, st := range []policy.TraceStep{{Command: -1, Kind: "finding"}, {Command: 0, Kind: "prefix"}, {Command: 4, Kind: "rego"}} {
+		b, err := json.Marshal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(string(b), `"command"`); has != (st.Command >= 0) {
+			t.Errorf("json.Marshal(%+v) = %s: \"command\" present = %v", st, b, has)
+		}
+		var back policy.TraceStep
+		if err := json.Unmarshal(b, &back); err != nil || back != st {
+			t.Errorf("json.Unmarshal(%s) = %+v, %v; want %+v", b, back, err, st)
+		}
 	}
 }

@@ -257,14 +257,14 @@ func (rp *regoPolicy) apply(ctx context.Context, in *Input, reasons []Reason, no
 			if e.command >= 0 {
 				pos = in.Commands[e.command].Pos
 			}
-			r := Reason{Verdict: s.verdict, Rule: rule, Message: msg, Pos: pos, Source: rp.source}
+			r := Reason{Verdict: s.verdict, Rule: rule, Message: msg, Pos: pos, Source: rp.source, Command: e.command + 1}
 			lifted := 0
 			if s.verdict != Allow {
 				reasons = append(reasons, r)
 			} else {
 				for ci, ri := range noMatch {
 					if ri >= 0 && (e.command < 0 || e.command == ci) {
-						r.Pos = in.Commands[ci].Pos
+						r.Pos, r.Command = in.Commands[ci].Pos, ci+1
 						reasons[ri] = r
 						lifted++
 					}
