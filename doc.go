@@ -15,12 +15,16 @@
 //	default:             // deny: show d.Reasons
 //	}
 //
-// A check runs the pipeline of DESIGN.md §1: the command is parsed with a
-// real bash parser ([parser]), every file it touches is resolved against
-// the file system and matched against the project's ignore files
+// A check runs the pipeline of the [contract]: the command is parsed with
+// a real bash parser ([parser]), every file it touches is resolved
+// against the file system and matched against the project's ignore files
 // ([ignore]), and the policy ([policy]) rates every command and finding.
 // The [Decision] carries every reason with its rule id, message, position
-// and the policy line that fired.
+// and the policy line that fired. The contract (docs/contract.md in the
+// repository) lists the rule ids, the policy schema, the Rego input, the
+// CLI's JSON and exit codes, each with the version since which it holds.
+//
+// [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 //
 // # Security
 //

@@ -28,7 +28,7 @@ const AlwaysFile = ".cmdguardignore"
 var ErrTooManyEntries = errors.New("too many directory entries")
 
 // DefaultFiles returns the ignore-file names read when Options.Files is
-// empty (DESIGN.md §3). Each call returns a new slice.
+// empty (docs/contract.md, "What is checked"). Each call returns a new slice.
 func DefaultFiles() []string {
 	return []string{AlwaysFile, ".kilocodeignore", ".rooignore", ".clineignore",
 		".geminiignore", ".cursorignore", ".aiexclude"}

@@ -1,6 +1,7 @@
 // Package policy compiles cmdguard policy files — YAML prefix rules plus
-// optional Rego modules — and decides on the analysis of a command string
-// (DESIGN.md §4).
+// optional Rego modules — and decides on the analysis of a command string.
+// The policy schema, the rule ids and the Rego input are part of the
+// [contract] (docs/contract.md in the repository).
 //
 // A [Policy] comes from [Load] (a file, usually found by [Find] walking up
 // from the working directory to the first .cmdguard.yaml), [Parse] (bytes)
@@ -136,4 +137,6 @@
 // finding id is deny; a Rego error is deny. A Policy is immutable after
 // loading and safe for concurrent use; Evaluate never panics on a
 // well-formed Input and never prints.
+//
+// [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 package policy

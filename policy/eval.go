@@ -62,7 +62,7 @@ func (s *TraceStep) UnmarshalJSON(b []byte) error {
 // Evaluate decides on in. Every simple command gets one reason from the
 // prefix rules (policy.allow, policy.ask, policy.deny or policy.no_match),
 // every finding one reason rated by rules:, and Rego adds its own; the
-// verdict is the strictest of them (DESIGN.md §4). Reasons come strictest
+// verdict is the strictest of them (docs/contract.md, "Policy file"). Reasons come strictest
 // first. Evaluate never fails: a nil or zero Policy, a nil Input, an
 // unknown finding id and a Rego error are all Deny reasons. It is safe for
 // concurrent use.

@@ -27,7 +27,7 @@ var defaultPolicy []byte
 var starterPolicy []byte
 
 // DefaultIgnoreFiles are the ignore files read when a policy has no
-// ignore_files: key (DESIGN.md §3).
+// ignore_files: key (docs/contract.md, "Policy file").
 var defaultIgnoreFiles = [...]string{".cmdguardignore", ".kilocodeignore", ".rooignore", ".clineignore", ".geminiignore", ".cursorignore", ".aiexclude"}
 
 // Policy is a compiled policy file. Build one with [Load], [Parse] or

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/cmdguard/cmdguard/policy"
 	"mvdan.cc/sh/v3/shell"
 )
 
@@ -225,5 +227,38 @@ func runTranscript(t *testing.T, where, dir, text string) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: $ %s: output mismatch (-doc +cmdguard):\n%s", where, s.cmd, diff)
 		}
+	}
+}
+
+// TestDocsRules checks the rule table of docs/contract.md against the
+// registry: every id, with its default verdict and how far it may be
+// re-rated, and nothing else.
+func TestDocsRules(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../docs/contract.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Split(l, " | ")
+		if len(f) != 4 || !strings.HasPrefix(f[0], "| `") {
+			continue
+		}
+		got = append(got, strings.Join(f[:3], " | "))
+	}
+	var want []string
+	for _, r := range policy.Rules() {
+		re := "yes"
+		switch {
+		case r.Fixed:
+			re = "no"
+		case r.Loosest != policy.Allow:
+			re = "down to " + r.Loosest.String()
+		}
+		want = append(want, fmt.Sprintf("| `%s` | %s | %s", r.ID, r.Verdict, re))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("docs/contract.md rule table mismatch (-registry +doc):\n%s", diff)
 	}
 }
