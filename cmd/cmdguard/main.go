@@ -5,12 +5,14 @@
 //	cmdguard run   [--policy FILE] [--cwd DIR] [--format text|json]
 //	               [--timeout D] [--output-limit N] [--] COMMAND|-
 //	cmdguard explain [same flags as check] [--] COMMAND|-
-//	cmdguard policy test|lint [PATH]
+//	cmdguard policy lint|test [--format text|json] [PATH]
 //	cmdguard init [DIR]
+//	cmdguard --help | COMMAND --help | --version
 //
 // check exits 0 for allow, 1 for deny, 2 for ask and 3 for an error. run
 // exits with the command's own code (128+n for signal n), 124 when its
 // timeout ended it and 125 when it was refused or could not start.
+// docs/cli.md has the full help; docs/contract.md the JSON and exit codes.
 package main
 
 import (
@@ -21,6 +23,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -50,19 +53,147 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `usage:
-  cmdguard check   [--policy FILE] [--cwd DIR] [--format text|json] [--] COMMAND|-
-  cmdguard explain [--policy FILE] [--cwd DIR] [--format text|json] [--] COMMAND|-
-  cmdguard run     [--policy FILE] [--cwd DIR] [--format text|json]
-                   [--timeout D] [--output-limit N] [--] COMMAND|-
-  cmdguard policy test|lint [PATH]
-  cmdguard init [DIR]
+// subcommand describes one subcommand for --help.
+type subcommand struct {
+	name    string // as typed: "check", "policy lint"
+	args    string // what follows the flags
+	summary string // one line in cmdguard --help
+	about   string // the paragraph of cmdguard NAME --help
+}
+
+var subcommands = []subcommand{
+	{"check", "[--] COMMAND|-", "decide whether a command may run: allow, ask or deny (nothing runs)",
+		`Decides whether COMMAND may run under the project's policy and ignore
+files, without running it, and prints the verdict with every reason.
+COMMAND is one argument, quoted; - reads a script from stdin. Flags go
+before the command.
+Exit codes: 0 allow, 1 deny, 2 ask, 3 error (bad usage, invalid policy).`},
+	{"explain", "[--] COMMAND|-", "check, plus the trace of every rule considered",
+		`Checks COMMAND as check does and adds the trace of every rule the
+policy considered, matched or not. Same flags and exit codes as check:
+0 allow, 1 deny, 2 ask, 3 error.`},
+	{"run", "[--] COMMAND|-", "check, then run the command with bash -c, its output captured",
+		`Checks COMMAND and, when it is allowed, runs exactly that string with
+bash -c in the checked directory, streaming its output (or printing one
+JSON object with --format json). On a terminal an ask becomes a
+yes / no / always prompt; without one, ask is refused.
+Exit codes: the command's own; 128+n when signal n ended it; 124 when
+--timeout ended it; 125 when cmdguard refused it or could not start it.`},
+	{"policy lint", "[PATH]", "check a policy and everything check would load with it",
+		`Loads the policy file at PATH (a file, or a directory's .cmdguard.yaml;
+default: the current directory's) with everything check would load with
+it — its Rego modules and the project's ignore files — and reports each
+problem as file:line:col: severity: message, plus warnings for risky
+choices. A warning is silenced by a "# lint:ok" comment on its line.
+Exit codes: 0 clean, 1 warnings only, 3 errors.`},
+	{"policy test", "[PATH]", "run the Rego unit tests (test_* rules) under PATH",
+		`Runs the Rego unit tests (rules named test_*, usually in _test.rego
+files) of every .rego file under PATH (default: the current directory),
+with the same restricted builtins as a policy, as opa test does.
+Exit codes: 0 all passed, 1 a test failed, 3 no tests found or an error.`},
+	{"init", "[DIR]", "write a commented starter .cmdguard.yaml",
+		`Writes a commented starter policy to DIR/.cmdguard.yaml (default: the
+current directory). It never overwrites a file, and refuses when a
+policy above DIR already governs it: a nested policy would replace that
+one's rules (its deny rules too) in DIR's subtree; extend the outer
+policy instead.
+Exit codes: 0 written, 3 not written.`},
+}
+
+func lookupSub(name string) (subcommand, bool) {
+	for _, sc := range subcommands {
+		if sc.name == name {
+			return sc, true
+		}
+	}
+	return subcommand{}, false
+}
+
+const usageHead = `cmdguard checks a shell command against the project's policy and ignore
+files before an AI agent (or any automation) runs it, and runs the
+approved ones.
+
+Usage:
+  cmdguard COMMAND [flags] [--] ARGS
+
+Commands:
 `
+
+const usageTail = `
+Flags go before the command's argument: cmdguard check --format json -- 'ls'.
+"cmdguard COMMAND --help" shows a command's flags; "cmdguard --version"
+prints the versions of cmdguard and OPA.
+
+Exit codes:
+  check, explain  0 allow, 1 deny, 2 ask, 3 error
+  run             the command's own; 128+n for signal n; 124 timed out;
+                  125 refused or not started
+  policy lint     0 clean, 1 warnings only, 3 errors
+  policy test     0 all passed, 1 a test failed, 3 no tests or an error
+  init            0 written, 3 not written
+
+The contract (rule ids, policy schema, JSON, exit codes):
+https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
+`
+
+// writeUsage writes cmdguard --help.
+func writeUsage(w io.Writer) {
+	fmt.Fprint(w, usageHead)
+	for _, sc := range subcommands {
+		fmt.Fprintf(w, "  %-12s %s\n", sc.name, sc.summary)
+	}
+	fmt.Fprint(w, usageTail)
+}
+
+// writeSubUsage writes cmdguard NAME --help: usage, description, flags.
+func writeSubUsage(w io.Writer, sc subcommand, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: cmdguard %s [flags] %s\n\n%s\n", sc.name, sc.args, sc.about)
+	if fs == nil {
+		return
+	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintf(w, "\nFlags:\n")
+			first = false
+		}
+		name, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s", f.Name)
+		if name != "" {
+			fmt.Fprintf(w, " %s", name)
+		}
+		fmt.Fprintf(w, "\n        %s", usage)
+		if f.DefValue != "" && f.DefValue != "0s" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
+// version returns the text of cmdguard --version: the module version and
+// the OPA version, as the build recorded them.
+func version() string {
+	v, opa := "(unknown)", "(unknown)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/open-policy-agent/opa" {
+				opa = d.Version
+				if d.Replace != nil {
+					opa = d.Replace.Version
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("cmdguard %s\nOPA %s\n", v, opa)
+}
 
 // run is the whole CLI; it returns the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return exitError
 	}
 	env := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
@@ -78,10 +209,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "init":
 		return env.init(args[1:])
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		if len(args) > 1 {
+			// cmdguard help check = cmdguard check --help
+			return run(append(args[1:len(args):len(args)], "--help"), stdin, stdout, stderr)
+		}
+		writeUsage(stdout)
+		return 0
+	case "version", "-version", "--version":
+		fmt.Fprint(stdout, version())
 		return 0
 	}
-	fmt.Fprintf(stderr, "cmdguard: unknown command %q\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "cmdguard: unknown command %q (cmdguard --help lists the commands)\n", args[0])
 	return exitError
 }
 
@@ -103,18 +241,35 @@ type gateFlags struct {
 func (f *gateFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (default: the first .cmdguard.yaml above the cwd, else the built-in policy)")
 	fs.StringVar(&f.cwd, "cwd", "", "`DIR` the command runs in (default: the current directory)")
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.StringVar(&f.format, "format", "text", "output `FORMAT`: text or json")
 }
 
 func (c *cli) flagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet("cmdguard "+name, flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported by parseFlags
+	fs.Usage = func() {}
 	return fs
+}
+
+// parseFlags parses args with fs. --help writes the command's help to
+// stdout and returns flag.ErrHelp; a bad flag is an error naming the
+// command.
+func (c *cli) parseFlags(fs *flag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		sc, _ := lookupSub(fs.Name())
+		writeSubUsage(c.stdout, sc, fs)
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("%w (cmdguard %s --help lists the flags)", err, fs.Name())
+	}
+	return nil
 }
 
 // parse parses the flags and the one COMMAND argument ("-" reads stdin).
 func (c *cli) parse(fs *flag.FlagSet, f *gateFlags, args []string) (cmd string, err error) {
-	if err := fs.Parse(args); err != nil {
+	if err := c.parseFlags(fs, args); err != nil {
 		return "", err
 	}
 	if f.format != "text" && f.format != "json" {
@@ -125,7 +280,10 @@ func (c *cli) parse(fs *flag.FlagSet, f *gateFlags, args []string) (cmd string, 
 		return "", errors.New("no command given (pass it as one argument, or - to read it from stdin)")
 	case 1:
 	default:
-		return "", fmt.Errorf("got %d arguments: pass the command as ONE argument, quoted (cmdguard %s -- 'git status')", fs.NArg(), strings.TrimPrefix(fs.Name(), "cmdguard "))
+		if fl := flagAfter(fs); fl != "" {
+			return "", fmt.Errorf("%s comes after the command: flags go before it (cmdguard %s %s -- %s)", fl, fs.Name(), strings.Join(fs.Args()[1:], " "), shellQuote(fs.Arg(0)))
+		}
+		return "", fmt.Errorf("got %d arguments: pass the command as ONE argument, quoted (cmdguard %s -- 'git status')", fs.NArg(), fs.Name())
 	}
 	cmd = fs.Arg(0)
 	if cmd == "-" {
@@ -140,6 +298,31 @@ func (c *cli) parse(fs *flag.FlagSet, f *gateFlags, args []string) (cmd string, 
 		c.stdin = strings.NewReader("") // consumed: the command gets no stdin
 	}
 	return cmd, nil
+}
+
+// flagAfter returns the first argument after the command that names one
+// of fs's flags (-f, --f, --f=v), or "".
+func flagAfter(fs *flag.FlagSet) string {
+	for _, a := range fs.Args()[1:] {
+		name, ok := strings.CutPrefix(a, "-")
+		if !ok {
+			continue
+		}
+		name = strings.TrimPrefix(name, "-")
+		name, _, _ = strings.Cut(name, "=")
+		if fs.Lookup(name) != nil || name == "h" || name == "help" {
+			return a
+		}
+	}
+	return ""
+}
+
+// shellQuote quotes s for bash with single quotes, unless it needs none.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // guard builds the Guard for the flags and returns it with the absolute cwd.
@@ -223,19 +406,35 @@ func verdictCode(v cmdguard.Verdict) int {
 }
 
 func (c *cli) policy(args []string) int {
-	if len(args) == 0 || (args[0] != "test" && args[0] != "lint") {
-		return c.errorf("usage: cmdguard policy test|lint [PATH]")
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		fmt.Fprint(c.stdout, "Usage: cmdguard policy lint|test [flags] [PATH]\n\n")
+		for _, name := range []string{"policy lint", "policy test"} {
+			sc, _ := lookupSub(name)
+			fmt.Fprintf(c.stdout, "  %-12s %s\n", sc.name, sc.summary)
+		}
+		fmt.Fprint(c.stdout, "\n\"cmdguard policy lint --help\" and \"cmdguard policy test --help\" show their flags.\n")
+		return 0
 	}
-	fs := c.flagSet("policy " + args[0])
-	format := fs.String("format", "text", "output format: text or json")
-	if err := fs.Parse(args[1:]); err != nil {
+	if len(args) == 0 || (args[0] != "test" && args[0] != "lint") {
+		return c.errorf("usage: cmdguard policy lint|test [flags] [PATH] (cmdguard policy --help)")
+	}
+	name := "policy " + args[0]
+	fs := c.flagSet(name)
+	format := fs.String("format", "text", "output `FORMAT`: text or json")
+	if err := c.parseFlags(fs, args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		return exitError
+		return c.errorf("%s: %v", name, err)
+	}
+	if *format != "text" && *format != "json" {
+		return c.errorf("%s: --format must be text or json, not %q", name, *format)
 	}
 	if fs.NArg() > 1 {
-		return c.errorf("policy %s: one PATH at most", args[0])
+		if fl := flagAfter(fs); fl != "" {
+			return c.errorf("%s: %s comes after PATH: flags go before it", name, fl)
+		}
+		return c.errorf("%s: one PATH at most", name)
 	}
 	path := "."
 	if fs.NArg() == 1 {
@@ -317,11 +516,11 @@ func (c *cli) policyLint(path, format string) int {
 
 func (c *cli) init(args []string) int {
 	fs := c.flagSet("init")
-	if err := fs.Parse(args); err != nil {
+	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		return exitError
+		return c.errorf("init: %v", err)
 	}
 	dir := "."
 	if fs.NArg() > 1 {
