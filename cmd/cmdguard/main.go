@@ -488,7 +488,7 @@ func (c *cli) policyTest(path, format string) int {
 }
 
 func (c *cli) policyLint(path, format string) int {
-	diags, err := policy.Lint(path)
+	diags, err := cmdguard.Lint(path)
 	if err != nil {
 		return c.errorf("policy lint: %v", err)
 	}
