@@ -24,8 +24,6 @@
 // repository) lists the rule ids, the policy schema, the Rego input, the
 // CLI's JSON and exit codes, each with the version since which it holds.
 //
-// [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
-//
 // # Security
 //
 // The gate fails closed: a parse error, an unreadable policy, a Rego
@@ -38,4 +36,6 @@
 // A Guard is a snapshot of the project's policy and ignore files taken
 // when it was built; build a new one when they change. It is safe for
 // concurrent use.
+//
+// [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 package cmdguard
