@@ -262,3 +262,42 @@ func TestDocsRules(t *testing.T) {
 		t.Errorf("docs/contract.md rule table mismatch (-registry +doc):\n%s", diff)
 	}
 }
+
+// TestDocsInstall checks the README's install commands: the remote form
+// names this module's CLI package at @latest, the local form its
+// directory, and both name a main package that exists here.
+func TestDocsInstall(t *testing.T) {
+	t.Parallel()
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := strings.TrimPrefix(strings.SplitN(string(mod), "\n", 2)[0], "module ")
+	var remote, local bool
+	for _, b := range codeBlocks(t, "../../README.md") {
+		for _, l := range strings.Split(b.text, "\n") {
+			f := strings.Fields(l)
+			if len(f) < 3 || f[0] != "go" || f[1] != "install" {
+				continue
+			}
+			pkg, ver, _ := strings.Cut(f[2], "@")
+			var dir string
+			switch {
+			case strings.HasPrefix(pkg, "./"):
+				local, dir = true, filepath.Join("../..", pkg)
+			case strings.HasPrefix(pkg, module+"/") && ver == "latest":
+				remote, dir = true, filepath.Join("../..", strings.TrimPrefix(pkg, module+"/"))
+			default:
+				t.Errorf("README: %q installs %s, not this module's CLI at @latest", l, f[2])
+				continue
+			}
+			src, err := os.ReadFile(filepath.Join(dir, "main.go"))
+			if err != nil || !strings.Contains(string(src), "\npackage main\n") {
+				t.Errorf("README: %q: %s holds no main package (%v)", l, dir, err)
+			}
+		}
+	}
+	if !remote || !local {
+		t.Errorf("README: go install of the CLI: @latest form shown = %v, local form shown = %v; want both", remote, local)
+	}
+}
