@@ -124,13 +124,13 @@ allow:
   - ls # listing is fine
   # Git, read only.
   - git status
-  - [grep, a b]
+  - [grep, "a b"]
 deny: [rm -rf] # never
 `, ""},
 		{"already allowed", src, []string{"git", "status"}, src, ""},
 		{"denied", src, []string{"rm", "-rf"}, src, `"rm -rf" is in deny`},
-		{"no allow key", "version: 1\n", []string{"ls"}, "version: 1\nallow:\n  - ls\n", ""},
-		{"empty allow key", "version: 1\nallow:\nask: [x]\n", []string{"ls"}, "version: 1\nallow:\n  - ls\nask: [x]\n", ""},
+		{"no allow key", "version: 1\n", []string{"ls"}, "version: 1\nallow: [ls]\n", ""},
+		{"empty allow key", "version: 1\nallow:\nask: [x]\n", []string{"ls"}, "version: 1\nallow: [ls]\nask: [x]\n", ""},
 		{"invalid policy", "version: 2\n", []string{"ls"}, "version: 2\n", "unsupported version"},
 		{"empty prefix", src, nil, src, "empty prefix"},
 	}
