@@ -95,8 +95,9 @@ Exit codes: 0 all passed, 1 a test failed, 3 no tests found or an error.`},
 		`Writes a commented starter policy to DIR/.cmdguard.yaml (default: the
 current directory). It never overwrites a file, and refuses when a
 policy above DIR already governs it: a nested policy would replace that
-one's rules (its deny rules too) in DIR's subtree; extend the outer
-policy instead.
+one's rules (its deny rules too) in DIR's subtree, since the first
+.cmdguard.yaml walking up wins. Extend the outer policy instead, or pass
+--nested to write it anyway.
 Exit codes: 0 written, 3 not written.`},
 }
 
@@ -516,6 +517,7 @@ func (c *cli) policyLint(path, format string) int {
 
 func (c *cli) init(args []string) int {
 	fs := c.flagSet("init")
+	nested := fs.Bool("nested", false, "write the policy even though a policy above DIR governs it (the new one replaces it, deny rules too, under DIR)")
 	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -529,6 +531,20 @@ func (c *cli) init(args []string) int {
 		dir = fs.Arg(0)
 	}
 	path := filepath.Join(dir, policy.FileName)
+	// A policy above DIR governs it today; a new one in DIR would replace
+	// it there (the first .cmdguard.yaml walking up wins; policies are not
+	// merged), silently dropping its deny rules for DIR's subtree.
+	if _, err := os.Lstat(path); err != nil {
+		outer, ok, err := policy.Find(dir)
+		switch {
+		case err != nil:
+			return c.errorf("init: %v", err)
+		case ok && !*nested:
+			return c.errorf("init: %s is already governed by %s: a policy in %s would replace it there, its deny rules too (policies are not merged). Add to that policy instead, or pass --nested to write %s anyway", dir, outer, dir, path)
+		case ok:
+			fmt.Fprintf(c.stderr, "cmdguard: init: %s replaces %s for everything under %s\n", path, outer, dir)
+		}
+	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
