@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Trace is the list of every rule considered by [Policy.Explain], in
@@ -133,10 +134,67 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		v, src := p.RuleVerdict("parser.empty")
 		reasons = append(reasons, Reason{Verdict: v, Rule: "parser.empty", Message: "no command to check", Source: src})
 	}
+	// cmdguard's own messages cut long words; Rego's are the policy
+	// author's text, kept as written.
+	for i := range reasons {
+		reasons[i].Message = cutWords(reasons[i].Message)
+	}
+	if trace != nil {
+		for i := range *trace {
+			(*trace)[i].Note = cutWords((*trace)[i].Note)
+		}
+	}
 	if p.rego != nil {
 		reasons = p.rego.apply(ctx, in, reasons, noMatch, trace)
 	}
 	return decide(reasons)
+}
+
+// Words longer than maxWord bytes are cut in messages to their first
+// keepWord bytes and the count, so that a reason about a 1 MB word stays a
+// line a person can read. The command itself (Input, Decision.Commands)
+// keeps every byte.
+const (
+	maxWord  = 200
+	keepWord = 80
+)
+
+// cutWords shortens every run of non-space bytes longer than maxWord in
+// msg: "'aaaa…[1000002 bytes]'". Runs are cut at a UTF-8 boundary.
+func cutWords(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	var b strings.Builder
+	start, changed := 0, false
+	flush := func(end int) {
+		w := msg[start:end]
+		if len(w) <= maxWord {
+			b.WriteString(w)
+			return
+		}
+		changed = true
+		k := keepWord
+		for k > 0 && !utf8.RuneStart(w[k]) {
+			k--
+		}
+		b.WriteString(w[:k])
+		b.WriteString("…[")
+		b.WriteString(strconv.Itoa(len(w)))
+		b.WriteString(" bytes]")
+	}
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == ' ' || msg[i] == '\n' {
+			flush(i)
+			b.WriteByte(msg[i])
+			start = i + 1
+		}
+	}
+	flush(len(msg))
+	if !changed {
+		return msg
+	}
+	return b.String()
 }
 
 // decide sorts reasons strictest first (stable) and takes the strictest

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -486,5 +487,34 @@ func TestIndexJSON(t *testing.T) {
 		if err := json.Unmarshal(b, &back); err != nil || back != st {
 			t.Errorf("json.Unmarshal(%s) = %+v, %v; want %+v", b, back, err, st)
 		}
+	}
+}
+
+// TestLongWordMessages checks that reason messages cut a word longer than
+// 200 bytes to its first 80 and the count, leaving short ones alone.
+func TestLongWordMessages(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nallow: [rm]\ndeny: [rm -rf]\n")
+	long := strings.Repeat("é", 500) // 1000 bytes, cut at a rune boundary
+	c := cmd("rm", "$X"+long)
+	c.Dynamic[1] = true
+	in := input(c)
+	in.Findings = []policy.Finding{{Rule: "ignore.denied", Message: "'" + long + "' is ignored by .cmdguardignore:1 (x)"}}
+	d := p.Evaluate(context.Background(), in)
+	for _, r := range d.Reasons {
+		if len(r.Message) > 400 || !strings.Contains(r.Message, "…[") {
+			t.Errorf("reason %s: message of %d bytes, want it cut with the count: %q", r.Rule, len(r.Message), r.Message)
+		}
+		if !utf8.ValidString(r.Message) {
+			t.Errorf("reason %s: cut inside a character: %q", r.Rule, r.Message)
+		}
+	}
+	want := "'" + strings.Repeat("é", 39) + "…[1002 bytes] is ignored by .cmdguardignore:1 (x)"
+	if i := slices.IndexFunc(d.Reasons, func(r policy.Reason) bool { return r.Rule == "ignore.denied" }); i < 0 || d.Reasons[i].Message != want {
+		t.Errorf("ignore.denied reason: %v, want message %q", d.Reasons, want)
+	}
+	short := p.Evaluate(context.Background(), input(cmd("rm", "x")))
+	if m := short.Reasons[0].Message; strings.Contains(m, "…[") {
+		t.Errorf("short message cut: %q", m)
 	}
 }

@@ -128,7 +128,7 @@ func Load(path string) (*Policy, error) {
 	}
 	p, err := Parse(path, data, filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("load policy %s: %w", path, err)
+		return nil, fmt.Errorf("load policy: %w", err) // each error names the file
 	}
 	p.path = path
 	return p, nil
@@ -256,7 +256,7 @@ func parse(name string, data []byte, dir string, builtin bool) (*Policy, error) 
 	d.decode(data)
 	if len(d.errs) == 0 && len(d.rego) > 0 {
 		rp, errs := compileRego(d.rego, d.regoSource)
-		d.errs = append(d.errs, errs...)
+		d.errs = append(d.errs, explainRefused(errs)...)
 		p.rego = rp
 	}
 	if len(d.errs) > 0 {

@@ -240,8 +240,8 @@ func TestRegoRefusedBuiltins(t *testing.T) {
 				t.Fatalf("Parse = %v, want policy.Errors", err)
 			}
 			e := errs[0]
-			if e.File != dir+"/m.rego" || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, "undefined function") {
-				t.Errorf("Parse error = %v, want m.rego:4:2: undefined function", e)
+			if e.File != dir+"/m.rego" || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, " is refused by cmdguard: ") {
+				t.Errorf("Parse error = %v, want m.rego:4:2: … is refused by cmdguard: …", e)
 			}
 		})
 	}

@@ -49,7 +49,7 @@ func RunTests(ctx context.Context, path string) ([]TestResult, error) {
 	caps := capabilities()
 	mods, errs := parseModules(files, caps)
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("policy test: %w", errs)
+		return nil, fmt.Errorf("policy test: %w", explainRefused(errs))
 	}
 	c := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(true)
 	ch, err := tester.NewRunner().
@@ -58,7 +58,7 @@ func RunTests(ctx context.Context, path string) ([]TestResult, error) {
 		RaiseBuiltinErrors(true).
 		Run(ctx, mods)
 	if err != nil {
-		return nil, fmt.Errorf("policy test: %w", astErrors(files[0], err))
+		return nil, fmt.Errorf("policy test: %w", explainRefused(astErrors(files[0], err)))
 	}
 	var out []TestResult
 	for r := range ch {

@@ -47,8 +47,8 @@ func TestRunTestsRefusesNetwork(t *testing.T) {
 	if !errors.As(err, &errs) {
 		t.Fatalf("RunTests = %v, want policy.Errors", err)
 	}
-	if e := errs[0]; !strings.HasSuffix(e.File, "x_test.rego") || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, "http.send") {
-		t.Errorf("RunTests error = %v, want x_test.rego:4:2 undefined function http.send", e)
+	if e := errs[0]; !strings.HasSuffix(e.File, "x_test.rego") || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, "http.send is refused by cmdguard: ") {
+		t.Errorf("RunTests error = %v, want x_test.rego:4:2 http.send is refused by cmdguard", e)
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard"
+	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -227,11 +228,78 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// jsonErr, when set (--format json), writes the one JSON object of an
+	// error on stdout.
+	jsonErr func(msg string)
 }
 
+// errorf reports an error and returns exitError; see failf.
 func (c *cli) errorf(format string, args ...any) int {
-	fmt.Fprintf(c.stderr, "cmdguard: "+format+"\n", args...)
-	return exitError
+	return c.failf(exitError, format, args...)
+}
+
+// failf reports an error as one line on stderr ("cmdguard: …") and, with
+// --format json, as one JSON object on stdout; it returns code. Error
+// arguments are written with errText.
+func (c *cli) failf(code int, format string, args ...any) int {
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			args[i] = errText(err)
+		}
+	}
+	msg := fmt.Sprintf(format, args...)
+	if c.jsonErr != nil {
+		c.jsonErr(msg)
+	}
+	fmt.Fprintf(c.stderr, "cmdguard: %s\n", msg)
+	return code
+}
+
+// errText renders an error for the one "cmdguard: " line: without the
+// library's own "cmdguard: " prefix, and a malformed ignore pattern at
+// file:line:col.
+func errText(err error) string {
+	var ie *ignore.Error
+	if errors.As(err, &ie) {
+		msg := fmt.Sprintf("load ignore files: %s:1: %v", ie.Source, ie.Err)
+		if ie.Text != "" {
+			msg += fmt.Sprintf(": %q", ie.Text)
+		}
+		return msg
+	}
+	return strings.TrimPrefix(err.Error(), "cmdguard: ")
+}
+
+// wantsJSON reports whether the flags in args (before the command, as the
+// flag package reads them) ask for --format json, so that even a flag
+// error is reported as JSON.
+func wantsJSON(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || a == "-" || !strings.HasPrefix(a, "-") {
+			return false // the flags end here
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "format" {
+			if !hasVal && i+1 < len(args) {
+				val = args[i+1]
+			}
+			return val == "json"
+		}
+		if !hasVal && name != "nested" && name != "h" && name != "help" {
+			i++ // the flag's value
+		}
+	}
+	return false
+}
+
+// errorResult is the JSON object of check and explain when they fail
+// before deciding (bad usage, an invalid policy): a deny with the error.
+type errorResult struct {
+	Decision cmdguard.Verdict   `json:"decision"`
+	Reasons  []cmdguard.Reason  `json:"reasons"`
+	Commands []cmdguard.Command `json:"commands"`
+	Error    string             `json:"error"`
 }
 
 // gateFlags are the flags that check, explain and run share.
@@ -361,6 +429,11 @@ func (c *cli) check(args []string, explain bool) int {
 	fs := c.flagSet(name)
 	var f gateFlags
 	f.register(fs)
+	if wantsJSON(args) {
+		c.jsonErr = func(msg string) {
+			writeJSON(c.stdout, errorResult{Decision: cmdguard.Deny, Reasons: []cmdguard.Reason{}, Commands: []cmdguard.Command{}, Error: msg})
+		}
+	}
 	cmd, err := c.parse(fs, &f, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -389,8 +462,8 @@ func (c *cli) check(args []string, explain bool) int {
 			renderTrace(c.stdout, d.Trace)
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
+	if err != nil { // the decision (a deny) is printed already
+		fmt.Fprintf(c.stderr, "cmdguard: %s\n", errText(err))
 		return exitError
 	}
 	return verdictCode(d.Verdict)
@@ -420,6 +493,15 @@ func (c *cli) policy(args []string) int {
 		return c.errorf("usage: cmdguard policy lint|test [flags] [PATH] (cmdguard policy --help)")
 	}
 	name := "policy " + args[0]
+	if wantsJSON(args[1:]) {
+		c.jsonErr = func(msg string) {
+			if args[0] == "lint" {
+				writeJSON(c.stdout, map[string]any{"diagnostics": []any{}, "error": msg})
+			} else {
+				writeJSON(c.stdout, map[string]any{"results": []any{}, "passed": 0, "failed": 0, "error": msg})
+			}
+		}
+	}
 	fs := c.flagSet(name)
 	format := fs.String("format", "text", "output `FORMAT`: text or json")
 	if err := c.parseFlags(fs, args[1:]); err != nil {
@@ -478,7 +560,7 @@ func (c *cli) policyTest(path, format string) int {
 		}
 		fmt.Fprintf(c.stdout, "%d passed, %d failed\n", len(results)-failed, failed)
 	}
-	if len(results) == 0 {
+	if len(results) == 0 { // the JSON (no results) is printed already
 		fmt.Fprintf(c.stderr, "cmdguard: policy test: no Rego tests found under %s\n", path)
 		return exitError
 	}

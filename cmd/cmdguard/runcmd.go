@@ -40,23 +40,28 @@ func (c *cli) run(args []string) int {
 	f.register(fs)
 	timeout := fs.Duration("timeout", 0, "end the command after `D` (exit 124); default: the policy's exec timeout")
 	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB; at least 4)")
+	if wantsJSON(args) {
+		c.jsonErr = func(msg string) {
+			writeJSON(c.stdout, runResult{Decision: cmdguard.Deny, Reasons: []cmdguard.Reason{}, Status: "error", Error: msg})
+		}
+	}
 	cmd, err := c.parse(fs, &f, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(c.stderr, "cmdguard: run: %v\n", err)
-		return exitRefused
+		return c.failf(exitRefused, "run: %v", err)
+	}
+	if *timeout < 0 {
+		return c.failf(exitRefused, "run: --timeout %v: want a positive duration such as 30s (0 or none: the policy's)", *timeout)
 	}
 	outLimit, err := parseSize(*limit)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "cmdguard: run: --output-limit: %v\n", err)
-		return exitRefused
+		return c.failf(exitRefused, "run: --output-limit: %v", err)
 	}
 	g, cwd, err := f.guard()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
-		return exitRefused
+		return c.failf(exitRefused, "%v", err)
 	}
 	req := cmdguard.RunRequest{
 		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()},
@@ -83,11 +88,11 @@ func (c *cli) run(args []string) int {
 		}
 		return exitRefused
 	case err != nil:
-		out.Status, out.Error = "error", err.Error()
+		out.Status, out.Error = "error", errText(err)
 		if f.format == "json" {
 			writeJSON(c.stdout, out)
 		}
-		fmt.Fprintf(c.stderr, "cmdguard: run: %v\n", err)
+		fmt.Fprintf(c.stderr, "cmdguard: run: %s\n", errText(err))
 		return exitRefused
 	}
 	out.ExitCode = res.ExitCode
