@@ -22,7 +22,8 @@ import (
 // was. Without an allow: key, "allow: [PREFIX]" is added at the end.
 //
 // Adding a prefix that is already allowed does nothing; a prefix that is
-// in ask: or deny: is an error, as is a file that is not a valid policy.
+// in ask: or deny: is an error, as is a prefix with the word "*" (the
+// policy would read it as any word) and a file that is not a valid policy.
 // The edited text must parse to the same policy plus the new allow
 // prefix, else nothing is written. The file is replaced atomically. A
 // token holding white space, or the empty token, is written in the
@@ -30,6 +31,11 @@ import (
 func AppendAllow(path string, prefix []string) error {
 	if len(prefix) == 0 {
 		return fmt.Errorf("append allow to %s: empty prefix", path)
+	}
+	if slices.Contains(prefix, wildcard) {
+		// A literal * (echo '*') would be the wildcard in the policy and
+		// allow any word there: far more than what was approved.
+		return fmt.Errorf("append allow to %s: %q holds the word *, which a policy reads as any word; add a rule by hand", path, strings.Join(prefix, " "))
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {

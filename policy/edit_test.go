@@ -104,3 +104,67 @@ func TestAppendAllowNoFinalNewline(t *testing.T) {
 		t.Errorf("AppendAllow: got %q, want %q", got, want)
 	}
 }
+
+// TestAppendAllowHostileTokens appends prefixes whose tokens try to break
+// out of the list item (line breaks, quotes, brackets, comments, YAML
+// indicators, invalid UTF-8) to files of every list shape. Each append
+// must either fail and leave the file alone, or add exactly that allow
+// prefix — the tokens byte for byte — and nothing else: the default and
+// the other lists stay as they were.
+func TestAppendAllowHostileTokens(t *testing.T) {
+	t.Parallel()
+	shapes := map[string]string{
+		"block": "version: 1\ndefault: ask\nallow:\n  - ls\ndeny: [rm -rf]\n",
+		"flow":  "version: 1\ndefault: ask\nallow: [ls]  # c\ndeny: [rm -rf]\n",
+		"empty": "version: 1\ndefault: ask\nallow: []\ndeny: [rm -rf]\n",
+		"null":  "version: 1\ndefault: ask\nallow:\ndeny: [rm -rf]\n",
+		"none":  "version: 1\ndefault: ask\ndeny: [rm -rf]\n",
+	}
+	tokens := []string{
+		"a\ndefault: allow", "x\n- '*'", "]", "a]\ndefault: allow\n#", "[", "{", "}", "#x", "x #y", "'", `"`,
+		`", "*`, "- z", "*", "&a", "*a", "!tag", "!!str", "{a: b}", "?", "|", ">", "%", "@", "`", ":", "a: b",
+		"\u2028", "\x85", "\r", "\t", "\xff\xfe", "\\", "\\n", "null", "~", "true", "0x10", "-", "--", "a,b", "a, b",
+		"\x00", "é", "  lead", "trail  ", "",
+	}
+	for name, src := range shapes {
+		for _, tok := range tokens {
+			prefix := []string{"echo", tok}
+			path := filepath.Join(t.TempDir(), policy.FileName)
+			writeFile(t, path, src)
+			err := policy.AppendAllow(path, prefix)
+			got, _ := os.ReadFile(path)
+			if tok == "*" && err == nil {
+				t.Errorf("%s: AppendAllow(%q) = nil: a literal * became the wildcard:\n%s", name, prefix, got)
+			}
+			if err != nil {
+				if string(got) != src {
+					t.Errorf("%s: AppendAllow(%q) failed (%v) but changed the file:\n%s", name, prefix, err, got)
+				}
+				continue
+			}
+			p, perr := policy.Parse(path, got, filepath.Dir(path))
+			if perr != nil {
+				t.Errorf("%s: AppendAllow(%q) wrote an invalid policy: %v\n%s", name, prefix, perr, got)
+				continue
+			}
+			var allow, other []string
+			for _, pr := range p.Prefixes() {
+				if pr.Verdict == policy.Allow {
+					allow = append(allow, strings.Join(pr.Tokens, "\x00"))
+				} else {
+					other = append(other, pr.Verdict.String()+":"+strings.Join(pr.Tokens, "\x00"))
+				}
+			}
+			want := []string{strings.Join(prefix, "\x00")}
+			if name != "null" && name != "none" && name != "empty" {
+				want = append([]string{"ls"}, want...)
+			}
+			if diff := cmp.Diff(want, allow); diff != "" {
+				t.Errorf("%s: AppendAllow(%q) allow list mismatch (-want +got):\n%s\n%s", name, prefix, diff, got)
+			}
+			if v, _ := p.DefaultVerdict(); v != policy.Ask || !cmp.Equal(other, []string{"deny:rm\x00-rf"}) {
+				t.Errorf("%s: AppendAllow(%q) changed more than allow: default %v, others %q\n%s", name, prefix, v, other, got)
+			}
+		}
+	}
+}

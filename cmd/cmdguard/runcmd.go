@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -236,6 +237,9 @@ func alwaysPrefixes(d cmdguard.Decision, g *cmdguard.Guard) ([][]string, string)
 		pr, ok := allowPrefix(g, argvOf(d, r))
 		if !ok {
 			return nil, fmt.Sprintf("the rule at %s names exactly this command", r.Source)
+		}
+		if slices.Contains(pr, "*") {
+			return nil, "the command has the word *, which a policy reads as any word"
 		}
 		out = append(out, pr)
 	}
