@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -84,8 +85,20 @@ func sameButAllow(p, q *Policy, prefix []string) bool {
 			return false
 		}
 	}
-	return found && slices.Equal(p.IgnoreFiles(), q.IgnoreFiles()) && slices.EqualFunc(p.ignore, q.ignore, func(a, b Pattern) bool { return a.Pattern == b.Pattern }) &&
-		len(p.ratings) == len(q.ratings) && p.HasRego() == q.HasRego()
+	if !found || !slices.Equal(p.IgnoreFiles(), q.IgnoreFiles()) ||
+		!slices.EqualFunc(p.ignore, q.ignore, func(a, b Pattern) bool { return a.Pattern == b.Pattern }) ||
+		len(p.ratings) != len(q.ratings) || !reflect.DeepEqual(p.Exec(), q.Exec()) {
+		return false
+	}
+	for id, r := range p.ratings {
+		if qr, ok := q.ratings[id]; !ok || qr.Verdict != r.Verdict {
+			return false
+		}
+	}
+	if (p.rego == nil) != (q.rego == nil) {
+		return false
+	}
+	return p.rego == nil || slices.Equal(p.rego.files, q.rego.files)
 }
 
 // insertAllow returns data with prefix added to the allow: list.
