@@ -51,7 +51,7 @@ func ExampleProcess_Write() {
 		return
 	}
 	defer p.Release()
-	p.Write([]byte("shout\n"))
+	p.Write(context.Background(), []byte("shout\n"))
 	p.CloseStdin()
 	r, _ := p.Wait(context.Background())
 	fmt.Printf("%s%s\n", r.Stdout.Data, r.Status)
