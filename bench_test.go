@@ -58,7 +58,7 @@ func benchCheck(b *testing.B, withRego bool) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		cmd := agentCommands[i%len(agentCommands)]
-		if _, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: root, Env: env}); err != nil {
+		if _, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: root, BaseEnv: env}); err != nil {
 			b.Fatal(err)
 		}
 	}

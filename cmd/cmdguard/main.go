@@ -190,7 +190,7 @@ func (c *cli) check(args []string, explain bool) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
 	defer cancel()
-	req := cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()}
+	req := cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ()}
 	var d cmdguard.Decision
 	if explain {
 		d, err = g.Explain(ctx, req)

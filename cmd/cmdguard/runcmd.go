@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -59,10 +60,15 @@ func (c *cli) run(args []string) int {
 		return exitRefused
 	}
 	req := cmdguard.RunRequest{
-		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()},
+		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ()},
 		Stdin:       c.stdin,
 		Timeout:     *timeout,
+		SoftTimeout: -1, // run waits for the end, as Guard.Run does
 		OutputLimit: outLimit,
+	}
+	if req.Timeout == 0 {
+		cfg := g.Policy().Exec()
+		req.Timeout = cmp.Or(cfg.HardTimeout, cfg.Timeout)
 	}
 	if f.format == "text" {
 		req.Stdout, req.Stderr = c.stdout, c.stderr
