@@ -200,7 +200,7 @@ func (c *cli) check(args []string, explain bool) int {
 	if f.format == "json" {
 		writeJSON(c.stdout, d)
 	} else {
-		renderDecision(c.stdout, cmd, d, g)
+		g.Render(c.stdout, cmd, d)
 		if explain {
 			renderTrace(c.stdout, d.Trace)
 		}
