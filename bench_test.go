@@ -58,7 +58,7 @@ func benchCheck(b *testing.B, withRego bool) {
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		cmd := agentCommands[i%len(agentCommands)]
-		if _, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: root, Env: env}); err != nil {
+		if _, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: root, BaseEnv: env}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -71,3 +71,28 @@ func BenchmarkCheck(b *testing.B) { benchCheck(b, false) }
 // BenchmarkCheckRego is Guard.Check with one small Rego module.
 // Target: ≤ 35 µs/op.
 func BenchmarkCheckRego(b *testing.B) { benchCheck(b, true) }
+
+// BenchmarkGuardStartTrue measures check + start → exit of `true` through
+// Guard.Start and Process.Wait: what an adapter pays per command. Compare
+// with exec's BenchmarkStartTrue.
+func BenchmarkGuardStartTrue(b *testing.B) {
+	root := project(b, testPolicy)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	req := cmdguard.RunRequest{Request: cmdguard.Request{Command: "true", Cwd: root, BaseEnv: []string{}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		_, p, err := g.Start(ctx, req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, _ := p.Wait(ctx)
+		p.Release()
+		if r.ExitCode == nil || *r.ExitCode != 0 {
+			b.Fatalf("true: %s", r.Explain())
+		}
+	}
+}

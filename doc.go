@@ -8,7 +8,7 @@
 //
 //	g, err := cmdguard.Open(dir)
 //	if err != nil { … }
-//	d, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: dir, Env: os.Environ()})
+//	d, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: dir, Env: agentEnv})
 //	switch d.Verdict {
 //	case cmdguard.Allow: // run it — exactly this string, with bash, in this cwd
 //	case cmdguard.Ask:   // a person must approve it
@@ -32,6 +32,10 @@
 // must run: [Guard.Run] executes the checked string with bash -c in the
 // checked directory; if you execute commands yourself, do the same — no
 // re-quoting, no other shell.
+//
+// The environment comes in two kinds (see [Request]): BaseEnv is trusted,
+// Env is what the request asks for, and every variable it adds is judged
+// as a VAR=value prefix assignment would be.
 //
 // A Guard is a snapshot of the project's policy and ignore files taken
 // when it was built; build a new one when they change. It is safe for

@@ -31,7 +31,7 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		d, err := g.Check(context.Background(), cmdguard.Request{Command: cmd, Cwd: root, Env: []string{"HOME=" + os.TempDir()}})
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: cmd, Cwd: root, BaseEnv: []string{"HOME=" + os.TempDir()}})
 		if err != nil && d.Verdict != cmdguard.Deny {
 			t.Fatalf("Check(%q) = %s with error %v", cmd, d.Verdict, err)
 		}

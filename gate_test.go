@@ -183,7 +183,7 @@ func TestGateVerdicts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.cmd, func(t *testing.T) {
 			t.Parallel()
-			d, err := g.Check(context.Background(), cmdguard.Request{Command: tt.cmd, Cwd: root, Env: env})
+			d, err := g.Check(context.Background(), cmdguard.Request{Command: tt.cmd, Cwd: root, BaseEnv: env})
 			if err != nil {
 				t.Fatalf("Check(%q) error: %v", tt.cmd, err)
 			}
@@ -321,7 +321,7 @@ func TestStart(t *testing.T) {
 		t.Fatalf("Start(tr) approved = %s, %v", d.Verdict, err)
 	}
 	defer p.Release()
-	if _, err := p.Write([]byte("b\na\n")); err != nil {
+	if _, err := p.Write(ctx, []byte("b\na\n")); err != nil {
 		t.Fatal(err)
 	}
 	p.CloseStdin()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/cmdguard/cmdguard/ignore"
@@ -47,15 +48,47 @@ type Decision struct {
 }
 
 // Request is what the gate is asked about.
+//
+// A command's environment comes in two kinds. BaseEnv is the one the
+// caller trusts: the host's own environment, which [Guard.Start] reduces to
+// the policy's exec.env_allow names. Env is what the request asks for —
+// whatever an agent supplied (ACP's env, /v1/bash's env, an MCP argument).
+// Every entry of Env that BaseEnv does not already hold with the same
+// value is an added variable, and each added variable is judged exactly
+// as a VAR=value prefix assignment written in the command would be:
+// BASH_ENV, BASH_FUNC_*, PATH, LD_*, IFS, PROMPT_COMMAND, GIT_* program
+// keys and the rest of env.code_injection make the decision a deny, with
+// the variable named in the reason's source ("env:BASH_ENV"). An added
+// variable is never dropped: the command runs with it, or does not run.
 type Request struct {
 	// Command is the bash source to check: one line or a whole script.
 	Command string
 	// Cwd is the directory the command would run in. Empty means the
 	// Guard's root; a relative Cwd is taken relative to the root.
 	Cwd string
-	// Env is the environment the command would run with ("KEY=value").
-	// Only HOME and PWD are read, to resolve ~, $HOME and $PWD.
+	// Env holds the variables the request asks for ("KEY=value"). Those
+	// that differ from BaseEnv are judged, added after exec.env_allow's
+	// filtering of the base, and known to the file checks: with Env
+	// F=.env, `cat $F` reads .env. Passing os.Environ() adds nothing.
 	Env []string
+	// BaseEnv is the trusted environment ("KEY=value"). Nil means the
+	// host's environment (os.Environ); an empty, non-nil slice means none.
+	BaseEnv []string
+}
+
+// env returns the request's trusted base environment and the entries of
+// Env that add to it or change it.
+func (r *Request) env() (base, added []string) {
+	base = r.BaseEnv
+	if base == nil {
+		base = os.Environ()
+	}
+	for _, kv := range r.Env {
+		if !slices.Contains(base, kv) {
+			added = append(added, kv)
+		}
+	}
+	return base, added
 }
 
 // Guard checks commands for one project. Build it with [Open] or [New];
@@ -71,6 +104,8 @@ type Guard struct {
 	// anyIgnore reports whether any ignore pattern exists at all: when none
 	// does, no place can hold an ignored file.
 	anyIgnore bool
+	// procs holds the commands Start started, for Close.
+	procs *procSet
 	// stageHook, when set (by tests only), is called before each stage of
 	// a check; it lets a test make any stage panic or fail.
 	stageHook func(stage string)
@@ -136,7 +171,7 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cmdguard: load ignore files: %w", err)
 	}
-	g := &Guard{root: root, policy: p, ign: m, anyIgnore: len(inline) > 0 || len(m.Files()) > 0}
+	g := &Guard{root: root, policy: p, ign: m, anyIgnore: len(inline) > 0 || len(m.Files()) > 0, procs: &procSet{}}
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
 			g.protected = append(g.protected, filepath.ToSlash(rel))
@@ -240,8 +275,9 @@ func failedCtx(err error) Decision {
 // input runs the analysis and the file checks and builds the policy input.
 func (g *Guard) input(req Request) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
+	base, added := req.env()
 	env := map[string]string{}
-	for _, kv := range req.Env {
+	for _, kv := range base {
 		if k, v, ok := strings.Cut(kv, "="); ok && (k == "HOME" || k == "PWD") {
 			env[k] = v
 		}
@@ -249,7 +285,7 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 	if _, ok := env["PWD"]; !ok {
 		env["PWD"] = cwd
 	}
-	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env})
+	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added})
 	in := &policy.Input{
 		Source:   req.Command,
 		Cwd:      cwd,
@@ -258,7 +294,11 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 		Findings: make([]policy.Finding, 0, len(a.Findings)),
 	}
 	for _, f := range a.Findings {
-		in.Findings = append(in.Findings, policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)})
+		pf := policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)}
+		if f.Var != "" {
+			pf.Source = "env:" + f.Var // the request's variable, not a place in the command
+		}
+		in.Findings = append(in.Findings, pf)
 	}
 	for i := range a.Commands {
 		g.command(&a.Commands[i], &in.Commands[i], &in.Findings)

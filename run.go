@@ -1,12 +1,16 @@
 package cmdguard
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
@@ -24,8 +28,18 @@ type RunRequest struct {
 	// Combined puts both streams into Result.Stdout in true order.
 	Combined bool
 	// Timeout ends the command (status timed_out) after this long. Zero
-	// means the policy's exec.hard_timeout, else its exec.timeout, else none.
+	// means the policy's exec.hard_timeout; for Run, else its
+	// exec.timeout; else none.
 	Timeout time.Duration
+	// SoftTimeout (Start only) is how long Process.Wait waits before it
+	// returns the output so far with status running, the command going
+	// on. Zero means the policy's exec.timeout, else none; negative means
+	// none.
+	SoftTimeout time.Duration
+	// Grace is how long a kill waits after SIGTERM before SIGKILL, and
+	// DrainWindow how long output is read after the command's exit while
+	// background processes hold it; zero means the exec package's defaults.
+	Grace, DrainWindow time.Duration
 	// OutputLimit is the number of newest bytes kept per stream. Zero means
 	// the policy's exec.output_limit, else exec.DefaultOutputLimit.
 	OutputLimit int
@@ -34,13 +48,25 @@ type RunRequest struct {
 	Approve func(Decision) bool
 }
 
-// ErrRefused is returned by Run when the gate did not let the command run.
+// ErrRefused is returned by Run and Start when the gate did not let the
+// command run.
 var ErrRefused = errors.New("cmdguard: command refused")
 
+// ErrClosed is returned by Run and Start after [Guard.Close].
+var ErrClosed = errors.New("cmdguard: guard closed")
+
 // Run checks req and runs the command if the verdict is Allow, or Ask and
-// req.Approve approves it, and waits for it to end. See [Guard.Start].
+// req.Approve approves it, and waits for it to end; ctx bounds both the
+// check and the command's life (its end kills the command). The timeout
+// is req.Timeout, else the policy's exec.hard_timeout, else its
+// exec.timeout. See [Guard.Start].
 func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result, error) {
-	d, p, err := g.Start(ctx, req)
+	if req.Timeout == 0 && g != nil && g.policy != nil {
+		cfg := g.policy.Exec()
+		req.Timeout = cmp.Or(cfg.HardTimeout, cfg.Timeout)
+	}
+	req.SoftTimeout = -1 // Run waits for the end
+	d, p, err := g.start(ctx, ctx, req)
 	if err != nil {
 		return d, exec.Result{}, err
 	}
@@ -51,16 +77,29 @@ func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result,
 
 // Start checks req and starts the command if the verdict is Allow, or Ask
 // and req.Approve approves it; it does not wait. The Process is what an
-// adapter for ACP terminals or a /v1/bash session drives: Read and
-// WaitOutput for output, Write for stdin (with req.StdinPipe), Wait, Kill
-// and Release. If ctx ends before the command, the command is ended.
+// adapter for ACP terminals or a /v1/bash session drives: Poll, Read and
+// WaitOutput for output, Write for stdin (with req.StdinPipe), Status,
+// Wait (which returns at the soft timeout), Kill and Release.
+//
+// ctx bounds the check only: the command's life is ended by Kill,
+// Release, its hard timeout (req.Timeout, else the policy's
+// exec.hard_timeout), or [Guard.Close] — not by ctx, so that an HTTP
+// handler's request context does not end an asynchronous command.
 //
 // It runs exactly the checked string with bash in the checked directory,
-// in its own process group; the environment is req.Env, reduced to the
-// policy's exec.env_allow names when the policy sets them. A refused
-// command never starts: Start returns the Decision, a nil Process and an
-// error wrapping ErrRefused.
+// in its own process group. The environment is req.BaseEnv (the host's
+// when nil) reduced to the policy's exec.env_allow names when the policy
+// sets them, plus every variable req.Env adds, which the check judged. A
+// refused command never starts: Start returns the Decision, a nil Process
+// and an error wrapping ErrRefused.
 func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Process, error) {
+	// The command's life is its own: Kill, Release, timeouts and Close
+	// end it, not the context of the request that started it.
+	return g.start(ctx, context.Background(), req)
+}
+
+// start checks req within ctx and starts the command, which life ends.
+func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exec.Process, error) {
 	d, err := g.Check(ctx, req.Request)
 	if err != nil {
 		return d, nil, fmt.Errorf("%w: %w", ErrRefused, err)
@@ -72,33 +111,27 @@ func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Proc
 		return d, nil, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
 	}
 	cfg := g.policy.Exec()
+	base, added := req.env()
 	c := exec.Cmd{
 		Command:     req.Command,
 		Dir:         g.cwd(req.Cwd),
-		Env:         filterEnv(req.Env, cfg.EnvAllow),
+		Env:         commandEnv(base, cfg.EnvAllow, added),
 		Stdin:       req.Stdin,
 		StdinPipe:   req.StdinPipe,
 		Combined:    req.Combined,
 		Stdout:      req.Stdout,
 		Stderr:      req.Stderr,
 		OutputLimit: req.OutputLimit,
-		HardTimeout: req.Timeout,
-	}
-	if c.HardTimeout == 0 {
-		c.HardTimeout = firstNonZero(cfg.HardTimeout, cfg.Timeout)
+		HardTimeout: cmp.Or(req.Timeout, cfg.HardTimeout),
+		SoftTimeout: cmp.Or(req.SoftTimeout, cfg.Timeout),
+		Grace:       req.Grace,
+		DrainWindow: req.DrainWindow,
 	}
 	if c.OutputLimit == 0 && cfg.OutputLimit > 0 {
 		c.OutputLimit = int(min(cfg.OutputLimit, 1<<40))
 	}
-	p, err := exec.Start(ctx, c)
+	p, err := g.procs.start(life, c)
 	return d, p, err
-}
-
-func firstNonZero(a, b time.Duration) time.Duration {
-	if a != 0 {
-		return a
-	}
-	return b
 }
 
 // cwd resolves a request's working directory against the root.
@@ -112,21 +145,87 @@ func (g *Guard) cwd(dir string) string {
 	return filepath.Clean(dir)
 }
 
-// filterEnv keeps the entries of env whose names are in allow; a nil
-// allow keeps everything.
-func filterEnv(env, allow []string) []string {
-	if allow == nil {
-		return env
-	}
-	var out []string
-	for _, kv := range env {
+// commandEnv is the environment a command runs with: the entries of base
+// whose names are in allow (all of them for a nil allow) and that added
+// does not replace, then added.
+func commandEnv(base, allow, added []string) []string {
+	out := make([]string, 0, len(base)+len(added))
+	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		for _, a := range allow {
-			if k == a {
-				out = append(out, kv)
-				break
-			}
+		if allow != nil && !slices.Contains(allow, k) {
+			continue
 		}
+		if slices.ContainsFunc(added, func(a string) bool { n, _, _ := strings.Cut(a, "="); return n == k }) {
+			continue
+		}
+		out = append(out, kv)
 	}
-	return out
+	return append(out, added...)
+}
+
+// procSet is the set of processes a Guard started, so that Close can end
+// them. The zero value is ready to use.
+type procSet struct {
+	mu     sync.Mutex
+	closed bool
+	live   map[*exec.Process]struct{}
+}
+
+// start starts c unless the set is closed, and tracks the process until
+// it ends; the end of life ends the command.
+func (s *procSet) start(life context.Context, c exec.Cmd) (*exec.Process, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, ErrClosed
+	}
+	p, err := exec.Start(life, c)
+	if err != nil {
+		return nil, err
+	}
+	if s.live == nil {
+		s.live = map[*exec.Process]struct{}{}
+	}
+	s.live[p] = struct{}{}
+	go func() {
+		<-p.Done()
+		s.mu.Lock()
+		delete(s.live, p)
+		s.mu.Unlock()
+	}()
+	return p, nil
+}
+
+// Close ends every command the Guard started that is still running, as
+// Kill(SIGTERM) does (SIGKILL after the grace period), waits for them to
+// be reaped or for ctx to end, and makes later Run and Start calls fail
+// with ErrClosed. Checks still work. A server calls it on SIGTERM or
+// SIGINT. Close is idempotent.
+func (g *Guard) Close(ctx context.Context) error {
+	if g == nil || g.procs == nil {
+		return nil
+	}
+	s := g.procs
+	s.mu.Lock()
+	s.closed = true
+	live := make([]*exec.Process, 0, len(s.live))
+	for p := range s.live {
+		live = append(live, p)
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		var wg sync.WaitGroup
+		for _, p := range live {
+			wg.Go(func() { p.Kill(syscall.SIGTERM) })
+		}
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }

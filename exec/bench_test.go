@@ -26,6 +26,25 @@ func BenchmarkStartTrue(b *testing.B) {
 	}
 }
 
+// BenchmarkPollFinished measures a Poll of a command that has ended:
+// what every /v1/bash output request for a finished command costs.
+func BenchmarkPollFinished(b *testing.B) {
+	b.ReportAllocs()
+	ctx := context.Background()
+	p, err := cmdexec.Start(ctx, cmdexec.Cmd{Command: "printf 'hello\\n'; printf 'err\\n' >&2"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Release()
+	<-p.Done()
+	for b.Loop() {
+		r, err := p.Poll(ctx, 0, 0, 0)
+		if err != nil || r.Status != cmdexec.StatusCompleted || len(r.Stdout.Data) != 6 {
+			b.Fatalf("Poll = %s %q, %v", r.Status, r.Stdout.Data, err)
+		}
+	}
+}
+
 // BenchmarkBareOSExecTrue is the baseline: os/exec running bash -c true,
 // output to the null device.
 func BenchmarkBareOSExecTrue(b *testing.B) {

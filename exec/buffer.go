@@ -41,18 +41,16 @@ type Buffer struct {
 }
 
 // NewBuffer returns a Buffer that keeps the newest limit bytes. A limit of
-// zero or less means [DefaultOutputLimit]; a limit below [utf8.UTFMax] is
-// raised to it so that a whole character always fits.
+// zero or less means [DefaultOutputLimit]. The limit is kept exactly: a
+// limit below [utf8.UTFMax] keeps at most that many bytes, so a wider
+// character that does not fit is dropped whole (and counted as lost).
 func NewBuffer(limit int) *Buffer {
 	return &Buffer{limit: normLimit(limit)}
 }
 
 func normLimit(limit int) int {
-	switch {
-	case limit <= 0:
+	if limit <= 0 {
 		return DefaultOutputLimit
-	case limit < utf8.UTFMax:
-		return utf8.UTFMax
 	}
 	return limit
 }
@@ -78,6 +76,33 @@ type Chunk struct {
 	// EOF reports that the stream has ended and Next is its end: no more
 	// bytes will come.
 	EOF bool
+}
+
+// String returns the chunk's bytes as a string.
+func (c Chunk) String() string { return string(c.Data) }
+
+// Clip returns c cut to at most n bytes from its beginning, at a character
+// boundary: the cut never splits a UTF-8 character, so a character wider
+// than n at the start gives an empty Data (callers that read on from Next
+// must allow at least [utf8.UTFMax] bytes to make progress). Next moves
+// back to the end of what is kept and EOF is cleared when anything was
+// cut. A negative n returns c unchanged. Bytes that are not valid UTF-8
+// are cut anywhere.
+func (c Chunk) Clip(n int) Chunk {
+	if n < 0 || len(c.Data) <= n {
+		return c
+	}
+	cut := n
+	for i := 0; i < utf8.UTFMax-1 && cut > 0 && !utf8.RuneStart(c.Data[cut]); i++ {
+		cut--
+	}
+	if !utf8.RuneStart(c.Data[cut]) {
+		cut = n // not UTF-8 text: cut where asked
+	}
+	c.Data = c.Data[:cut:cut]
+	c.Next = c.Offset + int64(cut)
+	c.EOF = false
+	return c
 }
 
 // Write appends p to the Buffer, dropping the oldest bytes beyond the
@@ -148,7 +173,9 @@ func (b *Buffer) Since(offset int64) Chunk {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start := b.total - int64(len(b.ring))
-	end := b.total - int64(b.hold)
+	// A held incomplete character may be wider than a tiny window: then
+	// nothing of it is visible yet.
+	end := max(b.total-int64(b.hold), start)
 	c := Chunk{Truncated: start > 0}
 	from := max(offset, 0)
 	if from < start {
@@ -195,6 +222,24 @@ func (b *Buffer) waitCh(offset int64) <-chan struct{} {
 	defer b.mu.Unlock()
 	if b.closed || b.total-int64(b.hold) > offset {
 		return nil
+	}
+	if b.changed == nil {
+		b.changed = make(chan struct{})
+	}
+	return b.changed
+}
+
+// newData returns a channel closed when bytes past offset become visible,
+// or nil if they already are. Unlike waitCh, a closed Buffer is not news:
+// its channel never closes.
+func (b *Buffer) newData(offset int64) <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.total-int64(b.hold) > offset && len(b.ring) > 0 {
+		return nil
+	}
+	if b.closed {
+		return make(chan struct{})
 	}
 	if b.changed == nil {
 		b.changed = make(chan struct{})

@@ -86,10 +86,25 @@ func TestBufferWindow(t *testing.T) {
 		writes: []string{"\x80\x80\x80\x80\x80\x80\x80\x80"},
 		want:   exec.Chunk{Data: []byte("\x80"), Offset: 7, Next: 8, Lost: 7, Truncated: true},
 	}, {
-		name:   "limit below a character is raised",
+		name:   "a limit of one byte keeps one byte, never half a character",
 		limit:  1,
 		writes: []string{"x😀"},
-		want:   exec.Chunk{Data: []byte("😀"), Offset: 1, Next: 5, Lost: 1, Truncated: true},
+		want:   exec.Chunk{Data: []byte{}, Offset: 5, Next: 5, Lost: 5, Truncated: true},
+	}, {
+		name:   "a limit of three bytes keeps what fits whole",
+		limit:  3,
+		writes: []string{"x😀ab"},
+		want:   exec.Chunk{Data: []byte("ab"), Offset: 5, Next: 7, Lost: 5, Truncated: true},
+	}, {
+		name:   "a limit of two bytes keeps a two-byte character",
+		limit:  2,
+		writes: []string{"abé"},
+		want:   exec.Chunk{Data: []byte("é"), Offset: 2, Next: 4, Lost: 2, Truncated: true},
+	}, {
+		name:   "an incomplete character wider than the window shows nothing yet",
+		limit:  2,
+		writes: []string{"a\xf0\x9f\x98"},
+		want:   exec.Chunk{Data: []byte{}, Offset: 2, Next: 2, Lost: 2, Truncated: true},
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -105,6 +120,38 @@ func TestBufferWindow(t *testing.T) {
 				t.Errorf("Since(%d) after %q mismatch (-want +got):\n%s", tt.offset, tt.writes, diff)
 			}
 		})
+	}
+}
+
+func TestChunkClip(t *testing.T) {
+	t.Parallel()
+	c := exec.Chunk{Data: []byte("aé😀z"), Offset: 10, Next: 18, EOF: true}
+	tests := []struct {
+		n    int
+		want exec.Chunk
+	}{
+		{-1, c},
+		{8, c},
+		{100, c},
+		{0, exec.Chunk{Data: []byte{}, Offset: 10, Next: 10}},
+		{1, exec.Chunk{Data: []byte("a"), Offset: 10, Next: 11}},
+		{2, exec.Chunk{Data: []byte("a"), Offset: 10, Next: 11}},
+		{3, exec.Chunk{Data: []byte("aé"), Offset: 10, Next: 13}},
+		{6, exec.Chunk{Data: []byte("aé"), Offset: 10, Next: 13}},
+		{7, exec.Chunk{Data: []byte("aé😀"), Offset: 10, Next: 17}},
+	}
+	for _, tt := range tests {
+		got := c.Clip(tt.n)
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("Clip(%d) mismatch (-want +got):\n%s", tt.n, diff)
+		}
+		if len(got.Data) > max(tt.n, 0) && tt.n >= 0 {
+			t.Errorf("Clip(%d) kept %d bytes", tt.n, len(got.Data))
+		}
+	}
+	bin := exec.Chunk{Data: []byte("\x80\x80\x80\x80\x80\x80"), Next: 6}
+	if got := bin.Clip(4); len(got.Data) != 4 || got.Next != 4 {
+		t.Errorf("Clip(4) of binary = %q, Next %d; want 4 bytes", got.Data, got.Next)
 	}
 }
 

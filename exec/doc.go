@@ -1,6 +1,9 @@
 // Package exec runs checked shell commands and reports precisely how they
-// ended. It is the executor of cmdguard: the gate decides whether a command
-// may run, and this package runs it.
+// ended. Unlike os/exec, it runs a shell line (always `bash -c COMMAND`),
+// never inherits the caller's environment, kills whole process groups, and
+// keeps bounded output readable by offset while the command runs. It is
+// the executor of cmdguard: the gate decides whether a command may run,
+// and this package runs it.
 //
 // A [Cmd] is started with [Start] as `bash -c COMMAND` in a process group
 // of its own, with a given working directory, environment and standard
@@ -8,10 +11,19 @@
 // one buffer for both, in true order, with [Cmd.Combined] — which keeps
 // the newest bytes up to a limit, counts every byte ever written, and
 // never hands out half a UTF-8 character. The [Process] can be read from
-// an offset ([Process.Read]), long-polled ([Process.WaitOutput]), written
-// to ([Process.Write]), waited for with a soft timeout ([Process.Wait]),
-// killed ([Process.Kill]) and released ([Process.Release]). [Run] does
-// all of it at once.
+// an offset ([Process.Read]), long-polled for both streams and its state
+// at once ([Process.Poll]), looked at without waiting ([Process.Status]),
+// written to with a deadline ([Process.Write]), waited for with a soft
+// timeout ([Process.Wait]), signalled or killed ([Process.Kill]) and
+// released ([Process.Release]). [Run] does all of it at once.
+//
+// # Lifetime
+//
+// No command outlives the program that started it: the command's bash is
+// started with Pdeathsig, and a watchdog process shared by the program
+// kills the process groups of its commands when the program dies, even by
+// SIGKILL. What leaves its process group (setsid, a daemon) escapes both;
+// the sandbox's PID namespace closes that.
 //
 // A command's life is [StatusRunning], then [StatusCompleted],
 // [StatusTimedOut] or [StatusKilled]. Its [Result] carries either an exit

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -99,6 +100,11 @@ type Cmd struct {
 	// HardTimeout, if positive, ends the command that long after it
 	// started, as Kill(SIGTERM) does, with status StatusTimedOut.
 	HardTimeout time.Duration
+	// SoftTimeout, if positive, is how long [Process.Wait] waits: that
+	// long after the start, Wait returns the result so far with status
+	// StatusRunning, and the command goes on (the soft timeout of the
+	// /v1/bash protocol). It never ends the command.
+	SoftTimeout time.Duration
 	// Grace is how long Kill and timeouts wait after their first signal
 	// before sending SIGKILL to the group. Zero or less means DefaultGrace.
 	Grace time.Duration
@@ -127,6 +133,8 @@ type Process struct {
 	stderr    *Buffer
 	stdin     *os.File // write end of the stdin pipe, or nil
 	stdinPipe bool     // stdin is fed by Write
+	stdinMu   sync.Mutex
+	soft      <-chan struct{} // closed when the soft timeout passes; nil without one
 
 	kills    chan syscall.Signal
 	exited   chan struct{} // the main process has exited (it may not be reaped yet)
@@ -135,6 +143,7 @@ type Process struct {
 
 	mu         sync.Mutex
 	reaped     bool // the group may no longer be signalled
+	signalled  bool // Kill sent a signal that does not escalate
 	status     Status
 	ws         syscall.WaitStatus
 	background bool
@@ -245,7 +254,9 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		Dir:   c.Dir,
 		Env:   c.Env,
 		Files: []uintptr{stdin.Fd(), outW.Fd(), errW.Fd()},
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		// Pdeathsig ends bash if this program dies; the watchdog ends
+		// the rest of the group (see watchdog.go).
+		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
 	p.start = time.Now()
 	pid, _, err := syscall.StartProcess(shell, []string{"bash", "-c", c.Command}, attr)
@@ -256,6 +267,13 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
 	}
 	p.pid = pid
+	watch(pid)
+	if c.SoftTimeout > 0 {
+		soft := make(chan struct{})
+		t := time.AfterFunc(c.SoftTimeout, func() { close(soft) })
+		p.soft = soft
+		go func() { <-p.done; t.Stop() }()
+	}
 
 	go func() {
 		err := waitExited(pid)
@@ -477,7 +495,9 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	p.mu.Lock()
 	p.signalLocked(syscall.SIGKILL)
 	p.reaped = true
+	signalled := p.signalled
 	p.mu.Unlock()
+	unwatch(p.pid) // before the reaping frees the group id for reuse
 	var ws syscall.WaitStatus
 	err := p.waitErr
 	if err == nil {
@@ -498,6 +518,9 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 		p.stdin.Close()
 	}
 
+	if status == StatusCompleted && signalled && ws.Signaled() {
+		status = StatusKilled // a signal Kill sent ended it
+	}
 	p.mu.Lock()
 	p.status, p.ws, p.waitErr = status, ws, err
 	p.mu.Unlock()
@@ -577,10 +600,11 @@ func (p *Process) Done() <-chan struct{} {
 	return p.done
 }
 
-// Wait waits for the command to end, or for ctx to be done, and returns its
-// result. When ctx ends first (a soft timeout), the result has status
-// StatusRunning, the output so far, and the command goes on. The error is
-// non-nil only if the process could not be waited for.
+// Wait waits for the command to end, for ctx to be done, or for the soft
+// timeout ([Cmd.SoftTimeout]) to pass, and returns its result. When ctx or
+// the soft timeout ends the wait first, the result has status
+// StatusRunning and the output so far, and the command goes on. The error
+// is non-nil only if the process could not be waited for.
 func (p *Process) Wait(ctx context.Context) (Result, error) {
 	if !p.started() {
 		return Result{}, ErrNotStarted
@@ -588,6 +612,7 @@ func (p *Process) Wait(ctx context.Context) (Result, error) {
 	select {
 	case <-p.done:
 	case <-ctx.Done():
+	case <-p.soft:
 	}
 	return p.result()
 }
@@ -604,11 +629,19 @@ func (p *Process) Signal(sig syscall.Signal) error {
 	return p.signal(sig)
 }
 
-// Kill ends the command's whole process group: it sends sig (SIGTERM if
-// sig is 0) and SIGCONT, waits up to the grace period, then sends SIGKILL.
-// It returns once the command has been reaped, with its final result; the
-// status is StatusKilled unless the command had already ended. Killing a
-// finished command returns its result.
+// Kill sends sig to the command's whole process group.
+//
+// A signal that asks a process to end — SIGTERM (also for sig 0),
+// SIGINT, SIGHUP, SIGQUIT or SIGKILL — ends the group for sure: Kill sends
+// it and SIGCONT, waits up to the grace period ([Cmd.Grace]), then sends
+// SIGKILL, and returns once the command has been reaped, with its final
+// result; the status is StatusKilled unless the command had already ended.
+//
+// Any other signal (SIGWINCH, SIGUSR1, SIGSTOP, …) is only delivered: Kill
+// returns at once with the result so far, and the command goes on unless
+// the signal ends it, in which case its status is StatusKilled.
+//
+// Killing a finished command returns its result.
 func (p *Process) Kill(sig syscall.Signal) (Result, error) {
 	if !p.started() {
 		return Result{}, ErrNotStarted
@@ -619,12 +652,34 @@ func (p *Process) Kill(sig syscall.Signal) (Result, error) {
 	if sig == 0 {
 		sig = syscall.SIGTERM
 	}
+	if !terminating(sig) {
+		p.mu.Lock()
+		err := p.signalLocked(sig)
+		if err == nil {
+			p.signalled = true
+		}
+		p.mu.Unlock()
+		if err != nil && !errors.Is(err, ErrProcessDone) {
+			return Result{}, err
+		}
+		return p.result()
+	}
 	select {
 	case p.kills <- sig:
 	case <-p.done:
 	}
 	<-p.done
 	return p.result()
+}
+
+// terminating reports whether sig asks a process to end, so that Kill
+// escalates to SIGKILL when it does not.
+func terminating(sig syscall.Signal) bool {
+	switch sig {
+	case syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGKILL:
+		return true
+	}
+	return false
 }
 
 // Release ends the command and everything it started with SIGKILL, waits
@@ -639,18 +694,37 @@ func (p *Process) Release() {
 	p.stderr.free()
 }
 
-// Write writes to the command's standard input, which must have been
+// Write writes b to the command's standard input, which must have been
 // started with StdinPipe. A write to a command that is not reading blocks
-// until it reads, ends, or stdin is closed.
-func (p *Process) Write(b []byte) (int, error) {
+// until it reads, ends, stdin is closed, or ctx is done; then Write
+// returns how much was written and ctx's error. Writes are serialised.
+func (p *Process) Write(ctx context.Context, b []byte) (int, error) {
 	if !p.started() {
 		return 0, ErrNotStarted
 	}
 	if !p.stdinPipe {
 		return 0, ErrNoStdin
 	}
+	p.stdinMu.Lock()
+	defer p.stdinMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	interrupted := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		p.stdin.SetWriteDeadline(time.Now())
+		close(interrupted)
+	})
 	n, err := p.stdin.Write(b)
-	if err != nil {
+	if !stop() {
+		<-interrupted
+		p.stdin.SetWriteDeadline(time.Time{}) // for the next writer
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil:
+		err = fmt.Errorf("exec: write stdin: %w", ctx.Err())
+	default:
 		err = fmt.Errorf("exec: write stdin: %w", err)
 	}
 	return n, err
@@ -672,32 +746,124 @@ func (p *Process) CloseStdin() error {
 }
 
 // Read returns the output of stream s held from offset on; see
-// [Buffer.Since]. It never blocks.
+// [Buffer.Since]. It never blocks. The Chunk says EOF only once the
+// command has ended and its output is drained: a command that closes its
+// output and goes on running is not at EOF.
 func (p *Process) Read(s Stream, offset int64) Chunk {
 	b := p.buffer(s)
 	if b == nil {
 		return Chunk{Offset: offset, Next: offset, EOF: true}
 	}
-	return b.Since(offset)
+	return p.since(b, offset)
 }
 
-// WaitOutput waits until stream s has output past offset, the stream ends
-// (the command and whatever held its output have exited), or ctx is done,
-// and then returns what [Process.Read] returns. It is the long poll of the
-// /v1/bash protocol: loop until the Chunk says EOF.
+// since is b.Since with EOF only once the command has ended.
+func (p *Process) since(b *Buffer, offset int64) Chunk {
+	c := b.Since(offset)
+	if c.EOF {
+		select {
+		case <-p.done:
+		default:
+			c.EOF = false
+		}
+	}
+	return c
+}
+
+// WaitOutput waits until stream s has output past offset, the command has
+// ended (and whatever held its output), or ctx is done, and then returns
+// what [Process.Read] returns. Loop until the Chunk says EOF.
 func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk {
 	b := p.buffer(s)
 	if b == nil {
 		return Chunk{Offset: offset, Next: offset, EOF: true}
 	}
-	if ch := b.waitCh(offset); ch != nil {
+	if ch := b.newData(offset); ch != nil {
 		select {
 		case <-ch:
 		case <-p.done:
 		case <-ctx.Done():
 		}
 	}
-	return b.Since(offset)
+	return p.since(b, offset)
+}
+
+// PollSettle is how long [Process.Poll] waits, once new output has come,
+// for the command to exit, so that a command's last output and its exit
+// are reported in one answer.
+const PollSettle = 25 * time.Millisecond
+
+// Poll is the long poll of the /v1/bash protocol. It waits until either
+// stream has output past its offset, the command has ended, or ctx is
+// done, and returns the command's state with each stream's output from
+// its offset, cut to at most limit bytes per stream at a character
+// boundary (limit <= 0: no cut; a limit below [utf8.UTFMax] is raised to
+// it, so that a reader always makes progress).
+//
+// The answer is consistent: the status is read before the output, so a
+// final status (not StatusRunning) always comes with all the output, and
+// the streams' EOF is set exactly when the status is final. Once new
+// output has come, Poll waits up to [PollSettle] for the command to exit,
+// so that the last output of a command comes with its final status.
+func (p *Process) Poll(ctx context.Context, stdoutOffset, stderrOffset int64, limit int) (Result, error) {
+	if !p.started() {
+		return Result{}, ErrNotStarted
+	}
+	out, errc := p.stdout.newData(stdoutOffset), p.stderr.newData(stderrOffset)
+	if out != nil && errc != nil {
+		select {
+		case <-out:
+		case <-errc:
+		case <-p.done:
+		case <-ctx.Done():
+		}
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+	default:
+		t := time.NewTimer(PollSettle)
+		select {
+		case <-p.exited:
+			// The command's last output is in; its group and pipes
+			// end within the drain window.
+			select {
+			case <-p.done:
+			case <-ctx.Done():
+			}
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
+	r, err := p.state()
+	r.Stdout, r.Stderr = p.since(p.stdout, stdoutOffset), p.since(p.stderr, stderrOffset)
+	if r.Status == StatusRunning {
+		// Output that came after the state was read belongs to the
+		// next answer's state.
+		r.Stdout.EOF, r.Stderr.EOF = false, false
+	}
+	if limit > 0 {
+		limit = max(limit, utf8.UTFMax)
+		r.Stdout, r.Stderr = r.Stdout.Clip(limit), r.Stderr.Clip(limit)
+	}
+	return r, err
+}
+
+// Status returns the command's state now, without waiting and without
+// output: Stdout and Stderr hold no Data, and their Offset and Next are
+// the number of bytes each stream has had so far.
+func (p *Process) Status() (Result, error) {
+	if !p.started() {
+		return Result{}, ErrNotStarted
+	}
+	r, err := p.state()
+	end := func(b *Buffer) Chunk {
+		n := b.Total()
+		return Chunk{Data: []byte{}, Offset: n, Next: n, EOF: r.Status != StatusRunning}
+	}
+	r.Stdout, r.Stderr = end(p.stdout), end(p.stderr)
+	return r, err
 }
 
 func (p *Process) buffer(s Stream) *Buffer {
@@ -713,8 +879,15 @@ func (p *Process) buffer(s Stream) *Buffer {
 	return nil
 }
 
-// result returns the current result.
+// result returns the current result with all output held.
 func (p *Process) result() (Result, error) {
+	r, err := p.state()
+	r.Stdout, r.Stderr = p.since(p.stdout, 0), p.since(p.stderr, 0)
+	return r, err
+}
+
+// state returns the current result without output.
+func (p *Process) state() (Result, error) {
 	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start)}
 	select {
 	case <-p.done:
@@ -732,10 +905,8 @@ func (p *Process) result() (Result, error) {
 			r.Signal = SignalName(ws.Signal())
 			r.CoreDumped = ws.CoreDump()
 		}
-		r.Stdout, r.Stderr = p.stdout.Since(0), p.stderr.Since(0)
 		return r, err
 	default:
 	}
-	r.Stdout, r.Stderr = p.stdout.Since(0), p.stderr.Since(0)
 	return r, nil
 }

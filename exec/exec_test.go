@@ -456,7 +456,7 @@ func TestStdin(t *testing.T) {
 		ctx := testContext(t)
 		var next int64
 		for _, line := range []string{"hello\n", "wörld\n"} {
-			if _, err := p.Write([]byte(line)); err != nil {
+			if _, err := p.Write(ctx, []byte(line)); err != nil {
 				t.Fatalf("Write(%q): %v", line, err)
 			}
 			c := p.WaitOutput(ctx, exec.Stdout, next)
@@ -475,7 +475,7 @@ func TestStdin(t *testing.T) {
 		if diff := cmp.Diff(exit{exec.StatusCompleted, code(0), "", false, 0}, exitOf(r)); diff != "" {
 			t.Errorf("cat after CloseStdin mismatch (-want +got):\n%s", diff)
 		}
-		if _, err := p.Write([]byte("late")); err == nil {
+		if _, err := p.Write(ctx, []byte("late")); err == nil {
 			t.Errorf("Write after the end succeeded")
 		}
 	})
@@ -511,7 +511,7 @@ func TestStdin(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer p.Release()
-		if _, err := p.Write([]byte("x")); !errors.Is(err, exec.ErrNoStdin) {
+		if _, err := p.Write(testContext(t), []byte("x")); !errors.Is(err, exec.ErrNoStdin) {
 			t.Errorf("Write without StdinPipe: err = %v, want ErrNoStdin", err)
 		}
 	})
@@ -569,7 +569,8 @@ func TestKill(t *testing.T) {
 		pids int    // how many pids the command prints
 	}{
 		{"default is SIGTERM", "echo $$; exec sleep 300", 0, "SIGTERM", 1},
-		{"caller's signal", "echo $$; exec sleep 300", syscall.SIGUSR1, "SIGUSR1", 1},
+		{"SIGINT", "echo $$; exec sleep 300", syscall.SIGINT, "SIGINT", 1},
+		{"SIGHUP", "echo $$; exec sleep 300", syscall.SIGHUP, "SIGHUP", 1},
 		{"SIGTERM ignored: escalation", "trap '' TERM; echo $$; sleep 300 & echo $!; wait", syscall.SIGTERM, "SIGKILL", 2},
 		{"stopped group", "echo $$; kill -STOP $$", syscall.SIGTERM, "SIGTERM", 1},
 	}
@@ -599,6 +600,51 @@ func TestKill(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestKillNoEscalation: a signal that does not ask a process to end is
+// only delivered, never followed by SIGKILL.
+func TestKillNoEscalation(t *testing.T) {
+	t.Parallel()
+	t.Run("SIGWINCH leaves the command running", func(t *testing.T) {
+		t.Parallel()
+		p, err := exec.Start(testContext(t), exec.Cmd{Command: "trap 'echo winch' WINCH; echo $$; while :; do sleep 0.01; done",
+			Grace: 50 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Release()
+		readPids(t, p, 1)
+		r, err := p.Kill(syscall.SIGWINCH)
+		if err != nil || r.Status != exec.StatusRunning {
+			t.Fatalf("Kill(SIGWINCH) = %v, %v; want running at once", r.Status, err)
+		}
+		ctx, cancel := context.WithTimeout(testContext(t), 500*time.Millisecond) // 10 grace periods
+		defer cancel()
+		r, _ = p.Wait(ctx)
+		if r.Status != exec.StatusRunning {
+			t.Errorf("after Kill(SIGWINCH) and 10 grace periods: %s, want running", r.Explain())
+		}
+		if !strings.Contains(string(r.Stdout.Data), "winch") {
+			t.Errorf("the command's trap did not see SIGWINCH: %q", r.Stdout.Data)
+		}
+	})
+	t.Run("SIGUSR1 that ends the command is a kill", func(t *testing.T) {
+		t.Parallel()
+		p, err := exec.Start(testContext(t), exec.Cmd{Command: "echo $$; exec sleep 300"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Release()
+		readPids(t, p, 1)
+		if _, err := p.Kill(syscall.SIGUSR1); err != nil {
+			t.Fatalf("Kill(SIGUSR1): %v", err)
+		}
+		r, _ := p.Wait(testContext(t))
+		if diff := cmp.Diff(exit{exec.StatusKilled, nil, "SIGUSR1", false, 138}, exitOf(r)); diff != "" {
+			t.Errorf("Kill(SIGUSR1) mismatch (-want +got):\n%s", diff)
+		}
+	})
 }
 
 func TestBackgroundHoldingPipes(t *testing.T) {
@@ -784,8 +830,14 @@ func TestZeroProcess(t *testing.T) {
 	if _, err := p.Kill(0); err != exec.ErrNotStarted {
 		t.Errorf("Kill: %v, want ErrNotStarted", err)
 	}
-	if _, err := p.Write(nil); err != exec.ErrNotStarted {
+	if _, err := p.Write(context.Background(), nil); err != exec.ErrNotStarted {
 		t.Errorf("Write: %v, want ErrNotStarted", err)
+	}
+	if _, err := p.Poll(context.Background(), 0, 0, 0); err != exec.ErrNotStarted {
+		t.Errorf("Poll: %v, want ErrNotStarted", err)
+	}
+	if _, err := p.Status(); err != exec.ErrNotStarted {
+		t.Errorf("Status: %v, want ErrNotStarted", err)
 	}
 	if c := p.WaitOutput(context.Background(), exec.Stdout, 0); !c.EOF {
 		t.Errorf("WaitOutput = %+v, want EOF", c)
@@ -811,7 +863,7 @@ func TestConcurrentUse(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			for range 50 {
-				p.Write([]byte(fmt.Sprintln(i)))
+				p.Write(ctx, []byte(fmt.Sprintln(i)))
 			}
 		})
 		wg.Go(func() {

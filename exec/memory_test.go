@@ -27,6 +27,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(rssHelperEnv) == "1" {
 		os.Exit(rssHelper())
 	}
+	if os.Getenv(orphanHelperEnv) == "1" {
+		os.Exit(orphanHelper())
+	}
 	os.Exit(m.Run())
 }
 

@@ -99,3 +99,27 @@ func (r Result) Explain() string {
 	}
 	return b.String()
 }
+
+// ExitStatus is a command's exit status in the shape of ACP's
+// terminal/output and terminal/wait_for_exit: exactly one of ExitCode and
+// Signal is set, the other marshals to null.
+type ExitStatus struct {
+	ExitCode *int    `json:"exitCode"`
+	Signal   *string `json:"signal"`
+}
+
+// ExitStatus returns how the command ended in ACP's shape, or nil while it
+// runs (or when it could not be waited for).
+func (r Result) ExitStatus() *ExitStatus {
+	switch {
+	case r.Status == StatusRunning:
+		return nil
+	case r.ExitCode != nil:
+		code := *r.ExitCode
+		return &ExitStatus{ExitCode: &code}
+	case r.Signal != "":
+		sig := r.Signal
+		return &ExitStatus{Signal: &sig}
+	}
+	return nil
+}

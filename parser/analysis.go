@@ -20,6 +20,9 @@ type Finding struct {
 	Rule    string `json:"rule"`    // stable id, e.g. "parser.command_substitution"
 	Message string `json:"message"` // one line, for people
 	Pos     Pos    `json:"pos"`     // where in the top-level source
+	// Var names the variable of Options.AddEnv the finding is about; Pos
+	// is zero then, as the variable is not in the source.
+	Var string `json:"var,omitempty"`
 }
 
 // Word is one decoded argv element or redirect target.

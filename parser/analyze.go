@@ -45,6 +45,16 @@ type Options struct {
 	// Env is the only source of $HOME, ~ and (when Cwd is empty) $PWD. The
 	// host's environment, user database and file system are never read.
 	Env map[string]string
+	// AddEnv holds the variables a request adds to the environment the
+	// script runs with ("NAME=value"; an agent's ACP or /v1/bash env),
+	// as opposed to the trusted environment Env describes. Each is judged
+	// as an assignment prefixed to the script would be (a Finding whose
+	// Var names it: env.code_injection for PATH, BASH_ENV, BASH_FUNC_*,
+	// LD_*, …, and for an entry that is not NAME=value with a shell
+	// variable name). Its value is known to the file checks: $NAME and
+	// ${NAME} resolve to it when the value cannot split or glob and the
+	// script never names the variable otherwise (it could assign it).
+	AddEnv []string
 	// MaxDepth bounds the nesting of wrappers and shell strings
 	// (sudo bash -c '…'); 0 means DefaultMaxDepth. Deeper input yields the
 	// finding parser.too_deep.
@@ -110,6 +120,7 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 		return s.finish()
 	}
 	s.controls(src)
+	s.addEnv(src)
 	s.script(src, &ctx{src: src}, start, Pos{})
 	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") && !s.hasRule("parser.too_deep") {
 		s.find("parser.empty", Pos{}, "no command to run")
@@ -117,11 +128,92 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 	return s.finish()
 }
 
+// addEnv judges the variables of Options.AddEnv and keeps the values that
+// $NAME can resolve to in s.vars.
+func (s *state) addEnv(src string) {
+	s.vars = nil
+	for _, kv := range s.opts.AddEnv {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !validName(name) {
+			s.res.Findings = append(s.res.Findings, Finding{Rule: "env.code_injection", Var: name,
+				Message: fmt.Sprintf("the request's environment entry %q is not NAME=value with a shell variable name (bash may import it as a function)", clip(kv, 80))})
+			continue
+		}
+		n := len(s.res.Findings)
+		s.curVar = name
+		s.checkEnv(name, Pos{})
+		s.curVar = ""
+		for i := n; i < len(s.res.Findings); i++ {
+			f := &s.res.Findings[i]
+			f.Message = "the request's environment adds " + name + ": " + f.Message
+		}
+		if plainValue(value) && !namedOtherwise(src, name) {
+			if s.vars == nil {
+				s.vars = map[string]string{}
+			}
+			s.vars[name] = value
+		} else {
+			delete(s.vars, name)
+		}
+	}
+}
+
+// validName reports whether name is a shell variable name.
+func validName(name string) bool {
+	if name == "" || name[0] >= '0' && name[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isNameByte(name[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// plainValue reports whether an unquoted $NAME with this value stays one
+// word that names exactly this text: no field splitting, no globbing, not
+// empty.
+func plainValue(v string) bool {
+	return v != "" && !strings.ContainsAny(v, " \t\n*?[]\\()")
+}
+
+// namedOtherwise reports whether src names the variable anywhere other
+// than in a plain $NAME or ${NAME} reference: an assignment, read, for,
+// printf -v, declare, unset, ${NAME:=…} and the like could change it.
+func namedOtherwise(src, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(src[i:], name)
+		if j < 0 {
+			return false
+		}
+		at, end := i+j, i+j+len(name)
+		i = at + 1
+		if at > 0 && isNameByte(src[at-1]) || end < len(src) && isNameByte(src[end]) {
+			continue // part of a longer word
+		}
+		switch {
+		case at > 0 && src[at-1] == '$':
+		case at > 1 && src[at-1] == '{' && src[at-2] == '$' && end < len(src) && src[end] == '}':
+		default:
+			return true
+		}
+	}
+}
+
+// clip cuts s to at most n bytes for a message.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
 // finish returns the result and drops every reference to the caller's
 // data.
 func (s *state) finish() *Analysis {
 	res := s.res
-	s.res, s.top, s.opts = nil, "", Options{}
+	s.res, s.top, s.opts, s.vars = nil, "", Options{}, nil
 	return res
 }
 
@@ -192,6 +284,8 @@ type state struct {
 	walk          int  // statements being walked (recursion depth)
 	stopped       bool // MaxCommands reached
 	cwd           cwdState
+	vars          map[string]string // request-added variables $NAME resolves to
+	curVar        string            // the AddEnv variable being judged
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -267,11 +361,11 @@ func (s *state) find(rule string, p Pos, msg string) {
 		return // past maxFindings the verdict cannot change: stop collecting
 	}
 	for _, f := range s.res.Findings {
-		if f.Rule == rule && f.Pos == p {
+		if f.Rule == rule && f.Pos == p && f.Var == s.curVar {
 			return // one finding per rule and place
 		}
 	}
-	s.res.Findings = append(s.res.Findings, Finding{Rule: rule, Message: msg, Pos: p})
+	s.res.Findings = append(s.res.Findings, Finding{Rule: rule, Message: msg, Pos: p, Var: s.curVar})
 }
 
 func (s *state) hasRule(rule string) bool {

@@ -273,7 +273,8 @@ func (s *state) resolve(p *syntax.ParamExp) (string, bool) {
 	case "PWD":
 		return s.pwd()
 	}
-	return "", false
+	v, ok := s.vars[p.Param.Value]
+	return v, ok
 }
 
 // appendDquoted decodes a literal inside double quotes (or an unquoted

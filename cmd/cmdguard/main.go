@@ -447,7 +447,7 @@ func (c *cli) check(args []string, explain bool) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
 	defer cancel()
-	req := cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()}
+	req := cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ()}
 	var d cmdguard.Decision
 	if explain {
 		d, err = g.Explain(ctx, req)
@@ -457,7 +457,7 @@ func (c *cli) check(args []string, explain bool) int {
 	if f.format == "json" {
 		writeJSON(c.stdout, d)
 	} else {
-		renderDecision(c.stdout, cmd, d, g)
+		g.Render(c.stdout, cmd, d)
 		if explain {
 			renderTrace(c.stdout, d.Trace)
 		}

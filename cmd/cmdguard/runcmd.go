@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/cmdguard/cmdguard"
 	"github.com/cmdguard/cmdguard/exec"
-	"github.com/cmdguard/cmdguard/policy"
 )
 
 // runResult is the JSON object of `cmdguard run --format json`.
@@ -65,10 +65,15 @@ func (c *cli) run(args []string) int {
 		return c.failf(exitRefused, "%v", err)
 	}
 	req := cmdguard.RunRequest{
-		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, Env: os.Environ()},
+		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ()},
 		Stdin:       c.stdin,
 		Timeout:     *timeout,
+		SoftTimeout: -1, // run waits for the end, as Guard.Run does
 		OutputLimit: outLimit,
+	}
+	if req.Timeout == 0 {
+		cfg := g.Policy().Exec()
+		req.Timeout = cmp.Or(cfg.HardTimeout, cfg.Timeout)
 	}
 	if f.format == "text" {
 		req.Stdout, req.Stderr = c.stdout, c.stderr
@@ -85,7 +90,7 @@ func (c *cli) run(args []string) int {
 			writeJSON(c.stdout, out)
 		} else {
 			fmt.Fprintf(c.stderr, "cmdguard: refused: ")
-			renderDecision(c.stderr, cmd, d, g)
+			g.Render(c.stderr, cmd, d)
 		}
 		return exitRefused
 	case err != nil:
@@ -182,11 +187,17 @@ func isTerminal(v any) bool {
 // the policy file in use, shown before it is written).
 func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
 	fmt.Fprintf(c.stderr, "cmdguard: this command needs your approval: ")
-	renderDecision(c.stderr, cmd, d, g)
-	prefixes, why := alwaysPrefixes(d, g)
+	g.Render(c.stderr, cmd, d)
+	prefixes, whyNot := g.AlwaysAllow(d)
+	for _, p := range prefixes {
+		if slices.Contains(p, "*") {
+			// policy.AppendAllow refuses it too: a policy reads * as any word.
+			whyNot = errors.New("the command has the word *, which a policy reads as any word")
+		}
+	}
 	path := g.Policy().Path()
 	choices := "[y]es once, [n]o"
-	if why == "" && path != "" {
+	if whyNot == nil && path != "" {
 		choices += ", [a]lways"
 	}
 	for {
@@ -206,47 +217,20 @@ func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
 				fmt.Fprintln(c.stderr, "no policy file is in use: run `cmdguard init` first")
 				continue
 			}
-			if why != "" {
-				fmt.Fprintf(c.stderr, "always cannot help here: %s\n", why)
+			if whyNot != nil {
+				fmt.Fprintf(c.stderr, "always cannot help here: %v\n", whyNot)
 				continue
 			}
 			for _, p := range prefixes {
 				fmt.Fprintf(c.stderr, "adding to %s: allow: %q\n", path, strings.Join(p, " "))
-				if err := policy.AppendAllow(path, p); err != nil {
-					fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
-					return false
-				}
+			}
+			if err := g.AddAllow(prefixes); err != nil {
+				fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
+				return false
 			}
 			return true
 		}
 	}
-}
-
-// alwaysPrefixes returns the narrowest allow prefixes (each command's
-// whole match argv) that would turn the ask reasons into allows, or why
-// no prefix can.
-func alwaysPrefixes(d cmdguard.Decision, g *cmdguard.Guard) ([][]string, string) {
-	var out [][]string
-	for _, r := range d.Reasons {
-		if r.Verdict == cmdguard.Allow {
-			continue
-		}
-		if r.Rule != "policy.no_match" && r.Rule != "policy.ask" {
-			return nil, fmt.Sprintf("%s is not a prefix rule", r.Rule)
-		}
-		pr, ok := allowPrefix(g, argvOf(d, r))
-		if !ok {
-			return nil, fmt.Sprintf("the rule at %s names exactly this command", r.Source)
-		}
-		if slices.Contains(pr, "*") {
-			return nil, "the command has the word *, which a policy reads as any word"
-		}
-		out = append(out, pr)
-	}
-	if len(out) == 0 {
-		return nil, "no command to add"
-	}
-	return out, ""
 }
 
 // readLine reads one line a byte at a time, so that what follows it stays

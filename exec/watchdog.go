@@ -1,0 +1,107 @@
+package exec
+
+import (
+	"fmt"
+	"os"
+	osexec "os/exec"
+	"sync"
+	"syscall"
+)
+
+// The watchdog ends the commands of a program that dies.
+//
+// Each command's bash is started with Pdeathsig, so the kernel kills it
+// when this program dies, even by SIGKILL; but what bash started lives on.
+// The watchdog is one bash process per program, in a process group of its
+// own that ignores the terminal's signals, which reads "add PGID" and
+// "del PGID" lines from a pipe that only this program holds open. When
+// this program ends, however it ends, the kernel closes the pipe, and the
+// watchdog kills every process group still registered. A group is
+// unregistered before its leader is reaped, so a reused group id is never
+// killed. A process that leaves its group (setsid, a double fork into a
+// new group) escapes both.
+var dog struct {
+	mu   sync.Mutex
+	w    *os.File // write end of the watchdog's stdin, nil until started or after it died
+	pid  int
+	busy bool // start failed: do not retry on every command
+}
+
+const watchdogScript = `trap '' INT TERM HUP QUIT TSTP TTIN TTOU
+declare -A g
+while read -r op id; do
+	case $op in
+	add) g[$id]=1 ;;
+	del) unset "g[$id]" ;;
+	esac
+done
+for id in "${!g[@]}"; do kill -KILL -- "-$id"; done 2>/dev/null`
+
+// watch registers process group pgid with the watchdog, starting it if
+// needed. It is best effort: without a watchdog, Pdeathsig still ends the
+// command's bash.
+func watch(pgid int) { dogSend(fmt.Sprintf("add %d\n", pgid)) }
+
+// unwatch unregisters process group pgid.
+func unwatch(pgid int) { dogSend(fmt.Sprintf("del %d\n", pgid)) }
+
+func dogSend(line string) {
+	dog.mu.Lock()
+	defer dog.mu.Unlock()
+	if dog.w == nil && !dog.busy {
+		if err := startWatchdog(); err != nil {
+			dog.busy = true
+			return
+		}
+	}
+	if dog.w == nil {
+		return
+	}
+	// Lines are far shorter than PIPE_BUF, so each write is atomic.
+	if _, err := dog.w.WriteString(line); err != nil {
+		// The watchdog died: start a new one next time. The groups it
+		// watched are not re-registered (they still have Pdeathsig).
+		dog.w.Close()
+		dog.w = nil
+	}
+}
+
+// startWatchdog starts the watchdog; dog.mu is held.
+func startWatchdog() error {
+	bash, err := osexec.LookPath("bash")
+	if err != nil {
+		return err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		w.Close()
+		return err
+	}
+	defer null.Close()
+	pid, _, err := syscall.StartProcess(bash, []string{"cmdguard-watchdog", "-c", watchdogScript}, &syscall.ProcAttr{
+		Dir:   "/",
+		Env:   []string{},
+		Files: []uintptr{r.Fd(), null.Fd(), null.Fd()},
+		Sys:   &syscall.SysProcAttr{Setpgid: true},
+	})
+	if err != nil {
+		w.Close()
+		return err
+	}
+	dog.w, dog.pid = w, pid
+	go func() {
+		// Reap it if it ever ends, so it does not stay a zombie.
+		var ws syscall.WaitStatus
+		for {
+			if _, err := syscall.Wait4(pid, &ws, 0, nil); err != syscall.EINTR {
+				return
+			}
+		}
+	}()
+	return nil
+}

@@ -1,0 +1,304 @@
+package cmdguard
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// Render writes d for people, as the CLI and every adapter show it: the
+// verdict, then each reason that decided it — "line:col: verdict: rule:
+// message [source]" — with the command's line, a caret under the position
+// and a hint of what in the policy would change it; then, one line each,
+// the reasons that would matter once those are gone. command is the
+// checked source. Control characters in the command and in messages are
+// escaped, so that what a person reads is not rewritten by the terminal.
+// g may be nil (hints then name no policy file).
+func (g *Guard) Render(w io.Writer, command string, d Decision) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", d.Verdict)
+	lines := strings.Split(command, "\n")
+	var also []Reason
+	for _, r := range d.Reasons {
+		switch {
+		case r.Verdict == Allow && d.Verdict != Allow:
+			continue // not a cause
+		case r.Verdict != d.Verdict:
+			also = append(also, r)
+			continue
+		}
+		b.WriteString(FormatReason(r))
+		b.WriteByte('\n')
+		if d.Verdict == Allow {
+			continue
+		}
+		if r.Pos.Line > 0 && r.Pos.Line <= len(lines) {
+			line := clipLine(lines[r.Pos.Line-1], r.Pos.Col-1)
+			fmt.Fprintf(&b, "    %s\n    %s^\n", printable(line.text), pad(line.text, line.col))
+		}
+		if h := g.Hint(r, d); h != "" {
+			fmt.Fprintf(&b, "    hint: %s\n", h)
+		}
+	}
+	if len(also) > 0 {
+		b.WriteString("also:\n")
+		for _, r := range also {
+			fmt.Fprintf(&b, "  %s\n", FormatReason(r))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// FormatReason renders r on one line: "line:col: verdict: rule: message
+// [source]" (without the position when it has none). Control characters
+// in the message are escaped as in Go strings (\x1b, \n), and a message
+// longer than [MaxMessage] bytes is cut, saying how long it was.
+func FormatReason(r Reason) string {
+	var b strings.Builder
+	if r.Pos.Line > 0 {
+		fmt.Fprintf(&b, "%d:%d: ", r.Pos.Line, r.Pos.Col)
+	}
+	fmt.Fprintf(&b, "%s: %s: %s [%s]", r.Verdict, r.Rule, Escape(r.Message), Escape(r.Source))
+	return b.String()
+}
+
+// MaxMessage is the longest message [FormatReason] and [Escape] print whole.
+const MaxMessage = 400
+
+// Escape returns s fit to print on one line of a terminal: control
+// characters, invalid UTF-8 and the line-break look-alikes U+2028 and
+// U+2029 escaped as in a Go string literal, and anything past
+// [MaxMessage] bytes cut, with the full length said.
+func Escape(s string) string {
+	cut := ""
+	if len(s) > MaxMessage {
+		n := MaxMessage
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		cut = fmt.Sprintf("… (%d bytes in all)", len(s))
+		s = s[:n]
+	}
+	if !needsEscape(s) {
+		return s + cut
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String() + cut
+}
+
+func needsEscape(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return true
+		}
+	}
+	return false
+}
+
+// Summary says d in one line for a model or a log: the verdict and the
+// reasons that decided it, "deny: 1:5 ignore.denied: '.env' is ignored by
+// .cmdguardignore:1 (.env); …". Control characters are escaped.
+func (d Decision) Summary() string {
+	var parts []string
+	for _, r := range d.Reasons {
+		if r.Verdict != d.Verdict {
+			continue
+		}
+		p := r.Rule + ": " + Escape(r.Message)
+		if r.Pos.Line > 0 {
+			p = fmt.Sprintf("%d:%d %s", r.Pos.Line, r.Pos.Col, p)
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return d.Verdict.String()
+	}
+	return d.Verdict.String() + ": " + strings.Join(parts, "; ")
+}
+
+// A clipped line is the part of a long command line shown around a caret.
+type clipped struct {
+	text string
+	col  int // the caret's byte offset in text
+}
+
+// clipLine cuts a line longer than MaxMessage to a window around byte
+// offset col, marking the cuts, so that a megabyte word is not echoed.
+func clipLine(line string, col int) clipped {
+	col = min(max(col, 0), len(line))
+	if len(line) <= MaxMessage {
+		return clipped{line, col}
+	}
+	from := max(col-MaxMessage/2, 0)
+	for from > 0 && !utf8.RuneStart(line[from]) {
+		from--
+	}
+	to := min(from+MaxMessage, len(line))
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to++
+	}
+	text, at := line[from:to], col-from
+	if from > 0 {
+		text, at = "…"+text, at+len("…")
+	}
+	if to < len(line) {
+		text += fmt.Sprintf("… (%d bytes in all)", len(line))
+	}
+	return clipped{text, at}
+}
+
+// pad returns white space as wide as the first n bytes of line, keeping
+// tabs so that the caret lines up.
+func pad(line string, n int) string {
+	n = min(max(n, 0), len(line))
+	var b strings.Builder
+	for _, r := range line[:n] {
+		if r == '\t' {
+			b.WriteByte('\t')
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// printable replaces control characters and the line-break look-alikes
+// with '?', one for one, so that what a person reviews is not rewritten by
+// the terminal and the caret still lines up.
+func printable(line string) string {
+	return strings.Map(func(r rune) rune {
+		if r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029') {
+			return '?'
+		}
+		return r
+	}, line)
+}
+
+// policyName names the policy file for hints.
+func (g *Guard) policyName() string {
+	if g == nil || g.policy == nil || g.policy.Path() == "" {
+		return "a .cmdguard.yaml (cmdguard init writes one)"
+	}
+	return g.policy.Path()
+}
+
+// Hint says what in the policy would change the verdict of reason r of
+// d, or "" when nothing would.
+func (g *Guard) Hint(r Reason, d Decision) string {
+	file := g.policyName()
+	switch r.Rule {
+	case "policy.no_match", "policy.ask":
+		argv := d.argvOf(r)
+		if argv == nil {
+			return "to allow it, add its prefix to allow: in " + file
+		}
+		if pr, ok := g.allowPrefix(argv); ok {
+			return fmt.Sprintf("to allow it, add %q to allow: in %s", strings.Join(pr, " "), file)
+		}
+		return fmt.Sprintf("the rule at %s names exactly this command: change or remove it to allow it", r.Source)
+	case "policy.deny":
+		return fmt.Sprintf("the deny rule at %s matched; a longer allow: prefix in %s wins over it", r.Source, file)
+	case "rego.deny", "rego.ask", "rego.error":
+		return "fired by the Rego policy at " + r.Source
+	}
+	info, ok := policy.LookupRule(r.Rule)
+	switch {
+	case !ok:
+		return ""
+	case info.Fixed:
+		return r.Rule + " cannot be re-rated: change the command"
+	case r.Verdict == Allow:
+		return ""
+	}
+	looser := r.Verdict + 1
+	if looser > info.Loosest {
+		return fmt.Sprintf("%s cannot be rated looser than %s: change the command", r.Rule, info.Loosest)
+	}
+	return fmt.Sprintf("to make it %s: rules: {%s: %s} in %s (or change the command)", looser, r.Rule, looser, file)
+}
+
+// allowPrefix returns the narrowest allow prefix that would allow argv —
+// argv itself — unless the policy already names exactly that prefix (an
+// allow prefix there would contradict it).
+func (g *Guard) allowPrefix(argv []string) ([]string, bool) {
+	if len(argv) == 0 || g == nil || g.policy == nil {
+		return nil, false
+	}
+	for _, p := range g.policy.Prefixes() {
+		if p.Verdict != Allow && slices.Equal(p.Tokens, argv) {
+			return nil, false
+		}
+	}
+	return argv, true
+}
+
+// argvOf returns the match argv of the command a reason is about.
+func (d Decision) argvOf(r Reason) []string {
+	if r.Command < 1 || r.Command > len(d.Commands) {
+		return nil
+	}
+	return d.Commands[r.Command-1].MatchArgv
+}
+
+// AlwaysAllow returns the narrowest allow prefixes — each asking
+// command's whole match argv — that would turn every ask of d into an
+// allow: what an "allow always" answer adds to the policy. It fails when
+// a reason is not a prefix rule (no allow prefix lifts a finding) or the
+// policy already names the command exactly.
+func (g *Guard) AlwaysAllow(d Decision) ([][]string, error) {
+	var out [][]string
+	for _, r := range d.Reasons {
+		if r.Verdict == Allow {
+			continue
+		}
+		if r.Rule != "policy.no_match" && r.Rule != "policy.ask" {
+			return nil, fmt.Errorf("%s is not a prefix rule", r.Rule)
+		}
+		pr, ok := g.allowPrefix(d.argvOf(r))
+		if !ok {
+			return nil, fmt.Errorf("the rule at %s names exactly this command", r.Source)
+		}
+		out = append(out, pr)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("no command to add")
+	}
+	return out, nil
+}
+
+// AddAllow appends each prefix to the allow: list of the policy file in
+// use, keeping the rest of the file as it is. It fails without a policy
+// file (the embedded default). The Guard keeps the policy it was built
+// with: build a new one to apply the change.
+func (g *Guard) AddAllow(prefixes [][]string) error {
+	if g == nil || g.policy == nil || g.policy.Path() == "" {
+		return errors.New("cmdguard: no policy file in use (cmdguard init writes one)")
+	}
+	for _, p := range prefixes {
+		if err := policy.AppendAllow(g.policy.Path(), p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
