@@ -40,7 +40,7 @@ func (c *cli) run(args []string) int {
 	var f gateFlags
 	f.register(fs)
 	timeout := fs.Duration("timeout", 0, "end the command after `D` (exit 124); default: the policy's exec timeout")
-	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB; at least 4)")
+	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB)")
 	if wantsJSON(args) {
 		c.jsonErr = func(msg string) {
 			writeJSON(c.stdout, runResult{Decision: cmdguard.Deny, Reasons: []cmdguard.Reason{}, Status: "error", Error: msg})
