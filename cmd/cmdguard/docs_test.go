@@ -9,6 +9,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -299,5 +300,64 @@ func TestDocsInstall(t *testing.T) {
 	}
 	if !remote || !local {
 		t.Errorf("README: go install of the CLI: @latest form shown = %v, local form shown = %v; want both", remote, local)
+	}
+}
+
+// TestDocsJSONFields checks the field tables of docs/contract.md against
+// what the CLI prints: every top-level key of check --format json and of
+// run --format json is in its section's table, and every field the table
+// names is printed (error only on failure).
+func TestDocsJSONFields(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("../../docs/contract.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := func(section string) map[string]bool {
+		_, rest, ok := strings.Cut(string(data), "\n## "+section+"\n")
+		if !ok {
+			t.Fatalf("docs/contract.md has no section %q", section)
+		}
+		rest, _, _ = strings.Cut(rest, "\n## ")
+		out := map[string]bool{}
+		for _, l := range strings.Split(rest, "\n") {
+			cell, ok := strings.CutPrefix(l, "| `")
+			if !ok {
+				continue
+			}
+			cell, _, _ = strings.Cut("`"+cell, " |")
+			for _, f := range strings.Split(cell, ",") {
+				f = strings.Trim(strings.TrimSpace(f), "`")
+				out[strings.TrimSuffix(f, "[]")] = true
+			}
+		}
+		return out
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		section string
+		args    []string
+		extra   []string // documented keys printed only elsewhere
+	}{
+		{"JSON of check and explain", []string{"check", "--format", "json", "--", "echo hi"}, []string{"trace"}},
+		{"JSON of check and explain", []string{"explain", "--format", "json", "--", "echo hi"}, nil},
+		{"JSON of run", []string{"run", "--format", "json", "--", "echo hi"}, []string{"error"}},
+	} {
+		out, _ := cmdguardIn(t, dir, "", tt.args...)
+		var obj map[string]any
+		if err := json.Unmarshal([]byte(out), &obj); err != nil {
+			t.Fatalf("cmdguard %q: %v\n%s", tt.args, err, out)
+		}
+		doc := fields(tt.section)
+		for k := range obj {
+			if !doc[k] {
+				t.Errorf("cmdguard %q prints %q, which docs/contract.md (%s) does not list", tt.args, k, tt.section)
+			}
+		}
+		for k := range doc {
+			if _, ok := obj[k]; !ok && !slices.Contains(tt.extra, k) && !(k == "trace" && tt.args[0] == "check") {
+				t.Errorf("docs/contract.md (%s) lists %q, which cmdguard %q does not print", tt.section, k, tt.args)
+			}
+		}
 	}
 }
