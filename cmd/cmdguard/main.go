@@ -455,7 +455,14 @@ func (c *cli) check(args []string, explain bool) int {
 		d, err = g.Check(ctx, req)
 	}
 	if f.format == "json" {
-		writeJSON(c.stdout, d)
+		if err != nil { // a deny from the gate's own failure: say which
+			writeJSON(c.stdout, struct {
+				cmdguard.Decision
+				Error string `json:"error"`
+			}{d, errText(err)})
+		} else {
+			writeJSON(c.stdout, d)
+		}
 	} else {
 		g.Render(c.stdout, cmd, d)
 		if explain {
