@@ -154,8 +154,11 @@ type Pos struct {
 func (s *Server) reasons(d cmdguard.Decision) []Reason {
 	out := make([]Reason, 0, len(d.Reasons))
 	for _, r := range d.Reasons {
-		out = append(out, Reason{Verdict: r.Verdict.String(), Rule: r.Rule, Message: r.Message,
-			Pos: Pos{r.Pos.Line, r.Pos.Col}, Source: r.Source, Hint: s.g.Hint(r, d)})
+		re := Reason{Verdict: r.Verdict.String(), Rule: r.Rule, Message: r.Message, Pos: Pos{r.Pos.Line, r.Pos.Col}, Source: r.Source}
+		if r.Verdict != cmdguard.Allow {
+			re.Hint = s.g.Hint(r, d)
+		}
+		out = append(out, re)
 	}
 	return out
 }
