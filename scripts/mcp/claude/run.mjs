@@ -71,7 +71,8 @@ function runClaude(command) {
       cwd: proj, stdio: ["ignore", "pipe", "pipe"],
       env: { PATH: process.env.PATH, HOME: home, ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`, ANTHROPIC_API_KEY: "sk-test",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", IS_SANDBOX: "1",
-        ENABLE_TOOL_SEARCH: "false" }, // MCP tools in the tool list, not behind ToolSearch
+        ENABLE_TOOL_SEARCH: "false", // MCP tools in the tool list, not behind ToolSearch
+        MCP_CONNECTION_NONBLOCKING: "false" }, // connect the MCP server before the first model request
     });
     let stdout = "", stderr = "";
     p.stdout.on("data", (c) => (stdout += c));
