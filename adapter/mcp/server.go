@@ -183,7 +183,7 @@ type CheckInput struct {
 type RunResult struct {
 	ID       string   `json:"id,omitempty" jsonschema:"the command's id for read_output, write_stdin and kill_command (start_command only)"`
 	Decision string   `json:"decision" jsonschema:"the gate's verdict: allow, ask or deny"`
-	Reasons  []Reason `json:"reasons" jsonschema:"why; empty when an allow rule simply matched"`
+	Reasons  []Reason `json:"reasons" jsonschema:"every reason for the decision, strictest first"`
 	Status   string   `json:"status" jsonschema:"running, completed, timed_out, killed, or refused (never started)"`
 	ExitCode *int     `json:"exit_code" jsonschema:"the exit code; null while running or when a signal ended the command"`
 	Signal   *string  `json:"signal" jsonschema:"POSIX name of the signal that ended the command, e.g. SIGKILL; else null"`

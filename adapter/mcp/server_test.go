@@ -485,6 +485,34 @@ func TestAskElicitation(t *testing.T) {
 	}
 }
 
+// TestAskStartCommand: start_command asks too, and starts only when
+// approved.
+func TestAskStartCommand(t *testing.T) {
+	t.Parallel()
+	for _, answer := range []string{"once", "no"} {
+		dir := project(t, testPolicy)
+		a := &asker{action: "accept", answer: answer}
+		cs := connect(t, dir, &sdk.ClientOptions{ElicitationHandler: a.handle}, nil, mcp.Options{})
+		r := call(t, cs, "start_command", map[string]any{"command": "touch made"})
+		if len(a.messages) != 1 {
+			t.Fatalf("%s: asked %d times", answer, len(a.messages))
+		}
+		if answer == "no" {
+			if !r.IsError || r.ID != "" || exists(dir, "made") {
+				t.Errorf("declined start_command: %+v\n%s", r, r.Text)
+			}
+			continue
+		}
+		if r.IsError || r.ID == "" {
+			t.Fatalf("approved start_command: %+v\n%s", r, r.Text)
+		}
+		r = call(t, cs, "read_output", map[string]any{"id": r.ID, "wait": 10})
+		if r.Status != "completed" || !exists(dir, "made") {
+			t.Errorf("approved start_command did not run: %+v", r)
+		}
+	}
+}
+
 // TestAskAlwaysNotOffered: without a policy file (the embedded default),
 // "always" cannot be written anywhere, so it is not offered, and an
 // "always" answer is not accepted.
