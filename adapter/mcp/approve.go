@@ -25,6 +25,8 @@ const (
 	answerOnce   = "once"
 	answerAlways = "always"
 	answerNo     = "no"
+	// answerCancel is a dismissed question (not an answer the form offers).
+	answerCancel = "cancel"
 )
 
 // askTTL is how long an approval question may stay unanswered.
@@ -170,7 +172,10 @@ func (s *Server) gate(ctx context.Context, req *sdk.CallToolRequest, tool string
 		out.refused = s.refusal(rr.Command, d, "cmdguard did not run this command: it needs a person's approval (verdict ask), and this MCP client cannot ask one (it does not support elicitation).")
 		return out
 	case d.Verdict == cmdguard.Ask && answer == answerNo:
-		out.refused = s.refusal(rr.Command, d, "cmdguard did not run this command: the user declined it.")
+		out.refused = s.refusal(rr.Command, d, "cmdguard did not run this command: it needs a person's approval (verdict ask), and the user (or the MCP client on their behalf) declined it.")
+		return out
+	case d.Verdict == cmdguard.Ask && answer == answerCancel:
+		out.refused = s.refusal(rr.Command, d, "cmdguard did not run this command: it needs a person's approval (verdict ask), and the question was cancelled (dismissed, or the MCP client could not show it).")
 		return out
 	}
 	out.refused = s.refusal(rr.Command, d, refusedText(d))
@@ -190,8 +195,12 @@ func (s *Server) answer(req *sdk.CallToolRequest, key [32]byte) (string, error) 
 	if !ok {
 		return "", fmt.Errorf("no answer to %q", askKey)
 	}
-	if r.Action != "accept" { // decline or cancel
+	switch r.Action {
+	case "decline":
 		return answerNo, nil
+	case "accept":
+	default: // cancel, or anything else
+		return answerCancel, nil
 	}
 	switch a, _ := r.Content["answer"].(string); a {
 	case answerOnce, answerNo:

@@ -470,7 +470,11 @@ func TestAskElicitation(t *testing.T) {
 				if tc.ran && (r.IsError || r.Status != "completed" || r.Decision != "ask") {
 					t.Errorf("approved: %+v\n%s", r, r.Text)
 				}
-				if !tc.ran && (!r.IsError || !strings.Contains(r.Text, "declined")) {
+				want := "declined"
+				if tc.action == "cancel" {
+					want = "cancelled"
+				}
+				if !tc.ran && (!r.IsError || !strings.Contains(r.Text, want)) {
 					t.Errorf("declined: %+v\n%s", r, r.Text)
 				}
 				pol, _ := os.ReadFile(filepath.Join(dir, ".cmdguard.yaml"))

@@ -2,7 +2,8 @@
 // a fake Anthropic Messages API on 127.0.0.1, with `cmdguard mcp` as its
 // MCP server, and checks what happens when the "model" calls cmdguard's
 // run_command: an allowed command runs, `cat .env` is refused and the model
-// is told why. Usage: node run.mjs CMDGUARD (run by .ci/mcp.sh).
+// is told why, and an ask is not run without a person.
+// Usage: node run.mjs CMDGUARD (run by .ci/mcp.sh).
 // Exits 1 on any failed check.
 import http from "node:http";
 import fs from "node:fs";
@@ -111,6 +112,13 @@ try {
   check(lastResult?.is_error === true, "denied: the tool result is an error", lastResult);
   check(resultText(lastResult).includes("ignore.denied") && resultText(lastResult).includes("refused"), "denied: the model sees why (rule ignore.denied)", resultText(lastResult));
   check(!JSON.stringify(lastResult).includes("hunter2"), "denied: the secret did not reach the model", lastResult);
+
+  // An ask: Claude Code advertises elicitation; in -p mode nobody can
+  // answer, so the command must not run and the model is told why.
+  r = await runClaude("touch asked");
+  console.log("ask, the model saw:\n" + resultText(lastResult));
+  check(lastResult?.is_error === true && /approval/.test(resultText(lastResult)) && !fs.existsSync(path.join(proj, "asked")),
+    "ask: not run without a person's approval, and the model is told so", lastResult);
 } finally {
   server.close();
   fs.rmSync(tmp, { recursive: true, force: true });
