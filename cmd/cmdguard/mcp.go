@@ -67,7 +67,14 @@ func (c *cli) mcp(args []string) int {
 	if err != nil {
 		return c.errorf("mcp: %v", err)
 	}
-	s, err := mcpserver.New(g, mcpserver.Options{Version: "dev", OutputLimit: n})
+	// The commands get cmdguard's environment, without the HTTP token.
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, mcpEnvToken+"=") {
+			base = append(base, kv)
+		}
+	}
+	s, err := mcpserver.New(g, mcpserver.Options{Version: "dev", OutputLimit: n, BaseEnv: base})
 	if err != nil {
 		return c.errorf("%v", err)
 	}

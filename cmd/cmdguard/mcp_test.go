@@ -132,6 +132,11 @@ func TestMCPHTTP(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(toolText(res), "ignore.denied") {
 		t.Fatalf("run_command cat .env over HTTP: %v\n%s", err, toolText(res))
 	}
+	// The token is not passed on to the commands.
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "echo token=$CMDGUARD_MCP_TOKEN"}})
+	if err != nil || res.IsError || !strings.Contains(toolText(res), `"stdout":"token=\n"`) {
+		t.Errorf("the token reached a command: %v\n%s", err, toolText(res))
+	}
 }
 
 type headerRT struct{ k, v string }
