@@ -119,7 +119,12 @@ func TestMCPHTTP(t *testing.T) {
 	}
 	hc := &http.Client{Transport: headerRT{"Authorization", "Bearer " + token}, Timeout: 30 * time.Second}
 	ctx := context.Background()
-	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
+	asked := 0
+	elicit := func(context.Context, *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+		asked++
+		return &sdk.ElicitResult{Action: "accept", Content: map[string]any{"answer": "once"}}, nil
+	}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, &sdk.ClientOptions{ElicitationHandler: elicit}).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,6 +136,21 @@ func TestMCPHTTP(t *testing.T) {
 	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "cat .env"}})
 	if err != nil || !res.IsError || !strings.Contains(toolText(res), "ignore.denied") {
 		t.Fatalf("run_command cat .env over HTTP: %v\n%s", err, toolText(res))
+	}
+	// An ask is put to the person over HTTP too.
+	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "touch approved"}})
+	if _, serr := os.Stat(filepath.Join(dir, "approved")); err != nil || res.IsError || asked != 1 || serr != nil {
+		t.Errorf("ask over HTTP: %v, asked %d times, file: %v\n%s", err, asked, serr, toolText(res))
+	}
+	// And with an older protocol, as elicitation/create on the session.
+	old, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "v0"}, &sdk.ClientOptions{ElicitationHandler: elicit}).Connect(ctx, &sdk.StreamableClientTransport{Endpoint: url, HTTPClient: hc}, &sdk.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	res, err = old.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "touch approved2"}})
+	if _, serr := os.Stat(filepath.Join(dir, "approved2")); err != nil || res.IsError || asked != 2 || serr != nil {
+		t.Errorf("ask over HTTP, protocol 2025-11-25: %v, asked %d times, file: %v\n%s", err, asked, serr, toolText(res))
 	}
 	// The token is not passed on to the commands.
 	res, err = cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: map[string]any{"command": "echo token=$CMDGUARD_MCP_TOKEN"}})
