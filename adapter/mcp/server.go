@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -263,7 +262,7 @@ func guarded[In, Out any](h func(context.Context, *sdk.CallToolRequest, In) (*sd
 		defer func() {
 			if r := recover(); r != nil {
 				var zero Out
-				res, out, err = nil, zero, fmt.Errorf("cmdguard: internal error (panic: %v); nothing more was done\n%s", r, debug.Stack())
+				res, out, err = nil, zero, fmt.Errorf("cmdguard: internal error (panic: %v); nothing more was done", r)
 			}
 		}()
 		return h(ctx, req, in)
