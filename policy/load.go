@@ -89,6 +89,9 @@ type Exec struct {
 	HardTimeout time.Duration `json:"hard_timeout"`
 	OutputLimit int64         `json:"output_limit"` // bytes
 	EnvAllow    []string      `json:"env_allow"`    // nil when unset
+	// ModelOutputLimit is the bytes of each stream a model is shown (the
+	// MCP server's tool results).
+	ModelOutputLimit int64 `json:"model_output_limit"`
 }
 
 // Find walks up from cwd to the first directory holding a FileName and
@@ -586,6 +589,8 @@ func (d *decoder) execSettings(n *yaml.Node) {
 			e.HardTimeout = d.duration(v)
 		case "output_limit":
 			e.OutputLimit = d.size(v)
+		case "model_output_limit":
+			e.ModelOutputLimit = d.size(v)
 		case "env_allow":
 			e.EnvAllow = make([]string, 0)
 			for _, item := range d.seq(v, "env_allow") {

@@ -210,6 +210,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return env.policy(args[1:])
 	case "init":
 		return env.init(args[1:])
+	case "mcp":
+		return env.mcp(args[1:])
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			// cmdguard help check = cmdguard check --help
