@@ -100,6 +100,7 @@ one's rules (its deny rules too) in DIR's subtree, since the first
 .cmdguard.yaml walking up wins. Extend the outer policy instead, or pass
 --nested to write it anyway.
 Exit codes: 0 written, 3 not written.`},
+	{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout},
 }
 
 func lookupSub(name string) (subcommand, bool) {
@@ -149,7 +150,7 @@ func writeUsage(w io.Writer) {
 
 // writeSubUsage writes cmdguard NAME --help: usage, description, flags.
 func writeSubUsage(w io.Writer, sc subcommand, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: cmdguard %s [flags] %s\n\n%s\n", sc.name, sc.args, sc.about)
+	fmt.Fprintf(w, "%s\n\n%s\n", strings.TrimSpace("Usage: cmdguard "+sc.name+" [flags] "+sc.args), sc.about)
 	if fs == nil {
 		return
 	}

@@ -22,9 +22,9 @@ import (
 	mcpserver "github.com/cmdguard/cmdguard/adapter/mcp"
 )
 
-const mcpUsage = `usage: cmdguard mcp [--policy FILE] [--cwd DIR] [--output-limit N] [--http ADDR [--token-file FILE]]
+const mcpUsage = "usage: cmdguard mcp [--policy FILE] [--cwd DIR] [--output-limit N] [--http ADDR [--token-file FILE]]\n\n" + mcpAbout
 
-Serves cmdguard's shell tools to an MCP client (run_command, start_command,
+const mcpAbout = `Serves cmdguard's shell tools to an MCP client (run_command, start_command,
 read_output, write_stdin, kill_command, check_command): every command is
 checked against the project's policy and ignore files before it runs.
 
@@ -34,27 +34,25 @@ unless a token is given; every request needs "Authorization: Bearer TOKEN",
 the token read from --token-file, else $CMDGUARD_MCP_TOKEN, else made up
 and printed on stderr (loopback only).
 
-It exits 0 when the client closes the connection or on SIGTERM/SIGINT,
-ending every command it started; 3 on bad usage or an unusable policy.
-`
+Exit codes: 0 when the client closes the connection or on SIGTERM/SIGINT
+(every command it started is ended), 3 on bad usage or an unusable policy.`
 
 // mcpEnvToken names the environment variable holding the HTTP token.
 const mcpEnvToken = "CMDGUARD_MCP_TOKEN"
 
 func (c *cli) mcp(args []string) int {
 	fs := c.flagSet("mcp")
-	fs.Usage = func() { fmt.Fprint(c.stderr, mcpUsage) }
 	var f gateFlags
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (default: the first .cmdguard.yaml above --cwd)")
 	fs.StringVar(&f.cwd, "cwd", "", "project `DIR` (default: the current directory)")
 	limit := fs.String("output-limit", "", "bytes of each stream a tool result shows (default: the policy's exec.model_output_limit, else 30000)")
 	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port) instead of stdio")
 	tokenFile := fs.String("token-file", "", "read the HTTP bearer token from `FILE`")
-	if err := fs.Parse(args); err != nil {
+	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		return exitError
+		return c.errorf("mcp: %v", err)
 	}
 	if fs.NArg() > 0 {
 		return c.errorf("mcp: unexpected argument %q\n%s", fs.Arg(0), mcpUsage)
