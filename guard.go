@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -59,18 +58,17 @@ type Request struct {
 }
 
 // Guard checks commands for one project. Build it with [Open] or [New];
-// it is immutable afterwards and safe for concurrent use. A nil or zero
-// Guard denies everything.
+// it is safe for concurrent use, and suits a long-lived process (a
+// server, an adapter): before each check it examines the files it was
+// built from, one stat each, and the check uses them as they are then.
+// A policy file opened with [Open] or [OpenPolicy] that changed is
+// loaded again; one that no longer loads makes every check deny with the
+// load error until it is fixed (never the old policy). Ignore files are
+// read where a check needs them and examined the same way (see
+// [ignore.Matcher]). A nil or zero Guard denies everything.
 type Guard struct {
-	root   string
-	policy *policy.Policy
-	ign    *ignore.Matcher
-	// protected holds root-relative paths that must never be written: the
-	// policy file itself (ignore files and .git/hooks are checked apart).
-	protected []string
-	// anyIgnore reports whether any ignore pattern exists at all: when none
-	// does, no place can hold an ignored file.
-	anyIgnore bool
+	root string
+	src  *source
 	// stageHook, when set (by tests only), is called before each stage of
 	// a check; it lets a test make any stage panic or fail.
 	stageHook func(stage string)
@@ -80,7 +78,8 @@ type Guard struct {
 // is the first .cmdguard.yaml found walking up from dir (the embedded
 // default when there is none), and the project root is the policy's
 // directory — or, with the default policy, the nearest enclosing git work
-// tree, else dir itself.
+// tree, else dir itself. With the default policy, a .cmdguard.yaml
+// created later in the root applies from the next check on.
 func Open(dir string) (*Guard, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -93,11 +92,11 @@ func Open(dir string) (*Guard, error) {
 	if ok {
 		return OpenPolicy(path)
 	}
-	p, err := policy.Default()
+	root, err := realRoot(findRoot(dir))
 	if err != nil {
 		return nil, err
 	}
-	return New(p, findRoot(dir))
+	return open(&source{root: root, path: filepath.Join(root, policy.FileName), optional: true})
 }
 
 // OpenPolicy builds the Guard for the policy file at path; the project
@@ -107,42 +106,45 @@ func OpenPolicy(path string) (*Guard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cmdguard: %w", err)
 	}
-	p, err := policy.Load(path)
+	root, err := realRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}
-	return New(p, filepath.Dir(path))
+	return open(&source{root: root, path: path})
 }
 
 // New builds a Guard from a compiled policy for the project at root (an
-// existing directory). It reads the ignore files the policy names from
-// root and every subdirectory, once.
+// existing directory). The policy is fixed; the ignore files it names are
+// read where checks need them, from root and its subdirectories.
 func New(p *policy.Policy, root string) (*Guard, error) {
 	if p == nil {
 		return nil, errors.New("cmdguard: no policy")
 	}
+	root, err := realRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return open(&source{root: root, fixed: p})
+}
+
+func realRoot(root string) (string, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("cmdguard: %w", err)
+		return "", fmt.Errorf("cmdguard: %w", err)
 	}
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	var inline []ignore.Pattern
-	for _, pt := range p.IgnorePatterns() {
-		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
+	return root, nil
+}
+
+// open loads the source once: a policy or root ignore file that does not
+// load is an error here, and a deny reason at later checks.
+func open(src *source) (*Guard, error) {
+	if _, err := src.current(); err != nil {
+		return nil, err
 	}
-	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline})
-	if err != nil {
-		return nil, fmt.Errorf("cmdguard: load ignore files: %w", err)
-	}
-	g := &Guard{root: root, policy: p, ign: m, anyIgnore: len(inline) > 0 || len(m.Files()) > 0}
-	if path := p.Path(); path != "" {
-		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
-			g.protected = append(g.protected, filepath.ToSlash(rel))
-		}
-	}
-	return g, nil
+	return &Guard{root: src.root, src: src}, nil
 }
 
 // findRoot returns the nearest directory at or above dir that holds .git,
@@ -163,8 +165,17 @@ func findRoot(dir string) string {
 // Root returns the project root the Guard resolves paths against.
 func (g *Guard) Root() string { return g.root }
 
-// Policy returns the compiled policy of the Guard.
-func (g *Guard) Policy() *policy.Policy { return g.policy }
+// Policy returns the compiled policy of the Guard as of its last check
+// (nil when it no longer loads).
+func (g *Guard) Policy() *policy.Policy {
+	if g == nil || g.src == nil {
+		return nil
+	}
+	if st := g.src.cur.Load(); st != nil {
+		return st.policy
+	}
+	return nil
+}
 
 // Check decides whether req.Command may run. It never returns Allow with
 // an error: on any failure (including ctx's deadline and a panic in any
@@ -187,14 +198,19 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 			d = failed("gate.panic", fmt.Sprintf("the gate panicked: %v", r))
 		}
 	}()
-	if g == nil || g.policy == nil || g.ign == nil {
+	if g == nil || g.src == nil {
 		return failed("gate.error", "no guard"), errors.New("cmdguard: nil or zero Guard")
 	}
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), err
 	}
+	g.stage("load")
+	st, err := g.src.current()
+	if err != nil {
+		return failed("policy.invalid", err.Error()), err
+	}
 	g.stage("analyze")
-	in, err := g.input(req)
+	in, err := g.input(req, st)
 	if err != nil {
 		return failed("gate.error", err.Error()), err
 	}
@@ -204,9 +220,9 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 	g.stage("policy")
 	var pd policy.Decision
 	if explain {
-		pd, d.Trace = g.policy.Explain(ctx, in)
+		pd, d.Trace = st.policy.Explain(ctx, in)
 	} else {
-		pd = g.policy.Evaluate(ctx, in)
+		pd = st.policy.Evaluate(ctx, in)
 	}
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), err
@@ -238,7 +254,7 @@ func failedCtx(err error) Decision {
 }
 
 // input runs the analysis and the file checks and builds the policy input.
-func (g *Guard) input(req Request) (*policy.Input, error) {
+func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	env := map[string]string{}
 	for _, kv := range req.Env {
@@ -261,7 +277,7 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 		in.Findings = append(in.Findings, policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)})
 	}
 	for i := range a.Commands {
-		g.command(&a.Commands[i], &in.Commands[i], &in.Findings)
+		g.command(st, &a.Commands[i], &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
@@ -269,7 +285,7 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
 
 // command converts one analysed command, checking its file references.
-func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
+func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
 	// Lists are empty rather than nil, so that Rego and JSON see [] (count
 	// of null is a Rego type error). Empty slices do not allocate.
 	out.Argv = nonNil(c.Args)
@@ -290,10 +306,10 @@ func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]poli
 		}
 	}
 	for i := range c.Files {
-		out.Files = g.fileRef(c, &c.Files[i], out.Files, findings)
+		out.Files = g.fileRef(st, c, &c.Files[i], out.Files, findings)
 	}
 	for _, u := range c.Unknown {
-		g.unknownRef(c, u, findings)
+		g.unknownRef(st, c, u, findings)
 	}
 }
 

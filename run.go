@@ -71,7 +71,7 @@ func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Proc
 	default:
 		return d, nil, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
 	}
-	cfg := g.policy.Exec()
+	cfg := g.Policy().Exec()
 	c := exec.Cmd{
 		Command:     req.Command,
 		Dir:         g.cwd(req.Cwd),

@@ -46,11 +46,11 @@ func Resolve(root, cwd, name string) (PathInfo, error) {
 		return PathInfo{}, fmt.Errorf("resolve %q: root %q is not absolute", name, root)
 	}
 	root = filepath.Clean(root)
-	realRoot, _, _, err := realpath("/", root)
+	realRoot, _, _, err := realpath("/", root, nil)
 	if err != nil {
 		return PathInfo{}, fmt.Errorf("resolve root: %w", err)
 	}
-	return resolve(root, realRoot, cwd, name)
+	return resolve(root, realRoot, cwd, name, nil)
 }
 
 // Resolve is the function Resolve for the Matcher's root, whose real path
@@ -59,11 +59,13 @@ func (m *Matcher) Resolve(cwd, name string) (PathInfo, error) {
 	if m == nil {
 		return PathInfo{}, errors.New("resolve: nil Matcher")
 	}
-	return resolve(m.root, m.real, cwd, name)
+	return resolve(m.root, m.real, cwd, name, nil)
 }
 
-// resolve is Resolve with root clean and realRoot its real path.
-func resolve(root, realRoot, cwd, name string) (PathInfo, error) {
+// resolve is Resolve with root clean and realRoot its real path. visit,
+// when not nil, is called with every directory whose entry the
+// resolution looks up.
+func resolve(root, realRoot, cwd, name string, visit func(dir string)) (PathInfo, error) {
 	switch {
 	case cwd == "":
 		cwd = root
@@ -82,7 +84,7 @@ func resolve(root, realRoot, cwd, name string) (PathInfo, error) {
 	} else if r, ok := under(realRoot, raw); ok {
 		start, rest = realRoot, r
 	}
-	real, exists, isDir, err := realpath(start, rest)
+	real, exists, isDir, err := realpath(start, rest, visit)
 	if err != nil {
 		return PathInfo{}, fmt.Errorf("resolve %q: %w", name, err)
 	}
@@ -111,8 +113,9 @@ func under(dir, p string) (string, bool) {
 // realpath resolves rest (a relative path, not necessarily clean) below
 // dir (absolute and real) component by component as the kernel does, and
 // reports whether the result exists and is a directory. Past the first
-// missing component the rest is appended lexically.
-func realpath(dir, rest string) (real string, exists, isDir bool, err error) {
+// missing component the rest is appended lexically. visit, when not nil,
+// is called with each directory before an entry of it is looked up.
+func realpath(dir, rest string, visit func(dir string)) (real string, exists, isDir bool, err error) {
 	resolved := dir
 	var last fs.FileInfo // of resolved; nil when not looked up
 	links := 0
@@ -133,6 +136,9 @@ func realpath(dir, rest string) (real string, exists, isDir bool, err error) {
 		next := resolved + "/" + c
 		if resolved == "/" {
 			next = "/" + c
+		}
+		if visit != nil {
+			visit(resolved)
 		}
 		fi, err := os.Lstat(next)
 		if err != nil {

@@ -29,6 +29,15 @@ type regoPolicy struct {
 	files  []string
 }
 
+// RegoFiles returns the Rego modules the policy evaluates (the files its
+// rego: globs matched at load), in order.
+func (p *Policy) RegoFiles() []string {
+	if p == nil || p.rego == nil {
+		return nil
+	}
+	return slices.Clone(p.rego.files)
+}
+
 // refusedBuiltin reports builtins a repository's policy may not call:
 // anything that reaches the network or the host (JSON schema checks can
 // fetch remote $refs).

@@ -1,0 +1,192 @@
+package ignore
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// settle waits until what was just written is older than the Matcher's
+// racy window, so that the next examination trusts an unchanged stat.
+func settle(m *Matcher) { time.Sleep(m.racy + 15*time.Millisecond) }
+
+func writeFile(t *testing.T, root, name, content string) {
+	t.Helper()
+	p := filepath.Join(root, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRefreshIgnoreFile: an ignore file created, edited (also to the
+// same size) and deleted changes the answer after each Refresh, both
+// when the change is inside the racy window (the file is read again)
+// and after it (an unchanged stat is trusted).
+func TestRefreshIgnoreFile(t *testing.T) {
+	t.Parallel()
+	for _, window := range []time.Duration{racyWindow, 20 * time.Millisecond} {
+		root := t.TempDir()
+		writeFile(t, root, "a/b/key.txt", "")
+		m, err := Load(root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.racy = window
+		steps := []struct {
+			do   func()
+			want Result
+		}{
+			{func() {}, Result{}},
+			{func() { writeFile(t, root, "a/.cmdguardignore", "key.txt\n") }, Result{true, "a/.cmdguardignore:1", "key.txt"}},
+			{func() { writeFile(t, root, "a/.cmdguardignore", "key.txx\n") }, Result{}}, // same size
+			{func() { writeFile(t, root, "a/.cmdguardignore", "# x\n*.txt\n") }, Result{true, "a/.cmdguardignore:2", "*.txt"}},
+			{func() { writeFile(t, root, "a/b/.cmdguardignore", "!key.txt\n") }, Result{false, "a/b/.cmdguardignore:1", "!key.txt"}},
+			{func() { os.Remove(filepath.Join(root, "a/b/.cmdguardignore")) }, Result{true, "a/.cmdguardignore:2", "*.txt"}},
+			{func() { os.Remove(filepath.Join(root, "a/.cmdguardignore")) }, Result{}},
+		}
+		for i, st := range steps {
+			if window < racyWindow {
+				settle(m)
+			}
+			st.do()
+			if window < racyWindow {
+				settle(m)
+			}
+			m.Refresh()
+			got, err := m.MatchErr("a/b/key.txt", false)
+			if err != nil || got != st.want {
+				t.Errorf("window %v, step %d: Match = %+v, %v; want %+v", window, i, got, err, st.want)
+			}
+		}
+	}
+}
+
+// TestNoRefreshKeeps: without Refresh a Matcher keeps what it read.
+func TestNoRefreshKeeps(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, root, "x.txt", "")
+	m, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Match("x.txt", false).Ignored {
+		t.Fatal("x.txt ignored before any ignore file")
+	}
+	writeFile(t, root, ".cmdguardignore", "x.txt\n")
+	if m.Match("x.txt", false).Ignored {
+		t.Error("x.txt ignored without Refresh")
+	}
+	m.Refresh()
+	if !m.Match("x.txt", false).Ignored {
+		t.Error("x.txt not ignored after Refresh")
+	}
+}
+
+// TestRefreshCheckDir: a walk's answer is kept, and changes when an entry
+// deep in the subtree or an ignore file above it changes.
+func TestRefreshCheckDir(t *testing.T) {
+	t.Parallel()
+	for _, window := range []time.Duration{racyWindow, 20 * time.Millisecond} {
+		root := t.TempDir()
+		writeFile(t, root, ".cmdguardignore", "*.pem\n")
+		writeFile(t, root, "src/a/b/c.go", "")
+		writeFile(t, root, "src/x/y.go", "")
+		m, err := Load(root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.racy = window
+		steps := []struct {
+			do   func()
+			want bool
+		}{
+			{func() {}, false},
+			{func() { writeFile(t, root, "src/a/b/k.pem", "") }, true},
+			{func() { os.Remove(filepath.Join(root, "src/a/b/k.pem")) }, false},
+			{func() { writeFile(t, root, ".cmdguardignore", "*.go\n") }, true},
+			{func() { writeFile(t, root, "src/x/.cmdguardignore", "!*.go\n") }, true}, // src/a still holds .go files
+			{func() { writeFile(t, root, ".cmdguardignore", "*.pm\n") }, false},
+			{func() { os.Symlink("../../.cmdguardignore", filepath.Join(root, "src/x/link")) }, false},
+			{func() { writeFile(t, root, ".cmdguardignore", ".cmdguardignore\n") }, true}, // the link's target is ignored
+		}
+		for i, st := range steps {
+			if window < racyWindow {
+				settle(m)
+			}
+			st.do()
+			if window < racyWindow {
+				settle(m)
+			}
+			m.Refresh()
+			got, err := m.CheckDir("src")
+			if err != nil || got != st.want {
+				t.Errorf("window %v, step %d: CheckDir(src) = %v, %v; want %v", window, i, got, err, st.want)
+			}
+		}
+	}
+}
+
+// TestCheckDirBound: a walk over the bound is an error wrapping
+// ErrTooManyEntries, never a clean answer; a smaller subtree of the same
+// tree is still answered.
+func TestCheckDirBound(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for _, f := range []string{"big/1", "big/2", "big/3", "big/4", "small/1"} {
+		writeFile(t, root, f, "")
+	}
+	m, err := Load(root, Options{MaxEntries: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the second answer comes from the cache
+		if found, err := m.CheckDir("big"); !errors.Is(err, ErrTooManyEntries) {
+			t.Errorf("CheckDir(big) = %v, %v; want ErrTooManyEntries", found, err)
+		}
+		if !m.ContainsIgnored("big") {
+			t.Error("ContainsIgnored(big) over the bound = false, want true")
+		}
+		if found, err := m.CheckDir("small"); found || err != nil {
+			t.Errorf("CheckDir(small) = %v, %v; want false, nil", found, err)
+		}
+		m.Refresh()
+	}
+	os.Remove(filepath.Join(root, "big/4"))
+	m.Refresh()
+	if found, err := m.CheckDir("big"); found || err != nil {
+		t.Errorf("CheckDir(big) under the bound = %v, %v; want false, nil", found, err)
+	}
+}
+
+// TestLazy: Load reads no ignore file below the root, so a broken one
+// elsewhere does not stop it; matching below it is an error.
+func TestLazy(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, root, "other/deep/.cmdguardignore", "bad[\n")
+	writeFile(t, root, "src/a.go", "")
+	m, err := Load(root, Options{})
+	if err != nil {
+		t.Fatalf("Load with a broken nested file: %v", err)
+	}
+	if r, err := m.MatchErr("src/a.go", false); err != nil || r.Ignored {
+		t.Errorf("Match(src/a.go) = %+v, %v; want not ignored", r, err)
+	}
+	if files := m.Files(); len(files) != 0 {
+		t.Errorf("Files() = %q, want none read", files)
+	}
+	r, err := m.MatchErr("other/deep/x", false)
+	var ie *Error
+	if !errors.As(err, &ie) || !r.Ignored || r.Source != "other/deep/.cmdguardignore:1" {
+		t.Errorf("Match(other/deep/x) = %+v, %v; want ignored with an *Error", r, err)
+	}
+	if r := m.Match("other/deep/x", false); !r.Ignored {
+		t.Errorf("Match fails open on a broken file: %+v", r)
+	}
+}
