@@ -27,7 +27,14 @@ type dirState struct {
 	ok      bool // key is that of a directory
 	files   []ignoreFile
 	snap    dirSnap
+	// children caches the entries looked up by Resolve. It is valid while
+	// the directory's stat is unchanged and trusted: entries cannot be
+	// created, removed, renamed or replaced without changing it.
+	children map[string]entry
 }
+
+// maxChildren bounds the cached entries of one directory.
+const maxChildren = 1 << 12
 
 // dirSnap is the immutable answer of one examination of a directory.
 type dirSnap struct {
@@ -82,6 +89,46 @@ func (m *Matcher) dir(rel string) dirSnap {
 	return s.snap
 }
 
+// look is the lookupFunc of Resolve: for a directory inside the root, the
+// entry comes from the directory's cache when its stat (examined once
+// per Refresh) is unchanged; else one lstat (and readlink), kept when
+// the directory's stat is trusted.
+func (m *Matcher) look(dir, name string) (entry, error) {
+	rel, ok := within(m.real, dir)
+	if !ok || m.dirs == nil {
+		return lstatEntry(dir, name)
+	}
+	if rel == "." {
+		rel = ""
+	}
+	snap := m.dir(rel)
+	m.mu.Lock()
+	s := m.dirs[rel]
+	if s != nil && s.ok && s.trusted && s.snap.gen == snap.gen {
+		if e, ok := s.children[name]; ok {
+			m.mu.Unlock()
+			return e, nil
+		}
+	}
+	m.mu.Unlock()
+	e, err := lstatEntry(dir, name)
+	if err != nil {
+		return e, err
+	}
+	m.mu.Lock()
+	// Kept only if the directory was examined before this lstat and not
+	// found changed since: a change in between shows at the next
+	// examination, which drops the cache.
+	if s != nil && m.dirs[rel] == s && s.ok && s.trusted && s.snap.gen == snap.gen && len(s.children) < maxChildren {
+		if s.children == nil {
+			s.children = map[string]entry{}
+		}
+		s.children[strings.Clone(name)] = e
+	}
+	m.mu.Unlock()
+	return e, nil
+}
+
 // abs returns the path to examine for a state key.
 func (m *Matcher) abs(rel string) string {
 	switch {
@@ -110,13 +157,16 @@ func (m *Matcher) examine(s *dirState) {
 		// Missing, not a directory, a symlink, or not examinable: no
 		// ignore file is read there (git does not follow symlinks).
 		if s.ok || s.snap.gen == 0 || !s.trusted || k != s.key {
-			s.ok, s.files, s.key, s.trusted = false, nil, k, err == nil && k.trusted(t, m.racy)
+			s.ok, s.files, s.children, s.key, s.trusted = false, nil, nil, k, err == nil && k.trusted(t, m.racy)
 			s.snap = dirSnap{lists: m.withInline(s.rel, nil), gen: m.gen.Add(1)}
 		}
 		return
 	}
 	same := s.ok && s.trusted && k == s.key
 	s.key, s.trusted, s.ok = k, k.trusted(t, m.racy), true
+	if !same || !s.trusted {
+		s.children = nil
+	}
 	if s.noFiles {
 		if !same {
 			s.snap = dirSnap{isDir: true, gen: m.gen.Add(1)}
@@ -420,7 +470,7 @@ func (w *walker) dir(rel string) {
 // walked too.
 func (w *walker) link(p string) {
 	m := w.m
-	info, err := resolve(m.root, m.real, "", p, func(dir string) {
+	info, err := resolve(m.root, m.real, "", p, func(dir, name string) (entry, error) {
 		rel, ok := within(m.real, dir)
 		switch {
 		case !ok:
@@ -429,6 +479,7 @@ func (w *walker) link(p string) {
 			rel = ""
 		}
 		w.snap(rel)
+		return m.look(dir, name)
 	})
 	if err != nil || info.RealOutside {
 		w.found = true

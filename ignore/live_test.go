@@ -190,3 +190,64 @@ func TestLazy(t *testing.T) {
 		t.Errorf("Match fails open on a broken file: %+v", r)
 	}
 }
+
+// TestResolveCache: entries Resolve keeps are dropped when their
+// directory changes, so a directory or link swapped between two uses is
+// seen, whether the change is inside the racy window or after it.
+func TestResolveCache(t *testing.T) {
+	t.Parallel()
+	for _, window := range []time.Duration{racyWindow, 20 * time.Millisecond} {
+		root := t.TempDir()
+		writeFile(t, root, ".cmdguardignore", "secrets/\n")
+		writeFile(t, root, "pub/x.txt", "")
+		writeFile(t, root, "secrets/x.txt", "")
+		if err := os.Symlink("pub", filepath.Join(root, "link")); err != nil {
+			t.Fatal(err)
+		}
+		m, err := Load(root, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.racy = window
+		steps := []struct {
+			what string
+			do   func() error
+			name string
+			want bool // ignored
+		}{
+			{"link to pub", func() error { return nil }, "link/x.txt", false},
+			{"again, from the cache", func() error { return nil }, "link/x.txt", false},
+			{"link swapped", func() error {
+				os.Remove(filepath.Join(root, "link"))
+				return os.Symlink("secrets", filepath.Join(root, "link"))
+			}, "link/x.txt", true},
+			{"pub", func() error { return nil }, "pub/x.txt", false},
+			{"pub replaced by a link", func() error {
+				if err := os.Rename(filepath.Join(root, "pub"), filepath.Join(root, "pub2")); err != nil {
+					return err
+				}
+				return os.Symlink("secrets", filepath.Join(root, "pub"))
+			}, "pub/x.txt", true},
+			{"deep file removed", func() error { return os.Remove(filepath.Join(root, "pub2/x.txt")) }, "pub2/x.txt", false},
+		}
+		for i, st := range steps {
+			if window < racyWindow {
+				settle(m)
+			}
+			if err := st.do(); err != nil {
+				t.Fatal(err)
+			}
+			if window < racyWindow {
+				settle(m)
+			}
+			m.Refresh()
+			info, r, err := m.MatchRef("", st.name)
+			if err != nil || r.Ignored != st.want {
+				t.Errorf("window %v, step %d (%s): MatchRef(%s) = %+v %+v, %v; want ignored %v", window, i, st.what, st.name, info, r, err, st.want)
+			}
+			if i == len(steps)-1 && info.Exists {
+				t.Errorf("window %v: %s exists after its removal", window, st.name)
+			}
+		}
+	}
+}
