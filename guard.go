@@ -266,18 +266,16 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 		env["PWD"] = cwd
 	}
 	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env})
-	in := &policy.Input{
-		Source:   req.Command,
-		Cwd:      cwd,
-		Root:     g.root,
-		Commands: make([]policy.Command, len(a.Commands)),
-		Findings: make([]policy.Finding, 0, len(a.Findings)),
-	}
+	in, dyn := newInput(a.Commands)
+	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
+	in.Findings = make([]policy.Finding, 0, len(a.Findings))
 	for _, f := range a.Findings {
 		in.Findings = append(in.Findings, policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)})
 	}
 	for i := range a.Commands {
-		g.command(st, &a.Commands[i], &in.Commands[i], &in.Findings)
+		c := &a.Commands[i]
+		in.Commands[i].Dynamic, dyn = dyn[:len(c.Argv):len(c.Argv)], dyn[len(c.Argv):]
+		g.command(st, c, &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
@@ -295,8 +293,7 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 	out.Cwd = c.Cwd
 	out.Redirects = []policy.Redirect{}
 	out.Files = []policy.File{}
-	out.Dynamic = make([]bool, len(c.Argv))
-	for i, w := range c.Argv {
+	for i, w := range c.Argv { // out.Dynamic is sized by input
 		out.Dynamic[i] = w.Dynamic
 	}
 	if len(c.Redirects) > 0 {
