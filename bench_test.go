@@ -2,6 +2,7 @@ package cmdguard_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,4 +93,40 @@ func BenchmarkCheckTypicalRego(b *testing.B) { benchCheck(b, true, typical) }
 // stat count per reference (run under strace -c -f).
 func BenchmarkCheckFiles(b *testing.B) {
 	benchCheck(b, false, "cat src/main.go src/util.go docs/readme.md build/out.txt nested/public.txt")
+}
+
+// BenchmarkOpenCheck is what one `cmdguard check` process does besides
+// starting: Open (policy, root ignore files) and one check of git status,
+// in a project of 0 and of 5,000 files in 50 directories. The cost must
+// not grow with the tree (scripts/scale.sh times the process itself up
+// to 1M files).
+func BenchmarkOpenCheck(b *testing.B) {
+	for _, n := range []int{0, 5000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			root := b.TempDir()
+			os.WriteFile(filepath.Join(root, ".cmdguard.yaml"), []byte("version: 1\nallow: [git status]\n"), 0o644)
+			os.WriteFile(filepath.Join(root, ".cmdguardignore"), []byte(".env\n*.pem\n"), 0o644)
+			for i := range n {
+				dir := filepath.Join(root, fmt.Sprintf("d%02d", i/100))
+				if i%100 == 0 {
+					os.Mkdir(dir, 0o755)
+					os.WriteFile(filepath.Join(dir, ".cmdguardignore"), []byte("*.secret\n"), 0o644)
+				}
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d.go", i%100)), nil, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ctx := context.Background()
+			b.ReportAllocs()
+			for b.Loop() {
+				g, err := cmdguard.Open(root)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if d, err := g.Check(ctx, cmdguard.Request{Command: "git status", Cwd: root}); err != nil || d.Verdict != cmdguard.Allow {
+					b.Fatalf("git status = %s, %v", d.Verdict, err)
+				}
+			}
+		})
+	}
 }
