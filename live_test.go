@@ -193,3 +193,54 @@ func TestWalkLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveConcurrent: checks from several goroutines while ignore files
+// and the policy change under them never allow a file that every version
+// ignores (run with -race).
+func TestLiveConcurrent(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTestFile(t, root, ".cmdguard.yaml", "version: 1\ndefault: allow\nignore: [secret.txt]\n")
+	writeTestFile(t, root, "a/b/secret.txt", "pw")
+	writeTestFile(t, root, "a/b/open.txt", "")
+	g, err := OpenPolicy(filepath.Join(root, ".cmdguard.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 200 {
+			writeTestFile(t, root, "a/.rooignore", fmt.Sprintf("open.txt\n# %d\n", i))
+			if i%3 == 0 {
+				os.Remove(filepath.Join(root, "a/.rooignore"))
+			}
+			if i%50 == 0 {
+				writeTestFile(t, root, ".cmdguard.yaml", fmt.Sprintf("version: 1\ndefault: allow\nignore: [secret.txt]\n# %d\n", i))
+			}
+		}
+	}()
+	errs := make(chan string, 4)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- ""
+					return
+				default:
+				}
+				d, _ := g.Check(context.Background(), Request{Command: "cat a/b/secret.txt a/b/open.txt && grep -r x a"})
+				if d.Verdict == Allow {
+					errs <- fmt.Sprintf("allowed: %+v", d.Reasons)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		if e := <-errs; e != "" {
+			t.Error(e)
+		}
+	}
+}
