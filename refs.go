@@ -144,7 +144,7 @@ func (rc refCheck) recursive(p parser.Pos, name, rel string) {
 	found, err := rc.st.ign.CheckDir(rel)
 	switch {
 	case errors.Is(err, ignore.ErrTooManyEntries):
-		rc.add("ignore.walk_limit", p, quote(name)+" is read recursively and holds more entries than the gate walks: "+err.Error())
+		rc.add("ignore.walk_limit", p, quote(name)+" is read recursively and holds more entries than the gate walks ("+err.Error()+"): what lies beyond is unknown")
 	case err != nil:
 		rc.add("ignore.error", p, "cannot check "+quote(name)+": "+err.Error())
 	case found:

@@ -431,7 +431,7 @@ func (w *walker) dir(rel string) {
 	}
 	for _, e := range entries {
 		if w.count++; w.count > w.max {
-			where := rel
+			where := w.root
 			if where == "" {
 				where = "."
 			}
