@@ -191,31 +191,38 @@ func (g *Guard) Explain(ctx context.Context, req Request) (Decision, error) {
 	return g.check(ctx, req, true)
 }
 
-func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decision, err error) {
+func (g *Guard) check(ctx context.Context, req Request, explain bool) (Decision, error) {
+	d, _, err := g.checkPolicy(ctx, req, explain)
+	return d, err
+}
+
+// checkPolicy is check that also returns the policy the decision was made
+// with (nil on failure), for the exec settings of the run that follows.
+func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d Decision, used *policy.Policy, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("cmdguard: panic while checking: %v\n%s", r, debug.Stack())
-			d = failed("gate.panic", fmt.Sprintf("the gate panicked: %v", r))
+			d, used = failed("gate.panic", fmt.Sprintf("the gate panicked: %v", r)), nil
 		}
 	}()
 	if g == nil || g.src == nil {
-		return failed("gate.error", "no guard"), errors.New("cmdguard: nil or zero Guard")
+		return failed("gate.error", "no guard"), nil, errors.New("cmdguard: nil or zero Guard")
 	}
 	if err := ctx.Err(); err != nil {
-		return failedCtx(err), err
+		return failedCtx(err), nil, err
 	}
 	g.stage("load")
 	st, err := g.src.current()
 	if err != nil {
-		return failed("policy.invalid", err.Error()), err
+		return failed("policy.invalid", err.Error()), nil, err
 	}
 	g.stage("analyze")
 	in, err := g.input(req, st)
 	if err != nil {
-		return failed("gate.error", err.Error()), err
+		return failed("gate.error", err.Error()), nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return failedCtx(err), err
+		return failedCtx(err), nil, err
 	}
 	g.stage("policy")
 	var pd policy.Decision
@@ -225,15 +232,15 @@ func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decisio
 		pd = st.policy.Evaluate(ctx, in)
 	}
 	if err := ctx.Err(); err != nil {
-		return failedCtx(err), err
+		return failedCtx(err), nil, err
 	}
 	d.Verdict, d.Reasons, d.Commands = pd.Verdict, pd.Reasons, in.Commands
 	if d.Verdict == Allow && len(d.Commands) == 0 {
 		// Unreachable with a correct parser (empty input is a finding),
 		// but an allow must always name what it allows.
-		return failed("gate.error", "allow without a command"), errors.New("cmdguard: allow without a command")
+		return failed("gate.error", "allow without a command"), nil, errors.New("cmdguard: allow without a command")
 	}
-	return d, nil
+	return d, st.policy, nil
 }
 
 func (g *Guard) stage(name string) {

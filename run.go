@@ -61,7 +61,7 @@ func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result,
 // command never starts: Start returns the Decision, a nil Process and an
 // error wrapping ErrRefused.
 func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Process, error) {
-	d, err := g.Check(ctx, req.Request)
+	d, used, err := g.checkPolicy(ctx, req.Request, false)
 	if err != nil {
 		return d, nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
@@ -71,7 +71,7 @@ func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Proc
 	default:
 		return d, nil, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
 	}
-	cfg := g.Policy().Exec()
+	cfg := used.Exec() // the policy the command was allowed by
 	c := exec.Cmd{
 		Command:     req.Command,
 		Dir:         g.cwd(req.Cwd),
