@@ -96,6 +96,7 @@ func (m *Matcher) dir(rel string) dirSnap {
 func (m *Matcher) look(dir, name string) (entry, error) {
 	rel, ok := within(m.real, dir)
 	if !ok || m.dirs == nil {
+		m.stats.Add(1)
 		return lstatEntry(dir, name)
 	}
 	if rel == "." {
@@ -111,6 +112,7 @@ func (m *Matcher) look(dir, name string) (entry, error) {
 		}
 	}
 	m.mu.Unlock()
+	m.stats.Add(1)
 	e, err := lstatEntry(dir, name)
 	if err != nil {
 		return e, err
@@ -152,6 +154,7 @@ func hasGitComponent(rel string) bool {
 // examine stats s and re-reads what may have changed. Caller holds m.mu.
 func (m *Matcher) examine(s *dirState) {
 	t := now()
+	m.stats.Add(1)
 	k, err := lstatKey(s.path)
 	if err != nil || !k.isDir() {
 		// Missing, not a directory, a symlink, or not examinable: no
@@ -249,6 +252,7 @@ func (m *Matcher) probe(abs string) []string {
 		return found
 	}
 	for name, s := range m.names {
+		m.stats.Add(1)
 		k, err := lstatKey(abs + "/" + name)
 		if err == nil && !k.isDir() {
 			found[s] = name
@@ -261,6 +265,7 @@ func (m *Matcher) probe(abs string) []string {
 func (m *Matcher) reread(s *dirState, f *ignoreFile, t int64) bool {
 	abs := s.path + "/" + f.name
 	if f.trusted && f.err == nil {
+		m.stats.Add(1)
 		if k, err := statKeyOf(abs); err == nil && k == f.key {
 			return false
 		}
@@ -501,14 +506,14 @@ func (w *walker) link(p string) {
 		if target == "." {
 			target = ""
 		}
-		if !within2(w.seen, target) {
+		if !inWalked(w.seen, target) {
 			w.queue = append(w.queue, target)
 		}
 	}
 }
 
-// within2 reports whether rel is inside one of the walked subtrees.
-func within2(seen map[string]bool, rel string) bool {
+// inWalked reports whether rel is inside one of the walked subtrees.
+func inWalked(seen map[string]bool, rel string) bool {
 	for top := range seen {
 		if top == "" || rel == top || strings.HasPrefix(rel, top+"/") {
 			return true

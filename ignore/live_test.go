@@ -251,3 +251,40 @@ func TestResolveCache(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmStats counts the stat calls of a warm Matcher: after Refresh,
+// one lstat per directory on the way to the references (however many
+// references share it) and one stat per ignore file there; nothing per
+// file below a directory whose stat is unchanged.
+func TestWarmStats(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeFile(t, root, ".cmdguardignore", "*.pem\n")
+	for _, f := range []string{"src/a.go", "src/b.go", "src/c.go", "docs/x.md", "deep/er/still/y.txt"} {
+		writeFile(t, root, f, "")
+	}
+	m, err := Load(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.racy = 20 * time.Millisecond
+	settle(m)
+	refs := []string{"src/a.go", "src/b.go", "src/c.go", "src/new.go", "docs/x.md", "deep/er/still/y.txt"}
+	check := func() int64 {
+		m.Refresh()
+		before := m.stats.Load()
+		for _, r := range refs {
+			if _, _, err := m.MatchRef("", r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return m.stats.Load() - before
+	}
+	check() // cold
+	check() // the directories' stats are now trusted
+	// Directories: the root, src, docs, deep, deep/er, deep/er/still (6
+	// lstat); the root's ignore file (1 stat). Six references.
+	if got := check(); got != 7 {
+		t.Errorf("warm check of %d references: %d stat calls, want 7", len(refs), got)
+	}
+}

@@ -107,6 +107,7 @@ type Matcher struct {
 	racy   time.Duration  // racyWindow; shorter in tests
 
 	epoch atomic.Uint64 // advanced by Refresh
+	stats atomic.Int64  // lstat and stat calls made for matching and Resolve (for tests)
 	gen   atomic.Uint64 // source of dirSnap.gen
 
 	mu   sync.Mutex
