@@ -134,7 +134,7 @@ func (s *source) current() (*snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.cur.Load()
-	if cur == nil || !s.unchanged() {
+	if cur == nil || cur.err != nil || !s.unchanged() { // a failed load is tried again
 		cur = s.load()
 		s.cur.Store(cur)
 	}

@@ -244,3 +244,26 @@ func TestLiveConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveRootIgnoreBroken: a policy edited while the root's ignore file
+// is broken denies until the ignore file is fixed (and not until the
+// policy changes again).
+func TestLiveRootIgnoreBroken(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	writeTestFile(t, root, ".cmdguard.yaml", "version: 1\nallow: [ls]\n")
+	writeTestFile(t, root, ".cmdguardignore", ".env\n")
+	g, err := OpenPolicy(filepath.Join(root, ".cmdguard.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, root, ".cmdguardignore", "bad[\n")
+	writeTestFile(t, root, ".cmdguard.yaml", "version: 1\nallow: [ls, echo]\n")
+	if got, why := verdictOf(t, g, "echo hi"); got != Deny || !strings.Contains(why, "bad[") {
+		t.Errorf("broken root ignore file: echo hi = %s (%s), want deny naming it", got, why)
+	}
+	writeTestFile(t, root, ".cmdguardignore", ".env\n")
+	if got, why := verdictOf(t, g, "echo hi"); got != Allow {
+		t.Errorf("fixed root ignore file: echo hi = %s (%s), want allow", got, why)
+	}
+}
