@@ -37,9 +37,14 @@
 // Env is what the request asks for, and every variable it adds is judged
 // as a VAR=value prefix assignment would be.
 //
-// A Guard is a snapshot of the project's policy and ignore files taken
-// when it was built; build a new one when they change. It is safe for
-// concurrent use.
+// A Guard is live and safe for concurrent use: before each check it
+// examines the policy file, its Rego modules and the ignore files it has
+// read with one stat each, and uses them as they are then. An edited
+// policy applies to the next check; one that no longer loads makes every
+// check deny with the load error until it is fixed. Ignore files are read
+// where a check needs them (the directories on the way to each file it
+// names), so a check costs the same in a small project and in a
+// million-file monorepo.
 //
 // [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 package cmdguard

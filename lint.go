@@ -3,6 +3,7 @@ package cmdguard
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -54,8 +55,52 @@ func Lint(path string) ([]policy.Diagnostic, error) {
 			return diags, nil // the ignore files are read only for a valid policy
 		}
 	}
-	_, err = OpenPolicy(file)
-	return append(diags, ignoreDiagnostics(err, filepath.Dir(file), file)...), nil
+	g, err := OpenPolicy(file)
+	if err != nil {
+		return append(diags, ignoreDiagnostics(err, filepath.Dir(file), file)...), nil
+	}
+	return append(diags, g.lintIgnoreFiles(file)...), nil
+}
+
+// lintIgnoreFiles reads every ignore file a check could read — one in any
+// directory of the tree that is not below an ignored directory, as git
+// reads them — and reports the first error of each. A check reads them
+// lazily; lint walks the tree (up to the walk bound) to find them all.
+func (g *Guard) lintIgnoreFiles(file string) []policy.Diagnostic {
+	st, err := g.src.current()
+	if err != nil {
+		return ignoreDiagnostics(err, g.root, file)
+	}
+	names := st.policy.IgnoreFiles()
+	var diags []policy.Diagnostic
+	seen, entries := map[string]bool{}, 0
+	filepath.WalkDir(g.root, func(p string, d fs.DirEntry, err error) error {
+		if entries++; err != nil || entries > ignore.DefaultMaxEntries {
+			return filepath.SkipAll
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		for _, n := range names {
+			if _, err := os.Lstat(filepath.Join(p, n)); err != nil {
+				continue
+			}
+			// Matching a name in the directory reads every ignore file on
+			// the way to it; one below an ignored directory is not read.
+			if _, err := st.ign.MatchErr(filepath.Join(p, "cmdguard-lint-probe"), false); err != nil {
+				if d := ignoreDiagnostics(err, g.root, file); len(d) > 0 && !seen[d[0].File] {
+					seen[d[0].File] = true
+					diags = append(diags, d...)
+				}
+			}
+			break
+		}
+		return nil
+	})
+	return diags
 }
 
 func mustAbs(p string) string {
@@ -85,8 +130,10 @@ func ignoreDiagnostics(err error, root, file string) []policy.Diagnostic {
 	switch {
 	case d.File == mustAbs(file):
 		d.File = file // an inline ignore: pattern of the policy, named as the caller did
-	case !filepath.IsAbs(d.File):
-		d.File = filepath.Join(root, d.File) // ignore files are named relative to the root
+	case filepath.IsAbs(d.File):
+		if rel, err := filepath.Rel(root, d.File); err == nil && !strings.HasPrefix(rel, "..") {
+			d.File = rel // ignore files are named relative to the root, as check names them
+		}
 	}
 	if ie.Text != "" {
 		d.Message = fmt.Sprintf("%s: %q", d.Message, ie.Text)

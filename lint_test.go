@@ -1,8 +1,10 @@
 package cmdguard_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -51,9 +53,18 @@ func TestLint(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("Lint mismatch (-want +got):\n%s", diff)
 			}
-			_, openErr := cmdguard.Open(dir)
-			if (openErr != nil) != (len(tt.want) > 0) {
-				t.Errorf("Open error = %v, but Lint found %d errors", openErr, len(tt.want))
+			// What lint calls an error, check refuses: Open fails, or (a
+			// nested ignore file is read lazily) a check of a file in its
+			// directory denies with ignore.error.
+			g, openErr := cmdguard.Open(dir)
+			refused := openErr != nil
+			if !refused && len(tt.want) > 0 {
+				probe := filepath.Join(filepath.Dir(tt.want[0].File), "probe")
+				d, _ := g.Check(context.Background(), cmdguard.Request{Command: "cat " + probe, Cwd: dir})
+				refused = d.Verdict == cmdguard.Deny && slices.ContainsFunc(d.Reasons, func(r cmdguard.Reason) bool { return r.Rule == "ignore.error" })
+			}
+			if refused != (len(tt.want) > 0) {
+				t.Errorf("Open error = %v, check refused = %v, but Lint found %d errors", openErr, refused, len(tt.want))
 			}
 		})
 	}

@@ -791,7 +791,7 @@ func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk 
 // PollSettle is how long [Process.Poll] waits, once new output has come,
 // for the command to exit, so that a command's last output and its exit
 // are reported in one answer.
-const PollSettle = 25 * time.Millisecond
+const PollSettle = 100 * time.Millisecond
 
 // Poll is the long poll of the /v1/bash protocol. It waits until either
 // stream has output past its offset, the command has ended, or ctx is

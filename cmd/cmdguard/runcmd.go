@@ -106,11 +106,10 @@ func (c *cli) run(args []string) int {
 		out.Signal = &res.Signal
 	}
 	out.CoreDumped = res.CoreDumped
-	out.Stdout, out.Stderr = string(res.Stdout.Data), string(res.Stderr.Data)
 	out.Truncated = res.Truncated()
 	out.DurationMS = res.Duration.Milliseconds()
 	if f.format == "json" {
-		writeJSON(c.stdout, out)
+		writeRunJSON(c.stdout, out, res.Stdout.Data, res.Stderr.Data)
 	} else if res.Signal != "" || res.Status != exec.StatusCompleted {
 		fmt.Fprintf(c.stderr, "cmdguard: %s\n", res.Explain())
 	}
