@@ -1,0 +1,394 @@
+package cmdguard
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// maxSandboxEntries bounds the directory entries looked at to build one
+// sandbox; a larger project refuses the sandbox (with that reason) rather
+// than leave part of it unread.
+const maxSandboxEntries = 500_000
+
+// sandbox returns the sandbox a command of req runs in, or nil when the
+// policy does not ask for one and req does not force it. A sandbox that
+// could not be worked out carries the reason in its Err, which the
+// executor handles as a failure to set it up (refused when required).
+func (g *Guard) sandbox(req RunRequest) *exec.Sandbox {
+	cfg := g.policy.Sandbox()
+	if !cfg.Enabled && !req.Sandbox {
+		return nil
+	}
+	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required}
+	sb.Hide, sb.Protect, sb.Err = g.sandboxPaths(cfg, homes(req.Env))
+	return sb
+}
+
+// homes returns the home directories whose credentials are hidden: the
+// caller's, and the one the request's HOME names if that differs (the
+// request cannot move the caller's credentials out of view by setting
+// HOME).
+func homes(env []string) []string {
+	var hs []string
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		hs = append(hs, filepath.Clean(h))
+	}
+	for _, kv := range env {
+		if h, ok := strings.CutPrefix(kv, "HOME="); ok && filepath.IsAbs(h) && !slices.Contains(hs, filepath.Clean(h)) {
+			hs = append(hs, filepath.Clean(h))
+		}
+	}
+	return hs
+}
+
+// sandboxPaths works out the real paths to hide and to protect.
+func (g *Guard) sandboxPaths(cfg policy.Sandbox, homes []string) (hide, protect []string, err error) {
+	var projectPats, homePats []string
+	var inline []ignore.Pattern
+	for _, p := range cfg.Hide {
+		if rest, ok := strings.CutPrefix(p.Pattern, "~/"); ok {
+			homePats = append(homePats, rest)
+			continue
+		}
+		projectPats = append(projectPats, p.Pattern)
+		inline = append(inline, ignore.Pattern{Text: p.Pattern, Source: p.Source})
+	}
+	// The hide: patterns are a matcher of their own (with the
+	// .cmdguardignore files, always read), so that a "!" among them
+	// cannot re-include what the project's ignore rules exclude.
+	hm, err := ignore.Load(g.root, ignore.Options{Files: []string{ignore.AlwaysFile}, Patterns: inline, MaxEntries: maxSandboxEntries})
+	if err != nil {
+		return nil, nil, fmt.Errorf("hide patterns: %w", err)
+	}
+	w := &hideWalk{matchers: []*ignore.Matcher{g.ign, hm}, hidden: map[string]bool{}}
+	if err := w.walk("", g.root); err != nil {
+		return nil, nil, err
+	}
+	for _, h := range homes {
+		for _, pat := range homePats {
+			matches, _ := filepath.Glob(filepath.Join(h, pat))
+			for _, m := range matches {
+				w.add(m)
+			}
+		}
+	}
+	if err := w.hardLinks(g.root); err != nil {
+		return nil, nil, err
+	}
+
+	for _, p := range g.protectedPaths(cfg, homes) {
+		if real, err := filepath.EvalSymlinks(p); err == nil && !slices.Contains(protect, real) {
+			protect = append(protect, real)
+		}
+	}
+	return w.list, protect, nil
+}
+
+// hideWalk collects the paths of the project that a matcher ignores.
+type hideWalk struct {
+	matchers []*ignore.Matcher
+	hidden   map[string]bool
+	list     []string
+	entries  int
+}
+
+// add hides the file that p finally names (a symbolic link is followed:
+// reading through it reads its target).
+func (w *hideWalk) add(p string) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil || w.hidden[real] {
+		return
+	}
+	w.hidden[real] = true
+	w.list = append(w.list, real)
+}
+
+func (w *hideWalk) count() error {
+	if w.entries++; w.entries > maxSandboxEntries {
+		return fmt.Errorf("the project has more than %d entries to look at: %w", maxSandboxEntries, ignore.ErrTooManyEntries)
+	}
+	return nil
+}
+
+// walk visits the project below abs (root-relative rel). It does not
+// descend into .git or into what it hides. Every directory is read, not
+// only those the matchers indexed: a file created since they were
+// loaded is hidden too.
+func (w *hideWalk) walk(rel, abs string) error {
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		if rel == "" || errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("read %s: %w", abs, err)
+		}
+		// The executor cannot hide below a directory it cannot read,
+		// and neither can the command read it.
+		return nil
+	}
+	for _, e := range entries {
+		if err := w.count(); err != nil {
+			return err
+		}
+		name := e.Name()
+		r, a := name, filepath.Join(abs, name)
+		if rel != "" {
+			r = rel + "/" + name
+		}
+		isDir := e.IsDir()
+		if isDir && name == ".git" {
+			continue
+		}
+		if w.ignored(r, isDir, e.Type()&fs.ModeSymlink != 0) {
+			w.add(a)
+			continue
+		}
+		if isDir {
+			if err := w.walk(r, a); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ignored reports whether a matcher ignores rel. A symbolic link is
+// matched as git matches it (a file), and also as what it names, as the
+// gate does.
+func (w *hideWalk) ignored(rel string, isDir, link bool) bool {
+	for _, m := range w.matchers {
+		switch {
+		case link && m.MatchPath(rel).Ignored:
+			return true
+		case !link && m.Match(rel, isDir).Ignored:
+			return true
+		}
+	}
+	return false
+}
+
+type devIno struct{ dev, ino uint64 }
+
+// hardLinks finds the other names of hidden files that have more than
+// one: those in the project are hidden too; if some are not found, the
+// sandbox cannot hide them, and that is an error.
+func (w *hideWalk) hardLinks(root string) error {
+	want := map[devIno]uint64{} // links not yet accounted for
+	first := map[devIno]string{}
+	note := func(p string, st *syscall.Stat_t) {
+		if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Nlink < 2 {
+			return
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if _, seen := want[k]; !seen {
+			want[k] = uint64(st.Nlink)
+			first[k] = p
+		}
+		want[k]--
+	}
+	for _, p := range slices.Clone(w.list) {
+		err := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable: the command cannot read it either
+			}
+			if err := w.count(); err != nil {
+				return err
+			}
+			if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					note(q, st)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	open := func() bool {
+		for _, n := range want {
+			if n > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if !open() {
+		return nil
+	}
+	// Look for the other names in the whole project, outside what is
+	// hidden already.
+	err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if err := w.count(); err != nil {
+			return err
+		}
+		if w.hidden[q] {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return nil
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if n, ok := want[k]; ok && n > 0 {
+			want[k]--
+			w.add(q)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for k, n := range want {
+		if n > 0 {
+			return fmt.Errorf("hidden file %s has %d other hard link(s) outside the project (or its hidden paths) that cannot be hidden: remove them, or the command could read it", first[k], n)
+		}
+	}
+	return nil
+}
+
+// protectedPaths returns the paths no command may write, as found: the
+// real git directory's config and hooks (and the .git file that points
+// to it), the policy and the ignore files, and the policy's protect: list.
+func (g *Guard) protectedPaths(cfg policy.Sandbox, homes []string) []string {
+	var ps []string
+	ps = append(ps, gitProtected(g.root)...)
+	if p := g.policy.Path(); p != "" {
+		ps = append(ps, p)
+	}
+	for _, f := range g.ign.Files() {
+		ps = append(ps, filepath.Join(g.root, filepath.FromSlash(f)))
+	}
+	for _, pt := range cfg.Protect {
+		var pats []string
+		switch rest, home := strings.CutPrefix(pt.Pattern, "~/"); {
+		case home:
+			for _, h := range homes {
+				pats = append(pats, filepath.Join(h, rest))
+			}
+		case filepath.IsAbs(pt.Pattern):
+			pats = append(pats, filepath.Clean(pt.Pattern))
+		default:
+			pats = append(pats, filepath.Join(g.root, pt.Pattern))
+		}
+		for _, pat := range pats {
+			matches, _ := filepath.Glob(pat)
+			ps = append(ps, matches...)
+		}
+	}
+	return ps
+}
+
+// gitProtected finds the git directory of the work tree at or above root
+// as git does (a .git directory, or a .git file with "gitdir: PATH", and
+// its "commondir"), and returns what must not be written there: config,
+// config.worktree, hooks/ (created empty when missing, so that it cannot
+// be created with a hook in it), the .git file, and a hooks directory that
+// core.hooksPath names.
+func gitProtected(root string) []string {
+	top, dotgit := "", ""
+	for d := root; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			top, dotgit = d, filepath.Join(d, ".git")
+			break
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+	var ps []string
+	gitdir := dotgit
+	if fi, err := os.Lstat(dotgit); err == nil && fi.Mode().IsRegular() {
+		ps = append(ps, dotgit)
+		data, err := os.ReadFile(dotgit)
+		if err != nil {
+			return ps
+		}
+		target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+		if !ok {
+			return ps
+		}
+		gitdir = strings.TrimSpace(target)
+		if !filepath.IsAbs(gitdir) {
+			gitdir = filepath.Join(top, gitdir)
+		}
+	}
+	common := gitdir
+	if data, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitdir, c)
+		}
+		common = filepath.Clean(c)
+	}
+	hooks := filepath.Join(common, "hooks")
+	if fi, err := os.Stat(common); err == nil && fi.IsDir() {
+		if _, err := os.Lstat(hooks); errors.Is(err, fs.ErrNotExist) {
+			os.Mkdir(hooks, 0o755)
+		}
+	}
+	ps = append(ps, filepath.Join(common, "config"), hooks,
+		filepath.Join(gitdir, "config.worktree"), filepath.Join(common, "config.worktree"))
+	if hp := hooksPath(filepath.Join(common, "config")); hp != "" {
+		if rest, ok := strings.CutPrefix(hp, "~/"); ok {
+			if h, err := os.UserHomeDir(); err == nil {
+				hp = filepath.Join(h, rest)
+			}
+		}
+		if !filepath.IsAbs(hp) {
+			hp = filepath.Join(top, hp)
+		}
+		ps = append(ps, hp)
+	}
+	return ps
+}
+
+// hooksPath returns the value of core.hooksPath in a git config file, by
+// a plain reading of the [core] section (no includes).
+func hooksPath(config string) string {
+	f, err := os.Open(config)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	core, val := false, ""
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			sect := strings.ToLower(strings.Trim(strings.Fields(line + " ")[0], "[]"))
+			core = sect == "core"
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if core && ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			val = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return val
+}
