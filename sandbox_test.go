@@ -367,3 +367,43 @@ func TestSandboxThroughTheGate(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSandboxPaths measures what the Guard does before each
+// sandboxed run: load the hide patterns, walk the project, look for hard
+// links, find the git directory. The project has 10,000 files in 100
+// directories, 100 of them hidden (*.key), plus node_modules.
+func BenchmarkSandboxPaths(b *testing.B) {
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for d := range 100 {
+		dir := filepath.Join(root, fmt.Sprintf("pkg%03d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 100 {
+			name := fmt.Sprintf("f%03d.go", f)
+			if f == 0 {
+				name = "x.key"
+			}
+			if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, ".cmdguard.yaml"), []byte(sbPolicy), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	g, err := OpenPolicy(filepath.Join(root, ".cmdguard.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		sb := g.sandbox(RunRequest{Sandbox: true})
+		if sb.Err != nil || len(sb.Hide) < 100 {
+			b.Fatalf("%v, %d hidden", sb.Err, len(sb.Hide))
+		}
+	}
+}

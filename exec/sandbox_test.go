@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/cmdguard/cmdguard/exec"
@@ -300,5 +301,31 @@ func BenchmarkSandboxTrue(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkBareNamespacesTrue is the kernel's share of BenchmarkSandboxTrue:
+// /bin/true started directly in new user and mount namespaces (no setup,
+// no re-exec), started and reaped.
+func BenchmarkBareNamespacesTrue(b *testing.B) {
+	for _, flags := range []uintptr{0, syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS, syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET} {
+		b.Run(fmt.Sprintf("flags=%#x", flags), func(b *testing.B) {
+			uid, gid := os.Geteuid(), os.Getegid()
+			attr := &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Cloneflags: flags}}
+			if flags != 0 {
+				attr.Sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+				attr.Sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+			}
+			for b.Loop() {
+				pid, _, err := syscall.StartProcess("/bin/true", []string{"true"}, attr)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var ws syscall.WaitStatus
+				if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil || ws.ExitStatus() != 0 {
+					b.Fatal(err, ws)
+				}
+			}
+		})
 	}
 }
