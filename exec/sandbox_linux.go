@@ -72,11 +72,11 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if len(attr.Files) != 3 {
 		return 0, nil, errors.New("sandbox: want exactly three standard files")
 	}
-	dir := attr.Dir
-	if dir == "" {
-		if dir, err = os.Getwd(); err != nil {
-			return 0, nil, fmt.Errorf("sandbox: %w", err)
-		}
+	// The setup enters the directory again after its mounts: it must
+	// be absolute.
+	dir, err := filepath.Abs(attr.Dir)
+	if err != nil {
+		return 0, nil, fmt.Errorf("sandbox: %w", err)
 	}
 	cfg := sandboxConfig{
 		Shell:   shell,

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
 )
@@ -226,6 +227,51 @@ func TestSandboxOutside(t *testing.T) {
 	}
 	if !slices.Contains(r.Sandbox.Layers, "landlock") || r.Sandbox.LandlockABI < 6 {
 		t.Errorf("report %+v, want the landlock layer with ABI ≥ 6 on this kernel", r.Sandbox)
+	}
+}
+
+// TestSandboxLifecycle checks that the executor drives a sandboxed
+// command as any other: exit status, death by signal, timeout, kill,
+// stdin, a relative directory.
+func TestSandboxLifecycle(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	sb := projectSandbox(dir)
+	if r := sandboxRun(t, dir, "exit 7", sb); r.Status != exec.StatusCompleted || r.ExitCode == nil || *r.ExitCode != 7 {
+		t.Errorf("exit 7: %+v", exitOf(r))
+	}
+	if r := sandboxRun(t, dir, "kill -USR1 $$", sb); r.Signal != "SIGUSR1" || r.ShellCode() != 128+10 {
+		t.Errorf("kill -USR1 $$: %+v", exitOf(r))
+	}
+	r := run(t, exec.Cmd{Command: "trap '' TERM; sleep 60", Dir: dir, HardTimeout: 100 * time.Millisecond, Grace: 100 * time.Millisecond, Sandbox: sb})
+	if r.Status != exec.StatusTimedOut || r.Signal != "SIGKILL" {
+		t.Errorf("timeout: %+v", exitOf(r))
+	}
+	p, err := exec.Start(testContext(t), exec.Cmd{Command: "cat; echo end", Dir: dir, StdinPipe: true, Sandbox: sb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	p.Write([]byte("typed\n"))
+	p.CloseStdin()
+	if r, _ := p.Wait(testContext(t)); string(r.Stdout.Data) != "typed\nend\n" {
+		t.Errorf("stdin: %q", r.Stdout.Data)
+	}
+	p, err = exec.Start(testContext(t), exec.Cmd{Command: "sleep 60", Dir: dir, Sandbox: sb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := p.Kill(0); r.Status != exec.StatusKilled || r.Signal != "SIGTERM" {
+		t.Errorf("Kill: %+v", exitOf(r))
+	}
+	p.Release()
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, filepath.Join(dir, "secrets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, exec.Cmd{Command: "pwd; ls", Dir: rel, Sandbox: sb}); string(r.Stdout.Data) != filepath.Join(dir, "secrets")+"\n" {
+		t.Errorf("relative Dir %s (a hidden directory): %q", rel, output(r))
 	}
 }
 
