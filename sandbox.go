@@ -274,13 +274,15 @@ func (w *hideWalk) hardLinks(root string) error {
 
 // protectedPaths returns the paths no command may write, as found: the
 // real git directory's config and hooks (and the .git file that points
-// to it), the policy and the ignore files, and the policy's protect: list.
+// to it), the policy file and its Rego modules, the ignore files, and the
+// policy's protect: list.
 func (g *Guard) protectedPaths(cfg policy.Sandbox, homes []string) []string {
 	var ps []string
 	ps = append(ps, gitProtected(g.root)...)
 	if p := g.policy.Path(); p != "" {
 		ps = append(ps, p)
 	}
+	ps = append(ps, g.policy.RegoFiles()...)
 	for _, f := range g.ign.Files() {
 		ps = append(ps, filepath.Join(g.root, filepath.FromSlash(f)))
 	}

@@ -407,3 +407,27 @@ func BenchmarkSandboxPaths(b *testing.B) {
 		}
 	}
 }
+
+// TestSandboxProtectsRego: the policy's Rego modules are policy too.
+func TestSandboxProtectsRego(t *testing.T) {
+	t.Parallel()
+	const module = "package cmdguard\n\ndeny contains \"no rm\" if input.commands[_].argv[0] == \"rm\"\n"
+	const cmd = `echo 'package cmdguard' > policies/rm.rego`
+	for _, sandboxed := range []bool{false, true} {
+		p := newSBProject(t, sbPolicy, false)
+		if err := os.MkdirAll(filepath.Join(p.root, "policies"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p.root, "policies/rm.rego"), []byte(module), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p.root, ".cmdguard.yaml"), []byte(sbPolicy+"rego: [policies/*.rego]\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p.mustRun(cmd, sandboxed)
+		data, _ := os.ReadFile(filepath.Join(p.root, "policies/rm.rego"))
+		if kept := string(data) == module; kept != sandboxed {
+			t.Errorf("sandboxed %v: module kept = %v, want %v", sandboxed, kept, sandboxed)
+		}
+	}
+}

@@ -141,3 +141,12 @@ func (d *decoder) sandboxDefaults() {
 		s.Enabled = false
 	}
 }
+
+// RegoFiles returns the Rego modules the policy evaluates: part of the
+// policy, which the sandbox protects with the policy file.
+func (p *Policy) RegoFiles() []string {
+	if p == nil || p.rego == nil {
+		return nil
+	}
+	return append([]string(nil), p.rego.files...)
+}
