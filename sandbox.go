@@ -54,26 +54,31 @@ func homes(env []string) []string {
 
 // sandboxPaths works out the real paths to hide and to protect.
 func (g *Guard) sandboxPaths(cfg policy.Sandbox, homes []string) (hide, protect []string, err error) {
-	var projectPats, homePats []string
+	var homePats []string
 	var inline []ignore.Pattern
 	for _, p := range cfg.Hide {
 		if rest, ok := strings.CutPrefix(p.Pattern, "~/"); ok {
 			homePats = append(homePats, rest)
 			continue
 		}
-		projectPats = append(projectPats, p.Pattern)
 		inline = append(inline, ignore.Pattern{Text: p.Pattern, Source: p.Source})
 	}
-	// The hide: patterns are a matcher of their own (with the
-	// .cmdguardignore files, always read), so that a "!" among them
-	// cannot re-include what the project's ignore rules exclude.
-	hm, err := ignore.Load(g.root, ignore.Options{Files: []string{ignore.AlwaysFile}, Patterns: inline, MaxEntries: maxSandboxEntries})
+	// One matcher, loaded afresh for each run (a secret created since
+	// the Guard was built is hidden too): the ignore files, then the
+	// hide: patterns and, after them, the policy's ignore: patterns, so
+	// that a "!" in hide: never re-includes what the policy ignores.
+	for _, pt := range g.policy.IgnorePatterns() {
+		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
+	}
+	m, err := ignore.Load(g.root, ignore.Options{Files: g.policy.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries})
 	if err != nil {
 		return nil, nil, fmt.Errorf("hide patterns: %w", err)
 	}
-	w := &hideWalk{matchers: []*ignore.Matcher{g.ign, hm}, hidden: map[string]bool{}}
-	if err := w.walk("", g.root); err != nil {
-		return nil, nil, err
+	w := &hideWalk{m: m, hidden: map[string]bool{}}
+	if m.ContainsIgnored("") {
+		if err := w.walk("", g.root); err != nil {
+			return nil, nil, err
+		}
 	}
 	for _, h := range homes {
 		for _, pat := range homePats {
@@ -97,10 +102,10 @@ func (g *Guard) sandboxPaths(cfg policy.Sandbox, homes []string) (hide, protect 
 
 // hideWalk collects the paths of the project that a matcher ignores.
 type hideWalk struct {
-	matchers []*ignore.Matcher
-	hidden   map[string]bool
-	list     []string
-	entries  int
+	m       *ignore.Matcher
+	hidden  map[string]bool
+	list    []string
+	entries int
 }
 
 // add hides the file that p finally names (a symbolic link is followed:
@@ -121,26 +126,30 @@ func (w *hideWalk) count() error {
 	return nil
 }
 
-// walk visits the project below abs (root-relative rel). It does not
-// descend into .git or into what it hides. Every directory is read, not
-// only those the matchers indexed: a file created since they were
-// loaded is hidden too.
+// walk visits the directories below abs (root-relative rel) that hold
+// something ignored, by the index the matcher built while loading. It
+// does not descend into .git or into what it hides.
 func (w *hideWalk) walk(rel, abs string) error {
-	entries, err := os.ReadDir(abs)
+	f, err := os.Open(abs)
 	if err != nil {
-		if rel == "" || errors.Is(err, fs.ErrNotExist) {
+		if rel == "" {
 			return fmt.Errorf("read %s: %w", abs, err)
 		}
 		// The executor cannot hide below a directory it cannot read,
 		// and neither can the command read it.
 		return nil
 	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && rel == "" {
+		return fmt.Errorf("read %s: %w", abs, err)
+	}
 	for _, e := range entries {
 		if err := w.count(); err != nil {
 			return err
 		}
 		name := e.Name()
-		r, a := name, filepath.Join(abs, name)
+		r := name
 		if rel != "" {
 			r = rel + "/" + name
 		}
@@ -148,32 +157,24 @@ func (w *hideWalk) walk(rel, abs string) error {
 		if isDir && name == ".git" {
 			continue
 		}
-		if w.ignored(r, isDir, e.Type()&fs.ModeSymlink != 0) {
-			w.add(a)
-			continue
+		var res ignore.Result
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A symbolic link is matched as git matches it (a file),
+			// and also as what it names, as the gate does.
+			res = w.m.MatchPath(r)
+		} else {
+			res = w.m.Match(r, isDir)
 		}
-		if isDir {
-			if err := w.walk(r, a); err != nil {
+		switch {
+		case res.Ignored:
+			w.add(abs + "/" + name)
+		case isDir && w.m.ContainsIgnored(r):
+			if err := w.walk(r, abs+"/"+name); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-// ignored reports whether a matcher ignores rel. A symbolic link is
-// matched as git matches it (a file), and also as what it names, as the
-// gate does.
-func (w *hideWalk) ignored(rel string, isDir, link bool) bool {
-	for _, m := range w.matchers {
-		switch {
-		case link && m.MatchPath(rel).Ignored:
-			return true
-		case !link && m.Match(rel, isDir).Ignored:
-			return true
-		}
-	}
-	return false
 }
 
 type devIno struct{ dev, ino uint64 }
