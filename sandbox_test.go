@@ -9,6 +9,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -428,6 +429,30 @@ func TestSandboxProtectsRego(t *testing.T) {
 		data, _ := os.ReadFile(filepath.Join(p.root, "policies/rm.rego"))
 		if kept := string(data) == module; kept != sandboxed {
 			t.Errorf("sandboxed %v: module kept = %v, want %v", sandboxed, kept, sandboxed)
+		}
+	}
+}
+
+// TestSandboxHideOrder: a "!" among the hide: patterns (the default's
+// "!.env.example") does not re-include what the policy's ignore: list
+// ignores; without that entry, .env.example stays visible.
+func TestSandboxHideOrder(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		policy string
+		hidden bool
+	}{
+		{sbPolicy, false},
+		{sbPolicy + "ignore: [.env.example]\n", true},
+	} {
+		p := newSBProject(t, c.policy, false)
+		sb := p.guard().sandbox(RunRequest{Request: Request{Env: p.env()}})
+		if sb == nil || sb.Err != nil {
+			t.Fatalf("%q: %+v", c.policy, sb)
+		}
+		got := slices.Contains(sb.Hide, filepath.Join(p.root, ".env.example"))
+		if got != c.hidden || !slices.Contains(sb.Hide, filepath.Join(p.root, ".env")) {
+			t.Errorf("%q: .env.example hidden = %v, want %v (hide: %q)", c.policy, got, c.hidden, sb.Hide)
 		}
 	}
 }
