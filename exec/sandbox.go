@@ -11,6 +11,8 @@ import "syscall"
 // Paths are absolute and must name files as they are, without symbolic
 // links on the way (see [path/filepath.EvalSymlinks]): the setup refuses
 // to follow a link, so that nothing can redirect a mount while it is made.
+// A protected path may itself be a symbolic link: the link is then made
+// a mount, which cannot be removed or replaced (protect its target too).
 // A path that does not exist when the command starts is skipped.
 //
 // The zero Sandbox hides nothing, protects nothing, and runs the command

@@ -338,9 +338,12 @@ func remount(p string, ro bool, what string) (ok bool, err error) {
 	if err := unix.Fstat(fd, &st); err != nil {
 		return false, fmt.Errorf("%s %s: %w", what, p, err)
 	}
-	if st.Mode&unix.S_IFMT == unix.S_IFLNK {
+	if st.Mode&unix.S_IFMT == unix.S_IFLNK && !ro {
 		return false, fmt.Errorf("%s %s: a symbolic link", what, p)
 	}
+	// A protected symbolic link is mounted on itself: it can then be
+	// neither removed nor replaced (what it points to is protected on
+	// its own).
 	tree, err := unix.OpenTree(fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_EMPTY_PATH)
 	if err != nil {
 		return false, fmt.Errorf("%s %s: clone: %w", what, p, err)
