@@ -346,7 +346,7 @@ func (g *Guard) protectedPaths(cfg policy.Sandbox, homes []string) []string {
 // its "commondir"), and returns what must not be written there: config,
 // config.worktree, hooks/ (created empty when missing, so that it cannot
 // be created with a hook in it), the .git file, and a hooks directory that
-// core.hooksPath names.
+// core.hooksPath names; the same for each submodule's git directory.
 func gitProtected(root string) []string {
 	top, dotgit := "", ""
 	for d := root; ; d = filepath.Dir(d) {
@@ -391,6 +391,21 @@ func gitProtected(root string) []string {
 	}
 	ps = append(ps, filepath.Join(common, "config"), hooks,
 		filepath.Join(gitdir, "config.worktree"), filepath.Join(common, "config.worktree"))
+	// Submodules keep their git directories in modules/ (nested for
+	// nested submodules): git runs their hooks too.
+	filepath.WalkDir(filepath.Join(common, "modules"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if fi, err := os.Stat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
+			ps = append(ps, filepath.Join(p, "config"), filepath.Join(p, "hooks"), filepath.Join(p, "config.worktree"))
+		}
+		switch d.Name() {
+		case "objects", "refs", "logs", "hooks", "info", "lfs":
+			return filepath.SkipDir
+		}
+		return nil
+	})
 	if hp := hooksPath(filepath.Join(common, "config")); hp != "" {
 		if rest, ok := strings.CutPrefix(hp, "~/"); ok {
 			if h, err := os.UserHomeDir(); err == nil {

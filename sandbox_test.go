@@ -483,3 +483,30 @@ func TestSandboxProtectsLinkedDotfile(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxProtectsSubmodule: a submodule's git directory (in
+// .git/modules/) has a config and hooks that git runs too.
+func TestSandboxProtectsSubmodule(t *testing.T) {
+	t.Parallel()
+	const cmd = `echo evil > .git/modules/sub/hooks/pre-commit; printf '[core]\n\thooksPath = /tmp\n' >> .git/modules/sub/config`
+	for _, sandboxed := range []bool{false, true} {
+		p := newSBProject(t, sbPolicy, false)
+		sub := filepath.Join(p.tmp, "subrepo")
+		for _, args := range [][]string{{"init", "-q", sub}, {"-C", sub, "commit", "-q", "--allow-empty", "-m", "s"},
+			{"-c", "protocol.file.allow=always", "submodule", "-q", "add", sub, "sub"}} {
+			p.git(args...)
+		}
+		moddir := filepath.Join(p.root, ".git/modules/sub")
+		before, err := os.ReadFile(filepath.Join(moddir, "config"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := p.mustRun(cmd, sandboxed)
+		after, _ := os.ReadFile(filepath.Join(moddir, "config"))
+		_, hookErr := os.Lstat(filepath.Join(moddir, "hooks/pre-commit"))
+		kept := bytes.Equal(before, after) && hookErr != nil
+		if kept != sandboxed {
+			t.Errorf("sandboxed %v: submodule config and hooks kept = %v\n%s", sandboxed, kept, sbOutput(r))
+		}
+	}
+}
