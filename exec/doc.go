@@ -81,8 +81,9 @@
 // no_new_privs, and executes bash in its own place: the process id is
 // still the command's. Any program that imports this package therefore
 // serves as its own sandbox helper; its main function never runs in that
-// role. The setup runs with an empty environment; the command gets
-// [Cmd.Env].
+// role, but the initialisers of packages that Go initialises before this
+// one do, so they should have no side effects. The setup runs with an
+// empty environment; the command gets [Cmd.Env].
 //
 // A setup that fails makes Start fail, and the command does not run,
 // unless [Sandbox.Optional] is set: then it runs without, and
