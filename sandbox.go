@@ -99,6 +99,9 @@ func (g *Guard) sandboxPaths(cfg policy.Sandbox, homes []string) (hide, protect 
 			}
 		}
 	}
+	if protect, err = protectLinks(g.root, protect); err != nil {
+		return nil, nil, err
+	}
 	return w.list, protect, nil
 }
 
@@ -233,39 +236,12 @@ func (w *hideWalk) hardLinks(root string) error {
 	}
 	// Look for the other names in the whole project, outside what is
 	// hidden already.
-	err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if err := w.count(); err != nil {
-			return err
-		}
-		if w.hidden[q] {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return nil
-		}
-		st, ok := fi.Sys().(*syscall.Stat_t)
-		if !ok {
-			return nil
-		}
-		k := devIno{uint64(st.Dev), st.Ino}
-		if n, ok := want[k]; ok && n > 0 {
-			want[k]--
-			w.add(q)
-		}
-		return nil
-	})
+	found, err := otherLinks(root, want, func(q string) bool { return w.hidden[q] }, w.count)
 	if err != nil {
 		return err
+	}
+	for _, q := range found {
+		w.add(q)
 	}
 	for k, n := range want {
 		if n > 0 {
@@ -305,6 +281,93 @@ func linkChain(p string) []string {
 		p = target
 	}
 	return out
+}
+
+// otherLinks walks root for the regular files that are other names of
+// the inodes in want (how many names are still to be found), counting
+// them off; it skips the paths (and directories) for which skip is true.
+func otherLinks(root string, want map[devIno]uint64, skip func(string) bool, count func() error) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if err := count(); err != nil {
+			return err
+		}
+		if skip(q) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return nil
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if n, ok := want[k]; ok && n > 0 {
+			want[k]--
+			found = append(found, q)
+		}
+		return nil
+	})
+	return found, err
+}
+
+// protectLinks adds to protect the other names, in the project, of
+// protected files that have hard links: a write through one would change
+// the protected file. A name it cannot find is an error.
+func protectLinks(root string, protect []string) ([]string, error) {
+	want := map[devIno]uint64{}
+	first := map[devIno]string{}
+	isProtected := map[string]bool{}
+	for _, p := range protect {
+		isProtected[p] = true
+	}
+	for _, p := range protect {
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok || st.Nlink < 2 {
+			continue
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if _, seen := want[k]; !seen {
+			want[k], first[k] = uint64(st.Nlink), p
+		}
+		want[k]--
+	}
+	if len(want) == 0 {
+		return protect, nil
+	}
+	n := 0
+	count := func() error {
+		if n++; n > maxSandboxEntries {
+			return fmt.Errorf("the project has more than %d entries to look at: %w", maxSandboxEntries, ignore.ErrTooManyEntries)
+		}
+		return nil
+	}
+	found, err := otherLinks(root, want, func(q string) bool { return isProtected[q] }, count)
+	if err != nil {
+		return nil, err
+	}
+	protect = append(protect, found...)
+	for k, n := range want {
+		if n > 0 {
+			return nil, fmt.Errorf("protected file %s has %d other hard link(s) outside the project that cannot be protected: a write through one would change it", first[k], n)
+		}
+	}
+	return protect, nil
 }
 
 // protectedPaths returns the paths no command may write, as found: the

@@ -510,3 +510,27 @@ func TestSandboxProtectsSubmodule(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxProtectHardLinks: a hard link to a protected file, made
+// before the run, is protected too; one outside the project refuses it.
+func TestSandboxProtectHardLinks(t *testing.T) {
+	t.Parallel()
+	const cmd = `printf '[core]\n\thooksPath = /tmp\n' >> cfg-link`
+	for _, sandboxed := range []bool{false, true} {
+		p := newSBProject(t, sbPolicy, false)
+		if err := os.Link(filepath.Join(p.gitDir, "config"), filepath.Join(p.root, "cfg-link")); err != nil {
+			t.Fatal(err)
+		}
+		r := p.mustRun(cmd, sandboxed)
+		if kept := configKept(p) == nil; kept != sandboxed {
+			t.Errorf("sandboxed %v: config kept = %v\n%s", sandboxed, kept, sbOutput(r))
+		}
+	}
+	p := newSBProject(t, sbPolicy, false)
+	if err := os.Link(filepath.Join(p.gitDir, "config"), filepath.Join(p.tmp, "outside")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.run("true", true); err == nil || !strings.Contains(err.Error(), "protected file") {
+		t.Errorf("a hard link to .git/config outside the project: err = %v, want a refusal", err)
+	}
+}
