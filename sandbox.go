@@ -31,14 +31,17 @@ func (g *Guard) sandbox(req RunRequest) *exec.Sandbox {
 		return nil
 	}
 	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required}
-	sb.Hide, sb.Protect, sb.Err = g.sandboxPaths(cfg, homes(req.Env))
+	env := req.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	sb.Hide, sb.Protect, sb.Err = g.sandboxPaths(cfg, homes(append(slices.Clip(env), req.Env...)))
 	return sb
 }
 
 // homes returns the home directories whose credentials are hidden: the
-// caller's, and the one the request's HOME names if that differs (the
-// request cannot move the caller's credentials out of view by setting
-// HOME).
+// caller's, and every other one a HOME in env names (the request cannot
+// move the caller's credentials out of view by setting HOME).
 func homes(env []string) []string {
 	var hs []string
 	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {

@@ -135,7 +135,7 @@ func (p *sbProject) guard() *Guard {
 func (p *sbProject) run(command string, sandboxed bool) (exec.Result, error) {
 	p.t.Helper()
 	g := p.guard()
-	req := RunRequest{Request: Request{Command: command, Env: p.env()}, Sandbox: true}
+	req := RunRequest{Request: Request{Command: command, BaseEnv: p.env()}, Sandbox: true}
 	c := exec.Cmd{Command: command, Dir: p.root, Env: p.env(), HardTimeout: 2 * time.Minute}
 	if sandboxed {
 		c.Sandbox = g.sandbox(req)
@@ -355,7 +355,7 @@ func TestSandboxThroughTheGate(t *testing.T) {
 		{"version: 1\ndefault: allow\nsandbox: {enabled: false}\n", false, false},
 	} {
 		p := newSBProject(t, c.policy, false)
-		d, r, err := p.guard().Run(context.Background(), RunRequest{Request: Request{Command: cmd, Env: p.env()}, Sandbox: c.force})
+		d, r, err := p.guard().Run(context.Background(), RunRequest{Request: Request{Command: cmd, BaseEnv: p.env()}, Sandbox: c.force})
 		if err != nil || d.Verdict != Allow {
 			t.Fatalf("%q: %s, %v", c.policy, d.Verdict, err)
 		}
@@ -446,7 +446,7 @@ func TestSandboxHideOrder(t *testing.T) {
 		{sbPolicy + "ignore: [.env.example]\n", true},
 	} {
 		p := newSBProject(t, c.policy, false)
-		sb := p.guard().sandbox(RunRequest{Request: Request{Env: p.env()}})
+		sb := p.guard().sandbox(RunRequest{Request: Request{BaseEnv: p.env()}})
 		if sb == nil || sb.Err != nil {
 			t.Fatalf("%q: %+v", c.policy, sb)
 		}

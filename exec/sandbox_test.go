@@ -252,7 +252,7 @@ func TestSandboxLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Release()
-	p.Write([]byte("typed\n"))
+	p.Write(testContext(t), []byte("typed\n"))
 	p.CloseStdin()
 	if r, _ := p.Wait(testContext(t)); string(r.Stdout.Data) != "typed\nend\n" {
 		t.Errorf("stdin: %q", r.Stdout.Data)
