@@ -46,6 +46,9 @@ type RunRequest struct {
 	// Approve is asked when the verdict is Ask; the command runs only if it
 	// returns true. A nil Approve refuses every Ask.
 	Approve func(Decision) bool
+	// Sandbox runs the command in the policy's sandbox (see
+	// [policy.Sandbox]) even when the policy does not enable it.
+	Sandbox bool
 }
 
 // ErrRefused is returned by Run and Start when the gate did not let the
@@ -130,6 +133,7 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	if c.OutputLimit == 0 && cfg.OutputLimit > 0 {
 		c.OutputLimit = int(min(cfg.OutputLimit, 1<<40))
 	}
+	c.Sandbox = g.sandbox(req, used)
 	p, err := g.procs.start(life, c)
 	return d, p, err
 }

@@ -21,6 +21,11 @@
 //	rules: {path.outside_root: deny}
 //	rego: [policies/*.rego]
 //	exec: {timeout: 30s, hard_timeout: 5m, output_limit: 1MiB, env_allow: [PATH, HOME]}
+//	sandbox: {network: false, required: true, hide: [.env, ~/.ssh], protect: [~/.bashrc]}
+//
+// The sandbox: section ([Sandbox], [Policy.Sandbox]) turns on the kernel
+// sandbox approved commands run in (enabled: false keeps it off); a key it
+// leaves out takes the embedded default policy's value.
 //
 // Decoding is strict: an unknown key, a wrong type, a missing or
 // unsupported version, an empty prefix, a prefix repeated or in two lists,

@@ -50,6 +50,7 @@ type Policy struct {
 	ignoreFiles []string
 	ignore      []Pattern
 	exec        Exec
+	sandbox     Sandbox
 	rego        *regoPolicy
 }
 
@@ -354,12 +355,17 @@ func (d *decoder) decode(data []byte) {
 			d.regoGlobs(k, v)
 		case "exec":
 			d.execSettings(v)
+		case "sandbox":
+			d.sandboxSettings(v)
 		default:
 			d.errorf(k, "unknown key %q", k.Value)
 		}
 	}
 	if !haveVersion {
 		d.errorf(root, "missing \"version: 1\"")
+	}
+	if len(d.errs) == 0 && !d.p.builtin {
+		d.sandboxDefaults()
 	}
 }
 

@@ -3,7 +3,7 @@
 //
 //	cmdguard check [--policy FILE] [--cwd DIR] [--format text|json] [--] COMMAND|-
 //	cmdguard run   [--policy FILE] [--cwd DIR] [--format text|json]
-//	               [--timeout D] [--output-limit N] [--] COMMAND|-
+//	               [--timeout D] [--output-limit N] [--sandbox] [--] COMMAND|-
 //	cmdguard explain [same flags as check] [--] COMMAND|-
 //	cmdguard policy lint|test [--format text|json] [PATH]
 //	cmdguard init [DIR]

@@ -32,7 +32,9 @@ type runResult struct {
 	Stderr     string            `json:"stderr"`
 	Truncated  bool              `json:"truncated"`
 	DurationMS int64             `json:"duration_ms"`
-	Error      string            `json:"error,omitempty"`
+	// Sandbox is what sandbox the command ran in; null without one.
+	Sandbox *exec.SandboxReport `json:"sandbox"`
+	Error   string              `json:"error,omitempty"`
 }
 
 func (c *cli) run(args []string) int {
@@ -40,6 +42,7 @@ func (c *cli) run(args []string) int {
 	var f gateFlags
 	f.register(fs)
 	timeout := fs.Duration("timeout", 0, "end the command after `D` (exit 124); default: the policy's exec timeout")
+	sandbox := fs.Bool("sandbox", false, "run the command in the policy's sandbox (its defaults if it has no sandbox: section), even if it is not enabled")
 	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB)")
 	if wantsJSON(args) {
 		c.jsonErr = func(msg string) {
@@ -70,6 +73,7 @@ func (c *cli) run(args []string) int {
 		Timeout:     *timeout,
 		SoftTimeout: -1, // run waits for the end, as Guard.Run does
 		OutputLimit: outLimit,
+		Sandbox:     *sandbox,
 	}
 	if req.Timeout == 0 {
 		cfg := g.Policy().Exec()
@@ -108,6 +112,10 @@ func (c *cli) run(args []string) int {
 	out.CoreDumped = res.CoreDumped
 	out.Truncated = res.Truncated()
 	out.DurationMS = res.Duration.Milliseconds()
+	out.Sandbox = res.Sandbox
+	if res.Sandbox != nil && !res.Sandbox.Applied && f.format == "text" {
+		fmt.Fprintf(c.stderr, "cmdguard: ran WITHOUT the sandbox (required: false): %s\n", res.Sandbox.Error)
+	}
 	if f.format == "json" {
 		writeRunJSON(c.stdout, out, res.Stdout.Data, res.Stderr.Data)
 	} else if res.Signal != "" || res.Status != exec.StatusCompleted {
