@@ -131,7 +131,7 @@ func (f *fields) integer(name string, def int64) int64 {
 		return def
 	}
 	var n json.Number
-	if err := json.Unmarshal(v, &n); err != nil {
+	if err := json.Unmarshal(v, &n); err != nil || v[0] == '"' {
 		f.fail(name, "Input should be a valid integer", "int_type")
 		return def
 	}
@@ -165,7 +165,7 @@ func (f *fields) env(name string) []string {
 	out := make([]string, 0, len(m))
 	for k, raw := range m {
 		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
+		if err := json.Unmarshal(raw, &s); err != nil || string(raw) == "null" {
 			f.errs = append(f.errs, detailItem{Loc: []any{"body", name, k}, Msg: "Input should be a valid string", Type: "string_type"})
 			continue
 		}
