@@ -171,6 +171,7 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, ss *session, fres
 	info := requestInfo(r)
 	id := newID()
 	info.command = id
+	defer ss.hold()()
 	cwd := dir
 	if cwd == "" {
 		cwd = ss.workDir()

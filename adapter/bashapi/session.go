@@ -29,6 +29,7 @@ type session struct {
 	lastUsed time.Time
 	cmds     []*command // in start order; ended ones beyond keep are released
 	count    int        // commands started, ever
+	starting int        // commands being checked and started
 	closed   bool
 }
 
@@ -126,11 +127,28 @@ func (ss *session) current() *command {
 	return ss.cmds[len(ss.cmds)-1]
 }
 
+// hold marks a command of the session being started, so that the session
+// does not expire meanwhile; the func it returns ends the mark.
+func (ss *session) hold() func() {
+	ss.mu.Lock()
+	ss.starting++
+	ss.mu.Unlock()
+	return func() {
+		ss.mu.Lock()
+		ss.starting--
+		ss.lastUsed = time.Now()
+		ss.mu.Unlock()
+	}
+}
+
 // idleSince returns how long the session has not been used; zero while a
-// command runs.
+// command runs or starts.
 func (ss *session) idleSince(now time.Time) time.Duration {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
+	if ss.starting > 0 {
+		return 0
+	}
 	for _, c := range ss.cmds {
 		if c.running() {
 			return 0
