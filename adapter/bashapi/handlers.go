@@ -197,14 +197,15 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, ss *session, fres
 	ctx, cancel := context.WithTimeout(r.Context(), checkTimeout)
 	d, p, err := s.g.Start(ctx, req)
 	cancel()
-	s.logDecision(ss.id, id, text, d, err == nil, t0)
+	sid := ss.id
+	if err != nil && fresh {
+		s.removeSession(ss)
+		sid = ""
+		info.session = ""
+	}
+	s.logDecision(sid, id, text, d, err == nil, t0)
 	if err != nil {
 		<-s.running
-		sid := ss.id
-		if fresh {
-			s.removeSession(ss)
-			sid = ""
-		}
 		s.refuse(w, sid, id, text, d, err)
 		return nil, false
 	}
