@@ -25,7 +25,9 @@ func TestPanicIsARefusal(t *testing.T) {
 	defer s.Close(t.Context())
 	s.mux.HandleFunc("POST /v1/bash/panic", func(http.ResponseWriter, *http.Request) { panic("boom") })
 	w := httptest.NewRecorder()
-	s.ServeHTTP(w, httptest.NewRequest("POST", "/v1/bash/panic", strings.NewReader("{}")))
+	req := httptest.NewRequest("POST", "/v1/bash/panic", strings.NewReader("{}"))
+	req.Host = "localhost"
+	s.ServeHTTP(w, req)
 	var m struct {
 		Success bool
 		Message string

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -52,7 +53,10 @@ type Config struct {
 	// ask behind an HTTP API: false (the default) refuses them.
 	AllowAsk bool
 	// Token, if set, is required as "Authorization: Bearer TOKEN" on every
-	// request (compared in constant time).
+	// request (compared in constant time). Without a Token, only requests
+	// whose Host is a loopback name (localhost, 127.0.0.0/8, ::1) and that
+	// carry no Origin header are served (403 otherwise), so that a web
+	// page the user visits cannot reach the server (CSRF, DNS rebinding).
 	Token string
 	// MaxCommands is the number of commands running at once, MaxSessions
 	// the number of open sessions; beyond them a request is answered 429.
@@ -240,7 +244,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(rw, http.StatusUnauthorized, map[string]string{"detail": "Not authenticated"})
 		return
 	}
+	if s.cfg.Token == "" {
+		// Without a token, a web page the user visits must not reach a
+		// loopback server: browsers send Origin on every POST (CSRF),
+		// and a rebound DNS name arrives with its own Host.
+		if r.Header.Get("Origin") != "" || !loopbackHost(r.Host) {
+			writeJSON(rw, http.StatusForbidden, map[string]string{"detail": "Forbidden: without a token, only requests to a loopback host name and without an Origin header (not from a web page) are served"})
+			return
+		}
+	}
 	s.mux.ServeHTTP(rw, r)
+}
+
+// loopbackHost reports whether a Host header names the loopback
+// interface: localhost, 127.0.0.0/8 or ::1, with or without a port.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 func (s *Server) authorized(r *http.Request) bool {

@@ -124,6 +124,7 @@ func (s *testServer) doRaw(method, path string, body any, hdr http.Header) (int,
 		rd = bytes.NewReader(j)
 	}
 	req := httptest.NewRequest(method, path, rd)
+	req.Host = "127.0.0.1:8080"
 	req.Header.Set("Content-Type", "application/json")
 	for k, v := range hdr {
 		req.Header[k] = v
@@ -726,6 +727,47 @@ func TestToken(t *testing.T) {
 	}
 	if code, raw, _ := s.doRaw("GET", "/v1/bash/sessions", nil, http.Header{"Authorization": {"Bearer s3cret"}}); code != http.StatusOK {
 		t.Errorf("right token: %d %s", code, raw)
+	}
+}
+
+// TestBrowsersRefused: without a token, a request from a web page (it has
+// an Origin header) or to a host name that is not loopback (DNS
+// rebinding) is 403, and nothing runs.
+func TestBrowsersRefused(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, bashapi.Config{})
+	for _, tc := range []struct {
+		host, origin string
+		want         int
+	}{
+		{"127.0.0.1:8080", "", http.StatusOK},
+		{"localhost:8080", "", http.StatusOK},
+		{"[::1]:8080", "", http.StatusOK},
+		{"LOCALHOST", "", http.StatusOK},
+		{"127.0.0.1:8080", "https://evil.example", http.StatusForbidden},
+		{"127.0.0.1:8080", "null", http.StatusForbidden},
+		{"evil.example:8080", "", http.StatusForbidden},
+		{"localhost.evil.example", "", http.StatusForbidden},
+		{"", "", http.StatusForbidden},
+	} {
+		req := httptest.NewRequest("POST", "/v1/bash/exec", strings.NewReader(`{"command": "touch ran"}`))
+		req.Host = tc.host
+		if tc.origin != "" {
+			req.Header.Set("Origin", tc.origin)
+		}
+		w := httptest.NewRecorder()
+		s.h.ServeHTTP(w, req)
+		_, err := os.Stat(filepath.Join(s.dir, "ran"))
+		if w.Code != tc.want || (tc.want != http.StatusOK) != os.IsNotExist(err) {
+			t.Errorf("Host %q Origin %q: %d (ran: %v), want %d", tc.host, tc.origin, w.Code, err == nil, tc.want)
+		}
+		os.Remove(filepath.Join(s.dir, "ran"))
+	}
+	// With a token, the Host is the operator's business.
+	s = newServer(t, bashapi.Config{Token: "tok"})
+	code, raw, _ := s.doRaw("GET", "/v1/bash/sessions", nil, http.Header{"Authorization": {"Bearer tok"}, "Origin": {"https://app.example"}})
+	if code != http.StatusOK {
+		t.Errorf("with a token: %d %s", code, raw)
 	}
 }
 
