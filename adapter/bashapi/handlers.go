@@ -501,20 +501,27 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	var script []byte
 	if snap != "" {
 		// Reading the snapshot is judged as `cat -- PATH` would be, so
-		// that an ignored file is never read; its text is then a command
-		// like any other, run once as the session's first command.
-		read, _ := cmdguard.CommandLine("cat", []string{"--", snap})
-		t0 := time.Now()
-		ctx, cancel := context.WithTimeout(r.Context(), checkTimeout)
-		d, err := s.g.Check(ctx, cmdguard.Request{Command: read, Cwd: dir, BaseEnv: s.cfg.BaseEnv})
-		cancel()
-		pass := err == nil && (d.Verdict == cmdguard.Allow || d.Verdict == cmdguard.Ask && s.cfg.AllowAsk)
-		s.logDecision(sid, "", read, d, pass, t0)
-		if !pass {
-			s.refuse(w, "", "", read, d, fmt.Errorf("%w: %v", cmdguard.ErrRefused, err))
+		// that an ignored file is never read: first the path given, then,
+		// once it is open, the file it resolved to (what is read is the
+		// file judged, whatever is renamed meanwhile). Its text is then a
+		// command like any other, run once as the session's first command.
+		if !s.mayRead(w, r, sid, dir, snap) {
 			return
 		}
-		if script, err = readSnapshot(snap); err != nil {
+		f, err := os.OpenFile(snap, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			invalid(w, http.StatusUnprocessableEntity, []detailItem{{Loc: []any{"body", "snapshot_path"}, Msg: "Value error, cannot read snapshot_path: " + err.Error(), Type: "value_error"}})
+			return
+		}
+		defer f.Close()
+		real, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", f.Fd()))
+		if err != nil || (real != snap && !s.mayRead(w, r, sid, dir, real)) {
+			if err != nil {
+				s.refuse(w, "", "", snap, cmdguard.Decision{}, fmt.Errorf("%w: cannot resolve snapshot_path: %v", cmdguard.ErrRefused, err))
+			}
+			return
+		}
+		if script, err = readSnapshot(f, snap); err != nil {
 			invalid(w, http.StatusUnprocessableEntity, []detailItem{{Loc: []any{"body", "snapshot_path"}, Msg: "Value error, " + err.Error(), Type: "value_error"}})
 			return
 		}
@@ -533,13 +540,25 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	ok(w, "Operation successful", ss.info())
 }
 
-// readSnapshot reads a snapshot script: a regular file up to maxSnapshot.
-func readSnapshot(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read snapshot_path: %w", err)
+// mayRead judges reading path as `cat -- PATH`; it answers the refusal
+// itself and reports whether the read may go on.
+func (s *Server) mayRead(w http.ResponseWriter, r *http.Request, sid, dir, path string) bool {
+	read, _ := cmdguard.CommandLine("cat", []string{"--", path})
+	t0 := time.Now()
+	ctx, cancel := context.WithTimeout(r.Context(), checkTimeout)
+	d, err := s.g.Check(ctx, cmdguard.Request{Command: read, Cwd: dir, BaseEnv: s.cfg.BaseEnv})
+	cancel()
+	pass := err == nil && (d.Verdict == cmdguard.Allow || d.Verdict == cmdguard.Ask && s.cfg.AllowAsk)
+	s.logDecision(sid, "", read, d, pass, t0)
+	if !pass {
+		s.refuse(w, "", "", read, d, fmt.Errorf("%w: %v", cmdguard.ErrRefused, err))
 	}
-	defer f.Close()
+	return pass
+}
+
+// readSnapshot reads a snapshot script from f: a regular file up to
+// maxSnapshot bytes.
+func readSnapshot(f *os.File, path string) ([]byte, error) {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("snapshot_path is not a regular file: %s", path)
 	}

@@ -711,6 +711,14 @@ func TestSnapshotGated(t *testing.T) {
 	if d := data(t, m); m["success"] != false || !hasReason(d, "ignore.denied", "") || strings.Contains(fmt.Sprint(m), "hunter2") {
 		t.Errorf("snapshot_path .env: %v", m)
 	}
+	// A FIFO would block a reader: it is not a regular file (422), at once.
+	fifo := filepath.Join(s.dir, "fifo.sh")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, m := s.do("POST", "/v1/bash/sessions/create", map[string]any{"snapshot_path": fifo}); code != http.StatusUnprocessableEntity {
+		t.Errorf("snapshot_path FIFO: %d %v, want 422", code, m)
+	}
 	if _, l := s.do("GET", "/v1/bash/sessions", nil); len(l["data"].([]any)) != 1 {
 		t.Errorf("refused snapshots opened sessions: %v", l)
 	}
