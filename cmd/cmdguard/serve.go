@@ -98,6 +98,11 @@ func (c *cli) serve(args []string) int {
 	if err != nil {
 		return c.errorf("serve: %v", err)
 	}
+	// Catch the signals before saying "listening": from then on, SIGTERM
+	// and SIGINT end the commands before the server exits.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
+	defer signal.Stop(sigs)
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return c.errorf("serve: %v", err)
@@ -108,9 +113,6 @@ func (c *cli) serve(args []string) int {
 	}
 	logger.Info("listening", "addr", ln.Addr().String(), "root", g.Root(), "cwd", cwd, "token", token != "", "ask", *ask)
 
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT)
-	defer signal.Stop(sigs)
 	base, cancelBase := context.WithCancel(context.Background())
 	defer cancelBase()
 	srv := &http.Server{

@@ -139,3 +139,34 @@ func TestServeSignal(t *testing.T) {
 		t.Errorf("log records: %s", got)
 	}
 }
+
+// TestServeTextLogAndSIGINT: --log-format text logs for people; SIGINT
+// ends the server with exit 0; bad flags exit 3.
+func TestServeTextLogAndSIGINT(t *testing.T) {
+	t.Parallel()
+	for _, args := range [][]string{{"--log-format", "xml"}, {"--ask", "maybe"}, {"--max-commands", "0"}, {"--output-limit", "lots"}, {"extra"}} {
+		cmd := osexec.Command(cmdguardBin(t), append([]string{"serve", "--listen", "127.0.0.1:0", "--cwd", t.TempDir()}, args...)...)
+		var ee *osexec.ExitError
+		if out, err := cmd.CombinedOutput(); !errors.As(err, &ee) || ee.ExitCode() != exitError {
+			t.Errorf("serve %v: %v, want exit 3\n%s", args, err, out)
+		}
+	}
+	cmd := osexec.Command(cmdguardBin(t), "serve", "--listen", "127.0.0.1:0", "--cwd", t.TempDir(), "--log-format", "text")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	sc := bufio.NewScanner(stderr)
+	if !sc.Scan() || !strings.Contains(sc.Text(), "level=INFO msg=listening addr=127.0.0.1:") {
+		t.Fatalf("first text log line: %q", sc.Text())
+	}
+	cmd.Process.Signal(os.Interrupt)
+	var rest []string
+	for sc.Scan() {
+		rest = append(rest, sc.Text())
+	}
+	if err := cmd.Wait(); err != nil || !strings.Contains(strings.Join(rest, "\n"), "msg=stopped") {
+		t.Errorf("serve after SIGINT: %v\n%s", err, strings.Join(rest, "\n"))
+	}
+}
