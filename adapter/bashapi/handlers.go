@@ -181,15 +181,20 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, ss *session, fres
 	default:
 		if fresh {
 			s.removeSession(ss)
+			info.session = ""
 		}
 		fail(w, http.StatusTooManyRequests, fmt.Sprintf("too many running commands: the limit is %d (wait for one to end, kill one, or start cmdguard serve with a higher --max-commands)", s.cfg.MaxCommands))
 		return nil, false
+	}
+	timeout := time.Duration(hard * float64(time.Second))
+	if hard > 0 {
+		timeout = max(timeout, 1) // a tiny hard_timeout is not "none"
 	}
 	req := cmdguard.RunRequest{
 		Request:     cmdguard.Request{Command: text, Cwd: cwd, Env: env, BaseEnv: s.cfg.BaseEnv},
 		StdinPipe:   true,
 		OutputLimit: s.cfg.OutputLimit,
-		Timeout:     time.Duration(hard * float64(time.Second)),
+		Timeout:     timeout,
 		SoftTimeout: -1,
 		Approve:     s.approve,
 	}
