@@ -20,6 +20,18 @@ import (
 // checkTimeout bounds one gate check; running out of it is a deny.
 const checkTimeout = 10 * time.Second
 
+// outputSettle is how long a waiting /output, once new output has come,
+// waits for the command to end, so that a command's last output and its
+// exit come in one answer.
+const outputSettle = 200 * time.Millisecond
+
+// done is a context that is already done: Poll answers at once with it.
+var done = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
 // maxSnapshot is the largest snapshot_path script read.
 const maxSnapshot = 1 << 20
 
@@ -394,6 +406,18 @@ func (s *Server) output(w http.ResponseWriter, r *http.Request) {
 	}
 	defer cancel()
 	res, _ := c.p.Poll(ctx, off, eoff, 0)
+	if wait && res.Status == exec.StatusRunning && (res.Stdout.Next > off || res.Stderr.Next > eoff) {
+		// New output has come: give the command a moment to end, so that
+		// its last output and its exit come in one answer.
+		t := time.NewTimer(outputSettle)
+		select {
+		case <-c.p.Done():
+			res, _ = c.p.Poll(done, off, eoff, 0)
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
+	}
 	data.Stdout, data.Stderr = res.Stdout.String(), res.Stderr.String()
 	data.Offset, data.StderrOffset = res.Stdout.Next, res.Stderr.Next
 	data.StdoutLost, data.StderrLost = res.Stdout.Lost, res.Stderr.Lost
