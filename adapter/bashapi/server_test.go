@@ -845,3 +845,30 @@ func TestCloseEndsCommands(t *testing.T) {
 		t.Errorf("exec after Close: %d %v, want 503", code, m)
 	}
 }
+
+// TestOutputFields: stderr_offset reads stderr from a byte offset,
+// wait_timeout ends a wait with no new output (running, nothing read),
+// wait false answers at once, and command_id picks the command.
+func TestOutputFields(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, bashapi.Config{})
+	d := s.exec(map[string]any{"command": "printf 'abcdef' >&2; printf 'xyz'"})
+	o := data(t, s.post("/v1/bash/output", map[string]any{"session_id": d["session_id"], "offset": 1, "stderr_offset": 2}))
+	if o["stdout"] != "yz" || o["stderr"] != "cdef" || num(o["offset"]) != 3 || num(o["stderr_offset"]) != 6 {
+		t.Errorf("output from offsets 1 and 2: %v", o)
+	}
+	a := s.exec(map[string]any{"command": "sleep 30", "async_mode": true, "session_id": d["session_id"]})
+	t0 := time.Now()
+	o = data(t, s.post("/v1/bash/output", map[string]any{"session_id": d["session_id"], "wait": true, "wait_timeout": 0.3}))
+	if c := o["command"].(map[string]any); c["status"] != "running" || c["command_id"] != a["command_id"] || o["stdout"] != "" || time.Since(t0) < 300*time.Millisecond {
+		t.Errorf("wait_timeout 0.3 on a silent command: %v after %v", o, time.Since(t0))
+	}
+	o = data(t, s.post("/v1/bash/output", map[string]any{"session_id": d["session_id"], "command_id": d["command_id"]}))
+	if c := o["command"].(map[string]any); c["status"] != "completed" || o["stdout"] != "xyz" || o["stderr"] != "abcdef" {
+		t.Errorf("output by command_id of the first command: %v", o)
+	}
+	w := data(t, s.post("/v1/bash/kill", map[string]any{"session_id": d["session_id"], "command_id": a["command_id"]}))
+	if w["status"] != "killed" {
+		t.Errorf("kill: %v", w)
+	}
+}
