@@ -188,7 +188,7 @@ func (s *Server) Close(ctx context.Context) error {
 // janitor closes idle sessions.
 func (s *Server) janitor() {
 	defer close(s.done)
-	tick := time.NewTicker(min(s.cfg.IdleExpiry/4, time.Minute))
+	tick := time.NewTicker(max(min(s.cfg.IdleExpiry/4, time.Minute), time.Millisecond))
 	defer tick.Stop()
 	for {
 		select {

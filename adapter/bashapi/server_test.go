@@ -782,6 +782,7 @@ func TestBrowsersRefused(t *testing.T) {
 func TestIdleExpiry(t *testing.T) {
 	t.Parallel()
 	s := newServer(t, bashapi.Config{IdleExpiry: 100 * time.Millisecond})
+	newServer(t, bashapi.Config{IdleExpiry: 1}) // the janitor must not panic on a tiny expiry
 	busy := s.exec(map[string]any{"command": "sleep 30", "async_mode": true})
 	idle := data(t, s.post("/v1/bash/sessions/create", map[string]any{}))
 	deadline := time.Now().Add(10 * time.Second)
