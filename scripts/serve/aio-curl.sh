@@ -7,7 +7,8 @@
 # they run: the placeholder SESSION_ID (by the session_id an earlier answer
 # gave, as the guide says to), and the base URL http://localhost:8080 when
 # port 8080 is taken on this machine (then a free port is used; the script
-# says so). The guide's python3 http.server example is refused by the
+# says so), and /home/gem when it does not exist and cannot be created
+# (then a temp dir; the script says so). The guide's python3 http.server example is refused by the
 # policy used here (interpreters are not allowed): the script checks the
 # refusal, then starts a stand-in long-lived command so that the guide's
 # "Read logs" and "Stop the process" examples have a session to act on.
@@ -44,8 +45,14 @@ allow: [pwd, ls, echo, cat, sleep]
 ignore: [.env]
 EOF
 # The guide's first example runs in /home/gem (the AIO sandbox's home).
+gem=/home/gem
 if [ ! -d /home/gem ]; then
-	mkdir -p /home/gem && made_gem=1
+	if mkdir -p /home/gem 2>/dev/null; then
+		made_gem=1
+	else
+		gem=$tmp/gem && mkdir -p "$gem"
+		echo "note: cannot create /home/gem here; the first example runs in $gem instead"
+	fi
 fi
 
 start_server() { # ADDR
@@ -75,6 +82,7 @@ run() {
 	text=$(cat)
 	text=${text//SESSION_ID/$session}
 	text=${text//http:\/\/localhost:8080/$base}
+	text=${text//\/home\/gem/$gem}
 	echo "== $1"
 	out=$(bash -c "$text" 2>"$tmp/curl.err") || { echo "curl failed:"; cat "$tmp/curl.err"; }
 	echo "$out" | jq -c . 2>/dev/null || echo "$out"
@@ -99,7 +107,7 @@ curl -X POST "http://localhost:8080/v1/bash/exec" \
   }'
 EXAMPLE
 check "completed" '.success == true and .data.status == "completed" and .data.exit_code == 0'
-check "stdout" '(.data.stdout | startswith("/home/gem\ntotal ")) and .data.stderr == null'
+check "stdout" '(.data.stdout | startswith("'"$gem"'\ntotal ")) and .data.stderr == null'
 check "offset is the stdout byte count" '.data.offset == (.data.stdout | utf8bytelength) and .data.stderr_offset == 0'
 check "ids" '(.data.session_id | length) > 0 and (.data.command_id | length) > 0 and .data.command == "pwd && ls -la"'
 
