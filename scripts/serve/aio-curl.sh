@@ -3,15 +3,16 @@
 # `cmdguard serve`, verbatim, and checks the JSON of every answer.
 #
 # The examples are copied from agent-infra/sandbox,
-# website/docs/en/guide/basic/bash.md. Only two things are replaced when
-# they run: the placeholder SESSION_ID (by the session_id an earlier answer
-# gave, as the guide says to), and the base URL http://localhost:8080 when
-# port 8080 is taken on this machine (then a free port is used; the script
-# says so), and /home/gem when it does not exist and cannot be created
-# (then a temp dir; the script says so). The guide's python3 http.server example is refused by the
-# policy used here (interpreters are not allowed): the script checks the
-# refusal, then starts a stand-in long-lived command so that the guide's
-# "Read logs" and "Stop the process" examples have a session to act on.
+# website/docs/en/guide/basic/bash.md. What is replaced when they run:
+# the placeholder SESSION_ID (by the session_id an earlier answer gave, as
+# the guide says to); the base URL http://localhost:8080 when port 8080 is
+# taken on this machine (a free port instead); /home/gem when it does not
+# exist and cannot be created (a temp dir instead). The script says so
+# when it replaces either. The guide's python3 http.server example is
+# refused by the policy used here (interpreters are not allowed): the
+# script checks the refusal, then starts a stand-in long-lived command so
+# that the guide's "Read logs" and "Stop the process" examples have a
+# session to act on.
 #
 # usage: scripts/serve/aio-curl.sh [CMDGUARD_BINARY]
 # needs: bash, curl, jq (and go, when no binary is given)
