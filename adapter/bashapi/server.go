@@ -393,7 +393,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) *fields {
 	return f
 }
 
-// done answers 422 if the fields had errors; it reports whether it did.
+// answered answers 422 if the fields had errors; it reports whether it did.
 func (f *fields) answered(w http.ResponseWriter) bool {
 	if len(f.errs) == 0 {
 		return false
