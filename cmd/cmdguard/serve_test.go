@@ -170,3 +170,56 @@ func TestServeTextLogAndSIGINT(t *testing.T) {
 		t.Errorf("serve after SIGINT: %v\n%s", err, strings.Join(rest, "\n"))
 	}
 }
+
+// startServe starts `cmdguard serve` on a free loopback port in dir and
+// returns the command and the address it listens on.
+func startServe(t *testing.T, dir string, args ...string) (*osexec.Cmd, string) {
+	t.Helper()
+	cmd := osexec.Command(cmdguardBin(t), append([]string{"serve", "--listen", "127.0.0.1:0", "--cwd", dir}, args...)...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m["msg"] == "listening" {
+			go io.Copy(io.Discard, stderr)
+			return cmd, m["addr"].(string)
+		}
+	}
+	t.Fatal("serve never said where it listens")
+	return nil, ""
+}
+
+// TestServeSIGKILL: a SIGKILL of the server leaves no command running.
+func TestServeSIGKILL(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".cmdguard.yaml"), []byte("version: 1\nallow: [echo, sleep]\n"), 0o644)
+	cmd, addr := startServe(t, dir)
+	resp, err := http.Post("http://"+addr+"/v1/bash/exec", "application/json", strings.NewReader(`{"command": "echo $$; sleep 60", "timeout": 0.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ Data struct{ Status, Stdout string } }
+	json.NewDecoder(resp.Body).Decode(&m)
+	resp.Body.Close()
+	pgid, _ := strconv.Atoi(strings.TrimSpace(m.Data.Stdout))
+	if m.Data.Status != "running" || pgid == 0 {
+		t.Fatalf("exec: %+v", m)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	deadline := time.Now().Add(promptDeadline)
+	for syscall.Kill(-pgid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("process group %d outlived the SIGKILLed server", pgid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
