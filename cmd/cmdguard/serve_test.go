@@ -206,7 +206,9 @@ func TestServeSIGKILL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m struct{ Data struct{ Status, Stdout string } }
+	var m struct {
+		Data struct{ Status, Stdout string }
+	}
 	json.NewDecoder(resp.Body).Decode(&m)
 	resp.Body.Close()
 	pgid, _ := strconv.Atoi(strings.TrimSpace(m.Data.Stdout))
