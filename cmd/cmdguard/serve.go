@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -91,7 +92,7 @@ func (c *cli) serve(args []string) int {
 		return c.errorf("%v", err)
 	}
 	api, err := bashapi.New(bashapi.Config{
-		Guard: g, Dir: cwd, BaseEnv: os.Environ(), AllowAsk: *ask == "allow", Token: token,
+		Guard: g, Dir: cwd, BaseEnv: baseEnv(), AllowAsk: *ask == "allow", Token: token,
 		MaxCommands: *maxCommands, MaxSessions: *maxSessions, OutputLimit: outLimit,
 		MaxBody: int64(bodyLimit), IdleExpiry: *idle, Logger: logger,
 	})
@@ -146,6 +147,13 @@ func (c *cli) serve(args []string) int {
 	}
 	logger.Info("stopped")
 	return code
+}
+
+// baseEnv is the environment commands start from: the server's, without
+// its token (the policy's exec.env_allow reduces it further).
+func baseEnv() []string {
+	env := os.Environ()
+	return slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, tokenEnv+"=") })
 }
 
 // serveToken reads the bearer token from file, else from $CMDGUARD_SERVE_TOKEN.

@@ -196,6 +196,42 @@ func startServe(t *testing.T, dir string, args ...string) (*osexec.Cmd, string) 
 	return nil, ""
 }
 
+// TestServeTokenNotPassedOn: the token in $CMDGUARD_SERVE_TOKEN is not in
+// the commands' environment.
+func TestServeTokenNotPassedOn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".cmdguard.yaml"), []byte("version: 1\nallow: [echo]\n"), 0o644)
+	cmd := osexec.Command(cmdguardBin(t), "serve", "--listen", "127.0.0.1:0", "--cwd", dir)
+	cmd.Env = append(os.Environ(), tokenEnv+"=env-t0ken", "OTHER_VAR=kept")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	var addr string
+	sc := bufio.NewScanner(stderr)
+	for addr == "" && sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m["msg"] == "listening" {
+			addr, _ = m["addr"].(string)
+		}
+	}
+	go io.Copy(io.Discard, stderr)
+	req, _ := http.NewRequest("POST", "http://"+addr+"/v1/bash/exec", strings.NewReader(`{"command": "echo ${CMDGUARD_SERVE_TOKEN:-absent} ${OTHER_VAR:-absent}"}`))
+	req.Header.Set("Authorization", "Bearer env-t0ken")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var m struct{ Data struct{ Stdout string } }
+	json.NewDecoder(resp.Body).Decode(&m)
+	if m.Data.Stdout != "absent kept\n" {
+		t.Errorf("the command saw %q, want the token absent and other variables kept", m.Data.Stdout)
+	}
+}
+
 // TestServeSIGKILL: a SIGKILL of the server leaves no command running.
 func TestServeSIGKILL(t *testing.T) {
 	t.Parallel()
