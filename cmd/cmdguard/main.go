@@ -100,6 +100,7 @@ one's rules (its deny rules too) in DIR's subtree, since the first
 .cmdguard.yaml walking up wins. Extend the outer policy instead, or pass
 --nested to write it anyway.
 Exit codes: 0 written, 3 not written.`},
+	{"serve", "", "serve the AIO sandbox's /v1/bash HTTP API, every command gated", serveAbout},
 	{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout},
 }
 
@@ -213,6 +214,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return env.init(args[1:])
 	case "mcp":
 		return env.mcp(args[1:])
+	case "serve":
+		return env.serve(args[1:])
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			// cmdguard help check = cmdguard check --help

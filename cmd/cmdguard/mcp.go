@@ -94,15 +94,11 @@ func (c *cli) mcp(args []string) int {
 		}
 		return 0
 	}
-	token, err := mcpToken(*tokenFile)
+	token, err := readToken(*tokenFile, mcpEnvToken)
 	if err != nil {
 		return c.errorf("mcp: %v", err)
 	}
-	loop, err := loopback(*addr)
-	if err != nil {
-		return c.errorf("mcp: --http: %v", err)
-	}
-	if !loop && token == "" {
+	if !loopback(*addr) && token == "" {
 		return c.errorf("mcp: --http %s is not a loopback address: give a token (--token-file or $%s)", *addr, mcpEnvToken)
 	}
 	if token == "" {
@@ -134,40 +130,6 @@ func (c *cli) mcp(args []string) int {
 
 func isEOF(err error) bool {
 	return err != nil && (strings.Contains(err.Error(), "EOF") || strings.Contains(err.Error(), "closed"))
-}
-
-// mcpToken reads the token from file, else from the environment.
-func mcpToken(file string) (string, error) {
-	if file != "" {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			return "", err
-		}
-		t := strings.TrimSpace(string(b))
-		if len(t) < 16 {
-			return "", fmt.Errorf("the token in %s is shorter than 16 characters", file)
-		}
-		return t, nil
-	}
-	t := os.Getenv(mcpEnvToken)
-	if t != "" && len(t) < 16 {
-		return "", fmt.Errorf("$%s is shorter than 16 characters", mcpEnvToken)
-	}
-	return t, nil
-}
-
-// loopback reports whether addr's host is a loopback address (or
-// localhost); an empty host means every interface.
-func loopback(addr string) (bool, error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return false, err
-	}
-	if host == "localhost" {
-		return true, nil
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback(), nil
 }
 
 // bearer lets through only requests with the token.
