@@ -11,6 +11,13 @@ import path from "node:path";
 
 const dir = process.argv[2];
 const cmd = () => fs.readFileSync(path.join(dir, "next_cmd"), "utf8");
+// next_cmd may instead be a JSON tool call {"tool": NAME, "input": {...}}
+// (Claude Code's Read, Gemini's read_file): the agents' own file tools.
+const call = (shell, key) => {
+  const s = cmd();
+  if (s.startsWith("{")) return JSON.parse(s);
+  return { tool: shell, input: { [key]: s, description: "run it" } };
+};
 const seen = (x) => fs.writeFileSync(path.join(dir, "seen.json"), JSON.stringify(x, null, 1));
 const log = (s) => fs.appendFileSync(path.join(dir, "api.log"), s + "\n");
 let n = 0;
@@ -26,12 +33,13 @@ function anthropic(j, res) {
   const result = Array.isArray(last.content) ? last.content.find((b) => b.type === "tool_result") : null;
   if (result) seen({ agent: "claude", tool_result: result });
   const bash = (j.tools || []).some((t) => t.name === "Bash") && !result;
+  const c = call("Bash", "command");
   const usage = { input_tokens: 10, output_tokens: 5 }, id = "msg_" + ++n;
   sse(res, [
     ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: j.model, content: [], stop_reason: null, usage } }],
-    ["content_block_start", { type: "content_block_start", index: 0, content_block: bash ? { type: "tool_use", id: "toolu_" + n, name: "Bash", input: {} } : { type: "text", text: "" } }],
+    ["content_block_start", { type: "content_block_start", index: 0, content_block: bash ? { type: "tool_use", id: "toolu_" + n, name: c.tool, input: {} } : { type: "text", text: "" } }],
     ["content_block_delta", { type: "content_block_delta", index: 0, delta: bash
-      ? { type: "input_json_delta", partial_json: JSON.stringify({ command: cmd(), description: "run it" }) }
+      ? { type: "input_json_delta", partial_json: JSON.stringify(c.input) }
       : { type: "text_delta", text: "done" } }],
     ["content_block_stop", { type: "content_block_stop", index: 0 }],
     ["message_delta", { type: "message_delta", delta: { stop_reason: bash ? "tool_use" : "end_turn" }, usage: { output_tokens: 5 } }],
@@ -48,7 +56,8 @@ function gemini(url, j, res) {
   const last = (j.contents || []).at(-1) || {};
   const result = (last.parts || []).find((p) => p.functionResponse);
   if (result) seen({ agent: "gemini", functionResponse: result.functionResponse });
-  const part = result ? { text: "done" } : { functionCall: { name: "run_shell_command", args: { command: cmd(), description: "run it" } } };
+  const c = call("run_shell_command", "command");
+  const part = result ? { text: "done" } : { functionCall: { name: c.tool, args: c.input } };
   res.writeHead(200, { "content-type": "text/event-stream" });
   res.write(`data: ${JSON.stringify({ candidates: [{ content: { role: "model", parts: [part] }, finishReason: "STOP", index: 0 }], usageMetadata })}\r\n\r\n`);
   res.end();

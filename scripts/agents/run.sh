@@ -9,6 +9,10 @@
 #   (c) touch asked.txt — no rule matches, so cmdguard asks; nobody can
 #                        answer in a headless run: must not run; the model is
 #                        told it needs a person's approval
+#   (d) the agent's own file tool reads secret.txt, also ignored (Claude Code's Read, Gemini's
+#       read_file; Codex has no file-tool hook) — denied, told why
+#   (z) a control: `cmdguard install --uninstall`, then cat .env — runs and
+#       the model sees the secret, so the checks above can fail
 #
 # Usage: scripts/agents/run.sh [claude] [codex] [gemini]   (default: all three)
 # The agents come from `npm ci` in scripts/agents (see package.json). What
@@ -52,8 +56,9 @@ project() {
 	rm -rf "$work/$1"; mkdir -p "$p" "$h"
 	(cd "$p" && git init -q && git config user.email t@example.com && git config user.name t)
 	printf 'version: 1\ndefault: ask\nallow: [git status, ls, echo]\n' > "$p/.cmdguard.yaml"
-	printf '.env\n' > "$p/.cmdguardignore"
+	printf '.env\nsecret.txt\n' > "$p/.cmdguardignore"
 	printf 'TOKEN=sekrit-4711\n' > "$p/.env"
+	printf 'sekrit-4711\n' > "$p/secret.txt"
 	echo "$p"
 }
 
@@ -109,7 +114,9 @@ for agent in "${agents[@]}"; do
 		echo "== $agent: not installed (npm ci in scripts/agents)"; fails=$((fails + 1)); continue
 	fi
 	echo "== $agent $("$bin/$agent" --version 2>/dev/null | head -1)"
-	for case in a b c; do
+	cases="a b c d z"
+	[ "$agent" = codex ] && cases="a b c z"
+	for case in $cases; do
 		p=$(project "$agent")
 		h=$work/$agent/home
 		setup "$agent" "$p" "$h" > "$out/$agent-install.txt"
@@ -117,6 +124,11 @@ for agent in "${agents[@]}"; do
 		a) cmd='git status' ;;
 		b) cmd='cat .env' ;;
 		c) cmd='touch asked.txt' ;;
+		d) cmd='{"tool":"Read","input":{"file_path":"'$p'/secret.txt"}}'
+			# Gemini's read_file refuses dot files itself, before any hook.
+			[ "$agent" = gemini ] && cmd='{"tool":"read_file","input":{"file_path":"secret.txt"}}' ;;
+		z) cmd='cat .env'
+			"$cg" install "$agent" --dir "$p" --uninstall >> "$out/$agent-install.txt" ;;
 		esac
 		printf '%s' "$cmd" > "$work/api/next_cmd"
 		rm -f "$work/api/seen.json"
@@ -141,6 +153,12 @@ for agent in "${agents[@]}"; do
 		c)
 			[ ! -e "$p/asked.txt" ] && grep -q 'policy.no_match' <<<"$seen" && r=ok || r=fail
 			check "$name" "did not run; the model was told it needs approval (policy.no_match)" $r ;;
+		d)
+			grep -q 'ignore.denied' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
+			check "$name" "the file tool did not read it; the model was told why (ignore.denied)" $r ;;
+		z)
+			grep -q 'sekrit-4711' <<<"$seen" && ! grep -q cmdguard "$p/.$agent/"* 2>/dev/null && r=ok || r=fail
+			check "$name" "control, hook uninstalled: it ran and the model saw the secret" $r ;;
 		esac
 		echo "        model saw: $(tr -s ' \n' ' ' <<<"$seen" | cut -c1-400)"
 	done
