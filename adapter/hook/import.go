@@ -84,7 +84,10 @@ func ImportRules(format, file string, data []byte) (*Import, error) {
 }
 
 func (im *Import) warn(source, native, why string) {
-	im.Warnings = append(im.Warnings, Warning{Source: source, Native: native, Why: why})
+	w := Warning{Source: source, Native: native, Why: why}
+	if !slices.Contains(im.Warnings, w) {
+		im.Warnings = append(im.Warnings, w)
+	}
 }
 
 func (im *Import) at(data []byte, off int) string {
