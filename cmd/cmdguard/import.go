@@ -28,13 +28,21 @@ func (c *cli) importRules(args []string) int {
 		return c.errorf("import: name the format first: %s\n%s", strings.Join(hook.ImportFormats, ", "), hookUsage)
 	}
 	format := args[0]
-	if err := flags.Parse(args[1:]); err != nil {
-		return exitError
+	// Flags may come before or after FILE.
+	var pos []string
+	for rest := args[1:]; ; {
+		if err := flags.Parse(rest); err != nil {
+			return exitError
+		}
+		if flags.NArg() == 0 {
+			break
+		}
+		pos, rest = append(pos, flags.Arg(0)), flags.Args()[1:]
 	}
 	var file string
 	var data []byte
 	var err error
-	switch flags.NArg() {
+	switch len(pos) {
 	case 0:
 		if format == "cline" {
 			env, ok := os.LookupEnv("CLINE_COMMAND_PERMISSIONS")
@@ -57,7 +65,7 @@ func (c *cli) importRules(args []string) int {
 		}
 		file = def
 	case 1:
-		file = flags.Arg(0)
+		file = pos[0]
 	default:
 		return c.errorf("import: one FILE at most")
 	}
