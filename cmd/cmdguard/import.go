@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cmdguard/cmdguard"
@@ -28,6 +29,9 @@ func (c *cli) importRules(args []string) int {
 		return c.errorf("import: name the format first: %s\n%s", strings.Join(hook.ImportFormats, ", "), hookUsage)
 	}
 	format := args[0]
+	if !slices.Contains(hook.ImportFormats, format) {
+		return c.errorf("import: unknown format %q (want %s)", format, strings.Join(hook.ImportFormats, ", "))
+	}
 	// Flags may come before or after FILE.
 	var pos []string
 	for rest := args[1:]; ; {
@@ -69,6 +73,13 @@ func (c *cli) importRules(args []string) int {
 	default:
 		return c.errorf("import: one FILE at most")
 	}
+	if *out != "" {
+		if _, err := os.Stat(*out); err == nil {
+			return c.errorf("import: %s exists; not overwriting it", *out)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return c.errorf("import: %v", err)
+		}
+	}
 	if data == nil {
 		if data, err = os.ReadFile(file); err != nil {
 			return c.errorf("import: %v", err)
@@ -104,11 +115,6 @@ func (c *cli) importRules(args []string) int {
 			return c.errorf("import: %v", err)
 		}
 		return 0
-	}
-	if _, err := os.Stat(*out); err == nil {
-		return c.errorf("import: %s exists; not overwriting it", *out)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return c.errorf("import: %v", err)
 	}
 	if err := os.WriteFile(*out, yaml, 0o644); err != nil {
 		return c.errorf("import: %v", err)
