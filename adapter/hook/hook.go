@@ -178,7 +178,7 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 		a.pass, a.verdict = true, cmdguard.Allow
 		return a
 	}
-	g, err := open(opts.Policy, c.cwd)
+	g, err := open(opts.Policy, c.project)
 	if err != nil {
 		return failure(c.agent, "the policy did not load: "+err.Error())
 	}
@@ -265,7 +265,13 @@ type call struct {
 	kind       toolKind
 	command    string // toolShell
 	path       string // toolRead, toolWrite
-	cwd        string // absolute
+	cwd        string // where the command runs: absolute
+	// project is where the agent's session is (the input's cwd or
+	// workspace root): the policy is found from there, never from a
+	// directory the model named for one call (Gemini's dir_path,
+	// Cursor's working_directory), so that a call cannot pick a
+	// laxer policy by running elsewhere.
+	project string
 }
 
 // input holds every field of every dialect that Run reads.
@@ -337,8 +343,18 @@ func parse(raw []byte, agent Agent, env []string) (call, error) {
 	if err != nil || c.kind == toolOther {
 		return c, err
 	}
-	if c.cwd == "" || !filepath.IsAbs(c.cwd) {
-		return c, fmt.Errorf("the hook input has no absolute working directory (cwd %q)", c.cwd)
+	if c.project == "" {
+		c.project = c.cwd
+	}
+	if c.project == "" || !filepath.IsAbs(c.project) {
+		return c, fmt.Errorf("the hook input has no absolute working directory (cwd %q)", c.project)
+	}
+	c.project = filepath.Clean(c.project)
+	switch {
+	case c.cwd == "":
+		c.cwd = c.project
+	case !filepath.IsAbs(c.cwd):
+		c.cwd = filepath.Join(c.project, c.cwd)
 	}
 	c.cwd = filepath.Clean(c.cwd)
 	return c, nil
@@ -487,12 +503,9 @@ func (c *call) gemini(in *input) error {
 	if err != nil {
 		return err
 	}
+	c.project = c.cwd
 	if ok && dir != "" {
-		if filepath.IsAbs(dir) {
-			c.cwd = dir
-		} else if c.cwd != "" {
-			c.cwd = filepath.Join(c.cwd, dir)
-		}
+		c.cwd = dir // relative to the project: joined in parse
 	}
 	return nil
 }
@@ -502,9 +515,18 @@ func (c *call) cursor(in *input) error {
 	if len(in.WorkspaceRoots) > 0 {
 		root = in.WorkspaceRoots[0]
 	}
-	c.cwd = str(in.Cwd)
+	for _, r := range in.WorkspaceRoots { // the root the command runs in
+		if rel, err := filepath.Rel(r, str(in.Cwd)); err == nil && filepath.IsAbs(r) && rel != ".." && !strings.HasPrefix(rel, "../") {
+			root = r
+			break
+		}
+	}
+	c.cwd, c.project = str(in.Cwd), root
 	if c.cwd == "" {
 		c.cwd = root
+	}
+	if c.project == "" {
+		c.project = c.cwd
 	}
 	switch ev := str(in.HookEventName); ev {
 	case "beforeShellExecution":

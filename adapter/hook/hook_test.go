@@ -31,7 +31,8 @@ func project(t testing.TB, policy string) string {
 	}
 	for name, body := range map[string]string{
 		".cmdguard.yaml":  policy,
-		".cmdguardignore": ".env\n",
+		".cmdguardignore": ".env\n*.secret\n",
+		"keys.secret":     "k\n",
 		".env":            "TOKEN=x\n",
 		"src/main.go":     "package main\n",
 	} {
@@ -368,6 +369,11 @@ func TestFileTools(t *testing.T) {
 		{"gemini write_file policy", "gemini", `{"hook_event_name":"BeforeTool","cwd":` + q(root) + `,"tool_name":"write_file","tool_input":{"file_path":".cmdguardignore","content":""}}`, obj{"decision": "deny", "reason": "~path.protected"}},
 		{"gemini other tool untouched", "gemini", `{"hook_event_name":"BeforeTool","cwd":` + q(root) + `,"tool_name":"glob","tool_input":{"pattern":"*"}}`, obj{"decision": nil}},
 		{"gemini dir_path", "gemini", `{"hook_event_name":"BeforeTool","cwd":` + q(filepath.Join(root, "src")) + `,"tool_name":"run_shell_command","tool_input":{"command":"cat .env","dir_path":".."}}`, obj{"decision": "deny", "reason": "~ignore.denied"}},
+		// A directory the model names for one call does not pick the policy.
+		{"gemini dir_path elsewhere", "gemini", `{"hook_event_name":"BeforeTool","cwd":` + q(root) + `,"tool_name":"run_shell_command","tool_input":{"command":"cat ` + root + `/keys.secret","dir_path":"/"}}`, obj{"decision": "deny", "reason": "~ignore.denied"}},
+		{"gemini dir_path elsewhere relative", "gemini", `{"hook_event_name":"BeforeTool","cwd":` + q(root) + `,"tool_name":"run_shell_command","tool_input":{"command":"cat keys.secret","dir_path":"/tmp"}}`, obj{"decision": "ask", "reason": "~path.outside_root"}},
+		{"cursor working_directory elsewhere", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"cat ` + root + `/keys.secret","working_directory":"/"},"cwd":` + q(root) + `,"workspace_roots":[` + q(root) + `]}`, cursorOut("deny", "~ignore.denied")},
+		{"cursor second workspace root", "cursor", `{"hook_event_name":"beforeShellExecution","command":"cat keys.secret","cwd":` + q(root) + `,"workspace_roots":["/nonexistent",` + q(root) + `]}`, cursorOut("deny", "~ignore.denied")},
 		{"cursor beforeReadFile .env", "cursor", `{"hook_event_name":"beforeReadFile","file_path":` + q(env) + `,"content":"TOKEN=x","workspace_roots":[` + q(root) + `]}`, cursorOut("deny", "~ignore.denied")},
 		{"cursor preToolUse other tool", "cursor", `{"hook_event_name":"preToolUse","tool_name":"Read","tool_input":{},"workspace_roots":[` + q(root) + `]}`, obj{"permission": nil}},
 		{"cline read_file .env", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"read_file","parameters":{"path":".env"}}}`, obj{"cancel": true, "errorMessage": "~ignore.denied"}},
