@@ -89,9 +89,14 @@ type Options struct {
 	// is a deny. Zero means DefaultMaxInput.
 	MaxInput int64
 	// Env is the hook process's environment ("KEY=value"): HOME for the
-	// file checks, and CLAUDECODE, which Claude Code sets for its hooks,
-	// to tell Claude Code from Codex when Agent is empty. Nil means none.
+	// file checks; CLAUDECODE, which Claude Code sets for its hooks, to
+	// tell Claude Code from Codex when Agent is empty; CLAUDE_PROJECT_DIR
+	// and GEMINI_PROJECT_DIR, the session's project. Nil means none.
 	Env []string
+	// Dir is the hook process's working directory: where Claude Code,
+	// Codex and Gemini CLI start their session, and so the project when
+	// the agent names none. Empty means unknown.
+	Dir string
 }
 
 // Exit codes of Run.
@@ -178,7 +183,7 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 		a.pass, a.verdict = true, cmdguard.Allow
 		return a
 	}
-	g, err := open(opts.Policy, c.project)
+	g, err := open(opts.Policy, guardDir(c, opts))
 	if err != nil {
 		return failure(c.agent, "the policy did not load: "+err.Error())
 	}
@@ -195,6 +200,48 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	a.verdict = d.Verdict
 	a.reason = reason(g, d, c)
 	return a
+}
+
+// guardDir is where the policy is looked for: the command's directory
+// when it lies inside the session's project, else the project. A model
+// can name the directory of one call (Codex's workdir arrives as cwd,
+// Gemini's dir_path, Cursor's working_directory); it must not pick the
+// policy by running a command elsewhere (a directory of its making with
+// a lax .cmdguard.yaml, or / with none).
+func guardDir(c call, opts Options) string {
+	base := ""
+	switch c.agent {
+	case Claude:
+		base = envValue(opts.Env, "CLAUDE_PROJECT_DIR")
+	case Gemini:
+		base = envValue(opts.Env, "GEMINI_PROJECT_DIR")
+	}
+	if !filepath.IsAbs(base) && (c.agent == Claude || c.agent == Codex || c.agent == Gemini) {
+		base = opts.Dir
+	}
+	if !filepath.IsAbs(base) {
+		base = c.project // the workspace root Cursor and Cline give
+	}
+	base = filepath.Clean(base)
+	if within(base, c.cwd) {
+		return c.cwd
+	}
+	return base
+}
+
+// within reports whether path is dir or lies under it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+func envValue(env []string, k string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, k+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // open builds the Guard for the call: the given policy file, or the one

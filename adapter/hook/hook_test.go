@@ -390,3 +390,37 @@ func TestFileTools(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyDir: a model can name the directory of one call (Codex's
+// workdir arrives as cwd); the policy is still the session's project's,
+// not one found from a directory of the model's choosing.
+func TestPolicyDir(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy)
+	lax := t.TempDir()
+	if err := os.WriteFile(filepath.Join(lax, ".cmdguard.yaml"), []byte("version: 1\ndefault: allow\nrules: {path.outside_root: allow}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(root, "keys.secret")
+	tests := []struct {
+		name  string
+		opts  hook.Options
+		input string
+		want  obj
+	}{
+		{"codex workdir elsewhere", hook.Options{Agent: "codex", Dir: root}, fill(inputs["codex"], lax, "cat "+secret), claudeOut("deny", "~ignore.denied")},
+		{"claude project dir from env", hook.Options{Agent: "claude", Env: []string{"CLAUDE_PROJECT_DIR=" + root}}, fill(inputs["claude"], lax, "cat "+secret), claudeOut("deny", "~ignore.denied")},
+		{"gemini project dir from env", hook.Options{Agent: "gemini", Env: []string{"GEMINI_PROJECT_DIR=" + root}}, fill(inputs["gemini"], lax, "cat "+secret), obj{"decision": "deny"}},
+		// Inside the project, the command's own directory finds the policy.
+		{"codex workdir inside", hook.Options{Agent: "codex", Dir: root}, fill(inputs["codex"], filepath.Join(root, "src"), "cat ../keys.secret"), claudeOut("deny", "~ignore.denied")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := runHook(t, tt.opts, strings.NewReader(tt.input))
+			if d := match(tt.want, r.out); len(d) > 0 {
+				t.Errorf("mismatch:\n%s\nstdout: %s", strings.Join(d, "\n"), r.raw)
+			}
+		})
+	}
+}

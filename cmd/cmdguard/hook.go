@@ -46,6 +46,7 @@ func (c *cli) hook(args []string) int {
 	policy := flags.String("policy", "", "policy `FILE` (default: the first .cmdguard.yaml above the hook's cwd)")
 	timeout := flags.Duration("timeout", hook.DefaultTimeout, "the whole hook's budget; running out is a deny")
 	opts := hook.Options{Env: os.Environ()}
+	opts.Dir, _ = os.Getwd()
 	if err := flags.Parse(args); err != nil || flags.NArg() > 0 {
 		// Still answer: an agent that runs a mistyped hook must not run the command.
 		opts.Agent = guessAgent(args)

@@ -16,7 +16,7 @@ const cmd = () => fs.readFileSync(path.join(dir, "next_cmd"), "utf8");
 const call = (shell, key) => {
   const s = cmd();
   if (s.startsWith("{")) return JSON.parse(s);
-  return { tool: shell, input: { [key]: s, description: "run it" } };
+  return { tool: shell, input: key === "cmd" ? { cmd: s } : { [key]: s, description: "run it" } };
 };
 const seen = (x) => fs.writeFileSync(path.join(dir, "seen.json"), JSON.stringify(x, null, 1));
 const log = (s) => fs.appendFileSync(path.join(dir, "api.log"), s + "\n");
@@ -70,7 +70,7 @@ function openai(j, res) {
   const id = "resp_" + ++n;
   const item = result
     ? { type: "message", id: "msg_" + n, role: "assistant", content: [{ type: "output_text", text: "done", annotations: [] }] }
-    : { type: "function_call", id: "fc_" + n, call_id: "call_" + n, name: "exec_command", arguments: JSON.stringify({ cmd: cmd() }) };
+    : { type: "function_call", id: "fc_" + n, call_id: "call_" + n, name: "exec_command", arguments: JSON.stringify(call("exec_command", "cmd").input) };
   sse(res, [
     ["response.created", { type: "response.created", response: { id } }],
     ["response.output_item.done", { type: "response.output_item.done", output_index: 0, item }],
