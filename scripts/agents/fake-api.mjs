@@ -29,11 +29,19 @@ function sse(res, events) {
 }
 
 function anthropic(j, res) {
-  const last = (j.messages || []).at(-1) || {};
+  const msgs = j.messages || [];
+  const results = msgs.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_result") : []));
+  const last = msgs.at(-1) || {};
   const result = Array.isArray(last.content) ? last.content.find((b) => b.type === "tool_result") : null;
-  if (result) seen({ agent: "claude", tool_result: result });
-  const bash = (j.tools || []).some((t) => t.name === "Bash") && !result;
-  const c = call("Bash", "command");
+  if (result) seen({ agent: "claude", tool_result: result, all: results });
+  // next_cmd as a JSON array: one call per turn, in order (a session).
+  const s = cmd();
+  let c = null;
+  if (s.startsWith("[")) {
+    const steps = JSON.parse(s);
+    if (results.length < steps.length) c = steps[results.length];
+  } else if (!result) c = call("Bash", "command");
+  const bash = (j.tools || []).some((t) => t.name === "Bash") && c !== null;
   const usage = { input_tokens: 10, output_tokens: 5 }, id = "msg_" + ++n;
   sse(res, [
     ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: j.model, content: [], stop_reason: null, usage } }],
