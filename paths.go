@@ -23,6 +23,10 @@ type FileRequest struct {
 	Cwd string
 	// Write is set for a tool that creates, replaces or edits the file.
 	Write bool
+	// Recursive is set for a tool that reads a directory's files (a
+	// search tool): a directory holding ignored files is then
+	// ignore.contains_ignored, as for grep -r.
+	Recursive bool
 }
 
 // CheckFile decides on a file tool's access to req.Path with the same file
@@ -33,7 +37,8 @@ type FileRequest struct {
 // rules:. Prefix rules and Rego are not consulted: a read or write of an
 // ordinary file in the project is an Allow with no reason. As Check, it
 // never returns Allow with an error; the Decision's one Command is the
-// equivalent shell command (cat -- PATH, or tee -- PATH for a write).
+// equivalent shell command (cat -- PATH; tee -- PATH for a write; rg --
+// PATH for a recursive read).
 func (g *Guard) CheckFile(ctx context.Context, req FileRequest) (d Decision, err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -51,13 +56,16 @@ func (g *Guard) CheckFile(ctx context.Context, req FileRequest) (d Decision, err
 		return failed("gate.error", "no usable file path"), fmt.Errorf("cmdguard: bad file path %q", req.Path)
 	}
 	prog := "cat"
-	if req.Write {
+	switch {
+	case req.Write:
 		prog = "tee"
+	case req.Recursive:
+		prog = "rg" // a reader that reads directories recursively
 	}
 	cwd := g.cwd(req.Cwd)
 	argv := []string{prog, "--", req.Path}
 	c := &parser.Command{Args: argv, MatchArgv: argv, Cwd: cwd, Pos: parser.Pos{Line: 1, Col: 1}}
-	fr := &parser.FileRef{Path: filepath.Clean(req.Path), Pos: parser.Pos{Line: 1, Col: len(prog) + 5}, Kind: parser.RefArg, Write: req.Write}
+	fr := &parser.FileRef{Path: filepath.Clean(req.Path), Pos: parser.Pos{Line: 1, Col: len(prog) + 5}, Kind: parser.RefArg, Write: req.Write, Recursive: req.Recursive && !req.Write}
 	var findings []policy.Finding
 	files := g.fileRef(c, fr, []policy.File{}, &findings)
 	d.Commands = []Command{{Argv: argv, MatchArgv: argv, Dynamic: make([]bool, len(argv)), Pos: pos(c.Pos),

@@ -18,6 +18,7 @@ func TestCheckFile(t *testing.T) {
 	tests := []struct {
 		path  string
 		write bool
+		rec   bool
 		want  cmdguard.Verdict
 		rule  string
 	}{
@@ -40,9 +41,13 @@ func TestCheckFile(t *testing.T) {
 		{path: "/etc/hostname", want: cmdguard.Ask, rule: "path.outside_root"},
 		{path: "../x", write: true, want: cmdguard.Ask, rule: "path.outside_root"},
 		{path: "", want: cmdguard.Deny, rule: "gate.error"},
+		{path: ".", rec: true, want: cmdguard.Ask, rule: "ignore.contains_ignored"},
+		{path: "src", rec: true, want: cmdguard.Allow},
+		{path: "secrets", rec: true, want: cmdguard.Deny, rule: "ignore.denied"},
+		{path: "src/main.go", rec: true, want: cmdguard.Allow},
 	}
 	for _, tt := range tests {
-		d, err := g.CheckFile(context.Background(), cmdguard.FileRequest{Path: tt.path, Cwd: root, Write: tt.write})
+		d, err := g.CheckFile(context.Background(), cmdguard.FileRequest{Path: tt.path, Cwd: root, Write: tt.write, Recursive: tt.rec})
 		if d.Verdict != tt.want {
 			t.Errorf("CheckFile(%q, write=%v) = %s, want %s (%s, err %v)", tt.path, tt.write, d.Verdict, tt.want, d.Summary(), err)
 			continue

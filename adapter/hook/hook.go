@@ -192,7 +192,7 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	case toolShell:
 		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd)})
 	default:
-		d, err = g.CheckFile(ctx, cmdguard.FileRequest{Path: c.path, Cwd: c.cwd, Write: c.kind == toolWrite})
+		d, err = g.CheckFile(ctx, cmdguard.FileRequest{Path: c.path, Cwd: c.cwd, Write: c.kind == toolWrite, Recursive: c.kind == toolSearch})
 	}
 	if err != nil && d.Verdict == cmdguard.Allow {
 		d.Verdict = cmdguard.Deny // unreachable: the library never allows with an error
@@ -302,6 +302,7 @@ const (
 	toolShell
 	toolRead
 	toolWrite
+	toolSearch // reads a directory's files (Grep)
 )
 
 // A call is one hook input, normalised.
@@ -503,6 +504,19 @@ func (c *call) claude(in *input) error {
 		c.command, err = need(m, "Bash", "command")
 		return err
 	}
+	if in.ToolName == "Grep" && c.agent == Claude {
+		m, err := fields(in.ToolInput)
+		if err != nil {
+			return err
+		}
+		c.kind = toolSearch
+		path, ok, err := field(m, "path")
+		if !ok || path == "" {
+			path = "." // Grep searches the cwd
+		}
+		c.path = path
+		return err
+	}
 	if f, ok := claudeFiles[in.ToolName]; ok && c.agent == Claude {
 		m, err := fields(in.ToolInput)
 		if err != nil {
@@ -626,11 +640,16 @@ func (c *call) cline(in *input) error {
 	}
 	c.tool = in.ClinePreTool.ToolName
 	write, isFile := clineFiles[c.tool]
-	if c.tool != "execute_command" && !isFile {
+	if c.tool != "execute_command" && c.tool != "search_files" && !isFile {
 		return nil
 	}
 	m, err := fields(in.ClinePreTool.Parameters)
 	if err != nil {
+		return err
+	}
+	if c.tool == "search_files" {
+		c.kind = toolSearch
+		c.path, err = need(m, c.tool, "path")
 		return err
 	}
 	if isFile {

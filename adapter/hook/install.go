@@ -274,7 +274,7 @@ type Locations struct {
 }
 
 // claudeTools are the Claude Code tools the hook judges.
-const claudeTools = "Bash|Read|Edit|MultiEdit|Write|NotebookEdit"
+const claudeTools = "Bash|Read|Edit|MultiEdit|Write|NotebookEdit|Grep"
 
 // geminiTools are the Gemini CLI tools the hook judges.
 const geminiTools = "run_shell_command|read_file|write_file|replace"
