@@ -120,8 +120,11 @@ for agent in "${agents[@]}"; do
 		echo "== $agent: not installed (npm ci in scripts/agents)"; fails=$((fails + 1)); continue
 	fi
 	echo "== $agent $("$bin/$agent" --version 2>/dev/null | head -1)"
-	cases="a b c d f z"
-	[ "$agent" = codex ] && cases="a b c e z"
+	case $agent in
+	claude) cases="a b c d f z" ;;
+	codex) cases="a b c e z" ;;
+	*) cases="a b c d z" ;;
+	esac
 	for case in $cases; do
 		p=$(project "$agent")
 		h=$work/$agent/home
