@@ -5,6 +5,8 @@
 # directory). Prints the median and the 90th percentile of RUNS runs for
 # an allowed and a denied command, next to a tiny repo and `bash -c true`.
 #   scripts/bench-hook.sh [FILES] [RUNS]
+# CMDGUARD_COMPARE=/path/to/another/cmdguard also times that binary's
+# `check -- 'git status'` in the same repo (e.g. a build of another branch).
 set -euo pipefail
 files=${1:-100000}
 runs=${2:-41}
@@ -48,16 +50,16 @@ input "$work/big" "git status" > "$work/big-allow.json"
 input "$work/big/src/pkg0/mod0" "cat ../../../.env" > "$work/big-deny.json"
 input "$work/small" "git status" > "$work/small-allow.json"
 
-python3 - "$work" "$runs" <<'PY'
+python3 - "$work" "$runs" "${CMDGUARD_COMPARE:-}" <<'PY'
 import subprocess, sys, time, statistics
-work, runs = sys.argv[1], int(sys.argv[2])
+work, runs, other = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 cg = work + "/cmdguard"
 def bench(name, argv, stdin=None):
     ts = []
     for i in range(runs + 1):
         data = open(stdin, "rb").read() if stdin else None
         t = time.perf_counter()
-        r = subprocess.run(argv, input=data, capture_output=True)
+        r = subprocess.run(argv, input=data, capture_output=True, cwd=work + "/big")
         ts.append((time.perf_counter() - t) * 1000)
         if i == 0:
             out = r.stdout.decode().strip()[:110]
@@ -67,4 +69,7 @@ bench("bash -c true", ["bash", "-c", "true"])
 bench("hook, 10-file repo, git status", [cg, "hook", "--agent", "claude"], work + "/small-allow.json")
 bench("hook, big repo, git status", [cg, "hook", "--agent", "claude"], work + "/big-allow.json")
 bench("hook, big repo, cat ../../../.env (deny)", [cg, "hook", "--agent", "claude"], work + "/big-deny.json")
+bench("check, big repo, git status", [cg, "check", "--", "git status"])
+if other:
+    bench("check, big repo, git status: " + other, [other, "check", "--", "git status"])
 PY
