@@ -142,6 +142,18 @@ func Run(ctx context.Context, opts Options, stdin io.Reader, stdout, stderr io.W
 	return code
 }
 
+// Fail writes agent's deny for a hook that cannot even start (bad
+// arguments): msg is the reason. It returns the exit code, as Run does.
+func Fail(agent Agent, msg string, stdout, stderr io.Writer) int {
+	a := failure(agent, msg)
+	out, code := a.render(Options{Agent: agent})
+	fmt.Fprintf(stderr, "%s\n", a.reason)
+	if _, err := stdout.Write(out); err != nil {
+		return ExitBlock
+	}
+	return code
+}
+
 // An answer is what Run prints: the verdict and reason in one agent's
 // dialect.
 type answer struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -39,6 +40,9 @@ func (c *cli) agentCmd(args []string) int {
 	return c.importRules(args[1:])
 }
 
+// Usage of install and import on -h comes from their flag sets; hook's
+// is hookUsage, since a hook's stderr is the agent's.
+
 func (c *cli) hook(args []string) int {
 	flags := c.flagSet("hook")
 	agent := flags.String("agent", "", "the agent's dialect: claude, gemini, codex, cursor or cline (default: detected from the input)")
@@ -47,15 +51,22 @@ func (c *cli) hook(args []string) int {
 	timeout := flags.Duration("timeout", hook.DefaultTimeout, "the whole hook's budget; running out is a deny")
 	opts := hook.Options{Env: os.Environ()}
 	opts.Dir, _ = os.Getwd()
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fmt.Fprint(c.stdout, hookUsage)
+		return 0
+	}
+	flags.SetOutput(io.Discard) // the answer goes to stdout; the reason names the bad flag
 	if err := flags.Parse(args); err != nil || flags.NArg() > 0 {
 		// Still answer: an agent that runs a mistyped hook must not run the command.
-		opts.Agent = guessAgent(args)
-		return hook.Run(context.Background(), opts, failingReader{fmt.Errorf("bad hook arguments %q", args)}, c.stdout, c.stderr)
+		if err == nil {
+			err = fmt.Errorf("unexpected arguments %q", flags.Args())
+		}
+		return hook.Fail(guessAgent(args), fmt.Sprintf("bad hook arguments: %v", err), c.stdout, c.stderr)
 	}
 	if *agent != "" {
 		a, err := hook.ParseAgent(*agent)
 		if err != nil {
-			return hook.Run(context.Background(), opts, failingReader{err}, c.stdout, c.stderr)
+			return hook.Fail("", err.Error(), c.stdout, c.stderr)
 		}
 		opts.Agent = a
 	}
@@ -78,11 +89,6 @@ func guessAgent(args []string) hook.Agent {
 	}
 	return ""
 }
-
-// failingReader makes hook.Run answer with a deny that names err.
-type failingReader struct{ err error }
-
-func (r failingReader) Read([]byte) (int, error) { return 0, r.err }
 
 func (c *cli) install(args []string) int {
 	flags := c.flagSet("install")
