@@ -199,6 +199,14 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	if err != nil {
 		return failure(c.agent, "the policy did not load: "+err.Error())
 	}
+	if c.kind != toolShell && (c.path == "~" || strings.HasPrefix(c.path, "~/")) {
+		// The agents expand ~ in a file tool's path; so must the check.
+		home := envValue(opts.Env, "HOME")
+		if !filepath.IsAbs(home) {
+			return failure(c.agent, "the file tool names "+c.path+" and HOME is not known")
+		}
+		c.path = filepath.Join(home, strings.TrimPrefix(c.path, "~"))
+	}
 	var d cmdguard.Decision
 	switch c.kind {
 	case toolShell:

@@ -384,10 +384,21 @@ func TestFileTools(t *testing.T) {
 		{"cline write_to_file source", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"write_to_file","parameters":{"path":"src/x.go","content":"x"}}}`, obj{"cancel": false}},
 		{"cline other tool untouched", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"browser_action","parameters":{}}}`, obj{"cancel": nil}},
 	}
+	// ~ in a file tool's path is the home directory, as the agents read it.
+	home := filepath.Dir(root)
+	tilde := "~/" + filepath.Base(root) + "/.env"
+	tests = append(tests, struct {
+		name, agent, input string
+		want               obj
+	}{"claude Read ~/…/.env", "claude", claude("Read", "file_path", tilde), claudeOut("deny", "~ignore.denied")},
+		struct {
+			name, agent, input string
+			want               obj
+		}{"cline read_file ~/…/.env", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"read_file","parameters":{"path":` + q(tilde) + `}}}`, obj{"cancel": true, "errorMessage": "~ignore.denied"}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			r := runHook(t, hook.Options{Agent: hook.Agent(tt.agent)}, strings.NewReader(tt.input))
+			r := runHook(t, hook.Options{Agent: hook.Agent(tt.agent), Env: []string{"HOME=" + home}}, strings.NewReader(tt.input))
 			if d := match(tt.want, r.out); len(d) > 0 || r.code != 0 {
 				t.Errorf("exit %d, mismatch:\n%s\nstdout: %s", r.code, strings.Join(d, "\n"), r.raw)
 			}
