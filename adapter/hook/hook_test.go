@@ -31,7 +31,8 @@ func project(t testing.TB, policy string) string {
 	}
 	for name, body := range map[string]string{
 		".cmdguard.yaml":  policy,
-		".cmdguardignore": ".env\n*.secret\n",
+		".cmdguardignore": ".env\n*.secret\n/top.txt\n",
+		"top.txt":         "t\n",
 		"keys.secret":     "k\n",
 		".env":            "TOKEN=x\n",
 		"src/main.go":     "package main\n",
@@ -386,15 +387,15 @@ func TestFileTools(t *testing.T) {
 	}
 	// ~ in a file tool's path is the home directory, as the agents read it.
 	home := filepath.Dir(root)
-	tilde := "~/" + filepath.Base(root) + "/.env"
+	tilde := "~/" + filepath.Base(root) + "/top.txt" // anchored: only the expanded path matches
 	tests = append(tests, struct {
 		name, agent, input string
 		want               obj
-	}{"claude Read ~/…/.env", "claude", claude("Read", "file_path", tilde), claudeOut("deny", "~ignore.denied")},
+	}{"claude Read ~/…/top.txt", "claude", claude("Read", "file_path", tilde), claudeOut("deny", "~ignore.denied")},
 		struct {
 			name, agent, input string
 			want               obj
-		}{"cline read_file ~/…/.env", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"read_file","parameters":{"path":` + q(tilde) + `}}}`, obj{"cancel": true, "errorMessage": "~ignore.denied"}})
+		}{"cline read_file ~/…/top.txt", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"read_file","parameters":{"path":` + q(tilde) + `}}}`, obj{"cancel": true, "errorMessage": "~ignore.denied"}})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
