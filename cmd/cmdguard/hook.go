@@ -175,6 +175,9 @@ func (c *cli) install(args []string) int {
 		return c.errorf("install: %v", err)
 	}
 	fmt.Fprintf(c.stdout, "wrote %s\n%s", s.File, afterInstall(agent, *uninstall))
+	if !*uninstall && scope == hook.Project && strings.HasPrefix(command, "/") {
+		fmt.Fprintf(c.stdout, "The hook runs cmdguard by its absolute path; if this file is shared, put cmdguard on PATH and install with --bin cmdguard.\n")
+	}
 	return 0
 }
 
