@@ -1,14 +1,19 @@
 // Package hook answers the pre-tool hooks of the coding agents people
 // already run — Claude Code, Gemini CLI, Codex CLI, Cursor and Cline — with
-// cmdguard's verdict, in each agent's own dialect.
+// cmdguard's verdict, in each agent's own dialect; it also writes the hook
+// into each agent's settings ([HookSettings], [Settings.Install]) and
+// converts the agents' own command rules into a policy ([ImportRules]).
 //
 // [Run] reads one hook input (JSON on stdin), finds the shell command and
-// its working directory, checks it with a [cmdguard.Guard] for the project
-// the directory belongs to, and writes the agent's answer. Calls of the
-// agents' own file tools that name a file (Claude Code's Read, Edit, Write,
-// Gemini's read_file/write_file/replace, Cursor's beforeReadFile, Cline's
-// read_file/write_to_file/replace_in_file) are judged with
-// [cmdguard.Guard.CheckFile]; every other tool passes untouched.
+// the directory it runs in, checks it with the [cmdguard.Guard] of the
+// session's project, and writes the agent's answer. The agents' own file
+// tools (Claude Code's Read, Edit, MultiEdit, Write, NotebookEdit and
+// Grep; Gemini's read_file, write_file and replace; Cursor's
+// beforeReadFile; Cline's read_file, write_to_file, replace_in_file and
+// search_files) are judged with [cmdguard.Guard.CheckFile]; every other
+// tool passes untouched. The policy is the one found from the command's
+// directory inside the session's project, never from a directory the
+// model named for one call.
 //
 // # Security
 //
