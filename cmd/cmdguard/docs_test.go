@@ -83,7 +83,9 @@ func codeBlocks(t *testing.T, path string) []block {
 //     with the real CLI in the project (which also holds a .env file), and
 //     what it prints (stdout, then stderr) must be the lines up to the
 //     next "$ "; "$ echo $?" checks the exit code of the command before.
-//     Output that starts with "{" is compared as JSON.
+//     Output that starts with "{" is compared as JSON; output whose first
+//     line is a whole JSON object (a hook's answer) compares that line as
+//     JSON and the lines after it as text.
 func TestDocs(t *testing.T) {
 	t.Parallel()
 	for _, path := range docFiles {
@@ -210,6 +212,24 @@ func runTranscript(t *testing.T, where, dir, text string) {
 		got, code := cmdguardIn(t, dir, "", args[1:]...)
 		last = code
 		got = strings.TrimSuffix(got, "\n")
+		if first, rest, ok := strings.Cut(want, "\n"); ok && strings.HasPrefix(first, "{") && json.Valid([]byte(first)) {
+			// One line of JSON on stdout, then text on stderr (a hook's
+			// answer and its reason): the line as JSON, the rest as text.
+			gotFirst, gotRest, _ := strings.Cut(got, "\n")
+			var w, g any
+			json.Unmarshal([]byte(first), &w)
+			if err := json.Unmarshal([]byte(gotFirst), &g); err != nil {
+				t.Errorf("%s: $ %s: first line is not JSON: %v\n%s", where, s.cmd, err, got)
+				continue
+			}
+			if diff := cmp.Diff(w, g); diff != "" {
+				t.Errorf("%s: $ %s: JSON mismatch (-doc +cmdguard):\n%s", where, s.cmd, diff)
+			}
+			if diff := cmp.Diff(rest, gotRest); diff != "" {
+				t.Errorf("%s: $ %s: output mismatch (-doc +cmdguard):\n%s", where, s.cmd, diff)
+			}
+			continue
+		}
 		if strings.HasPrefix(want, "{") {
 			var w, g any
 			if err := json.Unmarshal([]byte(want), &w); err != nil {

@@ -100,6 +100,28 @@ one's rules (its deny rules too) in DIR's subtree, since the first
 .cmdguard.yaml walking up wins. Extend the outer policy instead, or pass
 --nested to write it anyway.
 Exit codes: 0 written, 3 not written.`},
+	{"hook", "", "answer an agent's pre-tool hook: Claude Code, Gemini CLI, Codex, Cursor, Cline",
+		`Answers one pre-tool hook call: reads the agent's hook JSON on stdin,
+checks the shell command (or the file a file tool names) and prints the
+agent's answer: allow, ask (where the agent can ask), or deny with the
+reasons. --agent names the dialect; without it, it is detected from the
+input. Every failure — bad input, a policy that does not load, a
+timeout — is that agent's deny, never silence.
+Exit codes: 0, or 2 with the deny where the agent blocks on exit 2
+(Claude Code, Codex, Gemini CLI).`},
+	{"install", "AGENT", "put the hook into an agent's settings (claude, gemini, codex, cursor, cline)",
+		`Writes cmdguard's hook into the agent's settings file, fail-closed where
+the agent offers it, showing the change before it writes it; the rest of
+the file is kept byte for byte, and running it again changes nothing.
+--uninstall takes out exactly what it added. The agent comes before the
+flags: cmdguard install claude --user.
+Exit codes: 0 done (or nothing to do), 3 not done.`},
+	{"import", "FORMAT [FILE]", "turn an agent's own rules into a .cmdguard.yaml (claude, gemini, codex, roo, kilo, cline)",
+		`Converts the agent's command rules (FILE, or the format's usual file)
+into a .cmdguard.yaml on stdout (or --out FILE), keeping their order of
+precedence, and lists every rule it could not express exactly, with its
+file:line. The format comes first: cmdguard import claude --out p.yaml.
+Exit codes: 0 converted, 3 not converted.`},
 	{"serve", "", "serve the AIO sandbox's /v1/bash HTTP API, every command gated", serveAbout},
 	{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout},
 }
@@ -216,6 +238,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return env.mcp(args[1:])
 	case "serve":
 		return env.serve(args[1:])
+	case "hook", "install", "import":
+		return env.agentCmd(args)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			// cmdguard help check = cmdguard check --help
