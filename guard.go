@@ -249,7 +249,7 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 	if _, ok := env["PWD"]; !ok {
 		env["PWD"] = cwd
 	}
-	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env})
+	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, EnvSafe: g.policy.EnvSafe()})
 	in := &policy.Input{
 		Source:   req.Command,
 		Cwd:      cwd,

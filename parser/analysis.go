@@ -62,6 +62,7 @@ const (
 	RefRedirect RefKind = "redirect" // a redirect target
 	RefAt       RefKind = "at"       // @FILE (curl -d @.env)
 	RefRev      RefKind = "rev"      // REV:PATH (git show HEAD:.env)
+	RefEnv      RefKind = "env"      // the value of a variable a program reads as a file (GIT_GRAFT_FILE=f)
 )
 
 // FileRef is a candidate file reference of a command (DESIGN.md §3).

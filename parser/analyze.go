@@ -52,7 +52,23 @@ type Options struct {
 	// MaxCommands bounds the number of commands reported; 0 means
 	// DefaultMaxCommands. More yields the finding parser.too_many_commands.
 	MaxCommands int
+	// EnvSafe extends the short built-in list of environment variables
+	// that no program reads as code or as a file (LANG, LC_*, TZ, TERM,
+	// NO_COLOR, CI, …): names, or prefixes ending in "*". Assigning any
+	// other variable that reaches a program's environment is env.unknown
+	// (see AssignFindings). Nil adds nothing.
+	EnvSafe []string
 }
+
+// sticky flags: state of the shell that a script can change and the
+// analysis would otherwise assume.
+type sticky uint8
+
+const (
+	stickyPWD       sticky = 1 << iota // PWD or OLDPWD assigned: $PWD, ~+, ~- unknown
+	stickyGlob                         // shopt, set -o, bash -O: globs may not expand the default way
+	stickyAllexport                    // set -a: every assignment is exported
+)
 
 // Analyzer analyses bash source. Its zero value is ready to use; it keeps
 // a parser between calls, so reusing one Analyzer saves allocations. An
@@ -96,8 +112,21 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 				Message: fmt.Sprintf("%s: %v", internalError, r)}}}
 		}
 	}()
+	var preset sticky
+	for {
+		res = a.walk(src, opts, preset)
+		if s.sticky&^preset == 0 || res == nil {
+			return res
+		}
+		preset |= s.sticky // analyse again, as if it had been set from the start
+	}
+}
+
+// walk is one analysis of src with the sticky flags preset.
+func (a *Analyzer) walk(src string, opts Options, preset sticky) *Analysis {
+	s := &a.s
 	*s = state{p: a.p, opts: opts, res: &Analysis{}, top: src, r: &a.r,
-		buf: s.buf[:0], pbuf: s.pbuf[:0]}
+		buf: s.buf[:0], pbuf: s.pbuf[:0], sticky: preset}
 	s.res.Commands = make([]Command, 0, min(1+strings.Count(src, "&")/2+strings.Count(src, "|")+
 		strings.Count(src, ";")+strings.Count(src, "\n"), 16))
 	s.arenaHint = min(strings.Count(src, " ")+2, 64) // about the number of words
@@ -176,8 +205,11 @@ type state struct {
 	strArena  []string
 	wordArena []Word
 	arenaHint int
-	// globUnknown: a shopt ran, globs may no longer expand the default way.
-	globUnknown bool
+	// sticky holds what the script may change that the analysis would
+	// otherwise resolve itself: once set anywhere, the whole source is
+	// analysed again with it set from the start (a loop repeats what
+	// comes before it).
+	sticky sticky
 	// stdin is the text a heredoc or here-string feeds to the command
 	// being walked (a shell without a script runs it).
 	stdin *Word

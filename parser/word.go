@@ -53,7 +53,7 @@ func (s *state) decode(parts []syntax.WordPart, c *ctx, pos Pos) Word {
 	out.Value = string(s.buf)
 	if out.Glob {
 		out.Pattern = string(s.pbuf)
-		out.Dynamic = out.Dynamic || s.globUnknown
+		out.Dynamic = out.Dynamic || s.sticky&stickyGlob != 0
 	}
 	return out
 }
@@ -254,7 +254,7 @@ func (s *state) tilde(v string, last, inAssign bool, out *Word) string {
 
 // pwd is the value of $PWD at the current command, if known.
 func (s *state) pwd() (string, bool) {
-	if s.cwd.dyn || !strings.HasPrefix(s.cwd.dir, "/") {
+	if s.cwd.dyn || s.sticky&stickyPWD != 0 || !strings.HasPrefix(s.cwd.dir, "/") {
 		return "", false
 	}
 	return s.cwd.dir, true
