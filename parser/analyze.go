@@ -218,6 +218,9 @@ type state struct {
 	quiet int    // >0: do not report findings
 	// bracket: the word being decoded had an unquoted [ so far.
 	bracket bool
+	// zshTilde: the word being decoded has an unquoted ~ after its start
+	// (zsh's extendedglob exclusion x~y when the word is a glob).
+	zshTilde bool
 	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
 	noAssignTilde int
 	stmts         int  // statements seen at top level

@@ -28,7 +28,10 @@ var ErrTooManyMatches = errors.New("glob matches too many paths")
 // A relative pattern is resolved against dir and its results are relative
 // too, written as the pattern is (src/*.go → src/a.go); an absolute
 // pattern yields absolute paths. Results are sorted bytewise. No match
-// returns nil and no error: bash then keeps the word as written.
+// returns nil and no error: bash then keeps the word as written. A
+// pattern Glob cannot expand exactly as bash does (collating symbols,
+// equivalence classes, unknown classes, reversed ranges: see the
+// parser.unsupported finding) is an error, never "no match".
 //
 // readDir lists a directory (os.ReadDir fits); Glob touches nothing else,
 // never the user database. An error other than fs.ErrNotExist and
@@ -80,13 +83,16 @@ func Glob(pat, dir string, readDir func(string) ([]fs.DirEntry, error)) ([]strin
 				next = append(next, nc)
 			}
 		} else {
+			if why := globUnsupported(comp); why != "" {
+				return nil, errors.New(why) // fail closed: bash may expand what the gate cannot
+			}
 			expr, err := pattern.Regexp(comp, pattern.EntireString|pattern.Filenames|pattern.NoGlobStar)
 			if err != nil {
-				return nil, nil // an invalid pattern matches nothing: bash keeps the word
+				return nil, err
 			}
 			rx, err := regexp.Compile(expr)
 			if err != nil {
-				return nil, nil
+				return nil, err
 			}
 			dotOK := strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, `\.`)
 			for _, c := range cands {
