@@ -170,7 +170,9 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		s.gitRuns(cmd.Argv[sub:], c, cwd)
 		return
 	}
+	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
+	markRecursive(&cmd, base, n)
 	s.add(cmd)
 	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return

@@ -149,6 +149,18 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	case "go":
 		s.goRefs(cmd, args)
 		return
+	case "split":
+		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length", "additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+		return
+	case "jq":
+		// jq -L DIR and import/include load modules jq finds itself.
+		for _, a := range args {
+			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
+				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
+				cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos, Message: "jq loads modules it finds itself"})
+				break
+			}
+		}
 	case "[":
 		if n := len(args); n > 0 && args[n-1].Value == "]" {
 			args = args[:n-1]
@@ -451,6 +463,14 @@ var goFlags = map[string]byte{
 // two dashes, and package patterns (./...) are not files.
 func (s *state) goRefs(cmd *Command, args []Word) {
 	first := true
+	var sub Word
+	var ops []Word
+	output := false
+	defer func() {
+		if !first {
+			s.goSubRefs(cmd, sub, ops, output)
+		}
+	}()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -458,12 +478,19 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 			switch {
 			case first:
 				first = false // the subcommand
+				sub = a
+			case sub.Value == "doc" || sub.Value == "list":
+				ops = append(ops, a) // packages and symbols: goSubRefs
 			case !strings.HasSuffix(v, "...") || a.Dynamic:
+				ops = append(ops, a)
 				s.argRef(cmd, a, false, false)
+			default:
+				ops = append(ops, a)
 			}
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		output = output || name == "o"
 		kind, known := goFlags[name]
 		if !known || kind == 0 {
 			continue // a boolean flag
@@ -537,8 +564,12 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		}
 		defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
 	}
+	gitStdin(cmd, args)
 	for _, op := range ops {
 		v := op.Value
+		if gitMagic(cmd, op) {
+			continue
+		}
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]
 			if j := strings.IndexByte(p, ':'); i == 0 && j == 1 && p[0] >= '0' && p[0] <= '3' {

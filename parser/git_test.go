@@ -40,7 +40,7 @@ func TestGit(t *testing.T) {
 		{`git bisect run make test`, []string{"|git bisect run make test", "git bisect run|make test"}, nil,
 			[]string{"git: arg run ", "git: arg make ", "git: arg test ", "make: arg test "}},
 		{`git bisect run 'eval x'`, []string{"|git bisect run eval x", "git bisect run|eval x"}, []string{"1:17 parser.eval"},
-			[]string{"git: arg run ", "git: arg eval x ", "eval: arg x "}},
+			[]string{"git: arg run ", "git: arg eval x ", "eval: arg x r"}},
 		{`git submodule foreach --recursive 'touch x'`, []string{"|git submodule foreach --recursive touch x", "git submodule foreach|touch x"}, nil,
 			[]string{"git: arg foreach ", "git: arg touch x ", "touch: arg x w"}},
 		{`git fetch --upload-pack='touch x' origin`, []string{"|git fetch --upload-pack=touch x origin"}, []string{"1:11 git.dangerous_config"}, []string{"git: option touch x ", "git: arg origin "}},

@@ -75,7 +75,7 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
 	{prefix: []string{"gawk"}, check: awkProgram, script: true, why: awkWhy},
 	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
-	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description"}, why: "deletes, moves or rewrites branches"},
+	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "log"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "show"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},

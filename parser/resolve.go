@@ -1,0 +1,129 @@
+package parser
+
+import (
+	"path"
+	"strings"
+)
+
+// dirSafe are the programs known not to read the files inside a
+// directory operand unless an option says so (grep -r, cp -r, which
+// their fileSpec marks recursive): they refuse a directory, or list or
+// stat it only. Every other program's operands count as recursive reads
+// (diff -N src . prints every file of the directory).
+var dirSafe = map[string]bool{
+	"cat": true, "head": true, "tail": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
+	"rg": true, "ag": true, "ack": true, "sed": true, "awk": true, "gawk": true, "mawk": true, "nawk": true,
+	"sort": true, "cut": true, "uniq": true, "nl": true, "tac": true, "rev": true, "column": true,
+	"md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "b2sum": true, "cksum": true,
+	"cmp": true, "comm": true, "jq": true, "ls": true, "stat": true, "file": true, "realpath": true,
+	"readlink": true, "basename": true, "dirname": true, "touch": true, "mkdir": true, "rmdir": true,
+	"rm": true, "chmod": true, "chown": true, "chgrp": true, "cp": true, "mv": true, "ln": true,
+	"install": true, "tee": true, "truncate": true, "shred": true, "unlink": true, "mkfifo": true,
+	"cd": true, "pushd": true, "popd": true, "test": true, "[": true, "[[": true, "du": true,
+	"find": true, "tree": true, "df": true, "od": true, "xxd": true, "hexdump": true, "strings": true,
+	"less": true, "more": true, "paste": true, "join": true, "fold": true, "fmt": true, "expand": true,
+	"unexpand": true, "base64": true, "base32": true, "split": true, "date": true, "hostname": true,
+	"ssh": true, "scp": true, "rsync": true, "zip": true, "tar": true, "curl": true, "wget": true,
+	"go": true, "make": true, "npm": true, "git": true, "docker": true, "patch": true, "unzip": true,
+	"cpio": true, "dd": true, "diff": false,
+}
+
+// markRecursive marks the read operands cmd.Files[from:] of a program
+// that may read a directory's files as recursive reads.
+func markRecursive(cmd *Command, base string, from int) {
+	if dirSafe[base] {
+		return
+	}
+	for k := from; k < len(cmd.Files); k++ {
+		if f := &cmd.Files[k]; !f.Write && !f.Maybe && f.Kind != RefEnv && f.Kind != RefRedirect {
+			f.Recursive = true
+		}
+	}
+}
+
+// goSubRefs adds what a go subcommand resolves or writes itself: go doc
+// and go list find packages by import path or name anywhere in the
+// module (unknown files); go build without -o writes its binary into
+// the current directory.
+func (s *state) goSubRefs(cmd *Command, sub Word, ops []Word, hasOutput bool) {
+	switch sub.Value {
+	case "doc", "list":
+		for _, op := range ops {
+			v := op.Value
+			if !op.Dynamic && (strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || v == "." || v == ".." || path.IsAbs(v)) {
+				dir, rec := strings.CutSuffix(v, "...")
+				s.fileRef(cmd, Word{Value: strings.TrimSuffix(dir, "/"), Pos: op.Pos}, RefArg, false, rec)
+				continue
+			}
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: op.Pos,
+				Message: "go " + sub.Value + " finds " + v + " itself: it may be a package in an ignored directory"})
+		}
+		if len(ops) == 0 {
+			s.fileRef(cmd, Word{Value: ".", Pos: sub.Pos}, RefArg, false, false)
+		}
+	case "build":
+		if hasOutput {
+			return
+		}
+		// The binary is named after the first .go file or the package's
+		// directory; go build writes it into the current directory.
+		s.fileRef(cmd, Word{Value: ".", Pos: sub.Pos}, RefArg, true, false)
+		for _, op := range ops {
+			if op.Dynamic {
+				break
+			}
+			name := strings.TrimSuffix(path.Base(op.Value), ".go")
+			if name != "" && name != "." && name != ".." && name != "/" && !strings.Contains(op.Value, "...") {
+				s.fileRef(cmd, Word{Value: name, Pos: op.Pos}, RefArg, true, false)
+			}
+			break
+		}
+	}
+}
+
+// splitRefs: split [OPTION]... [FILE [PREFIX]] writes PREFIXaa, PREFIXab,
+// … (x by default) in PREFIX's directory: names the gate cannot list, so
+// the directory itself is a write.
+func (s *state) splitRefs(cmd *Command, ops []Word) {
+	if len(ops) > 0 {
+		s.argRef(cmd, ops[0], false, false)
+	}
+	prefix := Word{Value: "x", Pos: cmd.Argv[0].Pos}
+	if len(ops) > 1 {
+		prefix = ops[1]
+	}
+	dir := prefix
+	dir.Value = path.Dir(prefix.Value)
+	s.fileRef(cmd, dir, RefArg, true, false)
+	s.fileRef(cmd, prefix, RefArg, true, false)
+}
+
+// gitStdinOpts are git options that read paths, revisions or objects
+// from standard input or from a file the gate does not read.
+var gitStdinOpts = []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}
+
+// gitResolved reports git operands and options whose files git resolves
+// itself: pathspec magic (:(icase)x, :!x, :(top)x, :/x) and paths read
+// from standard input or a file. It reports whether op was handled.
+func gitMagic(cmd *Command, op Word) bool {
+	v := op.Value
+	if op.Dynamic || len(v) < 2 || v[0] != ':' || strings.IndexByte("(!^/", v[1]) < 0 {
+		return false
+	}
+	cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: op.Pos,
+		Message: "git resolves the pathspec magic " + v + " itself: it may name ignored files"})
+	return true
+}
+
+func gitStdin(cmd *Command, args []Word) {
+	for _, a := range args {
+		if a.Value == "--" {
+			return
+		}
+		if name, _, _, ok := longOpt(a.Value); ok && longMatch(name, gitStdinOpts) && (len(name) > 2 || name == "stdin") {
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
+				Message: "git reads the paths or objects of " + a.Value + " from input the gate does not see"})
+			return
+		}
+	}
+}
