@@ -146,7 +146,6 @@ func protectedState(root string) string {
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
 
-
 func TestUnknownIsNotHarmless(t *testing.T) {
 	t.Parallel()
 	for _, need := range []string{"bash", "zsh", "git", "diff", "file", "jq", "split"} {
