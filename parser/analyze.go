@@ -140,6 +140,7 @@ func (a *Analyzer) walk(src string, opts Options, preset sticky) *Analysis {
 	}
 	s.controls(src)
 	s.script(src, &ctx{src: src}, start, Pos{})
+	s.linkPass()
 	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") && !s.hasRule("parser.too_deep") {
 		s.find("parser.empty", Pos{}, "no command to run")
 	}

@@ -31,6 +31,29 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`bash -o noglob -c 'cat ?env'`, []string{"cat: arg ?env gd"}},
 		{`set -f; cat ?env`, []string{"cat: arg ?env gd"}},
 		{`set -euo pipefail; cat ?env`, []string{"cat: arg ?env g"}},
+		// Links and moves earlier (or, in a loop, later) in the source.
+		{`ln -s sub s2 && cat s2/private.txt`, []string{"ln: arg sub ", "ln: arg s2 w", "cat: arg s2/private.txt ", "cat: unknown []"}},
+		{`ln -s sub s2 && cat other.txt`, []string{"ln: arg sub ", "ln: arg s2 w", "cat: arg other.txt "}},
+		{`cat s2/x; ln -s sub s2`, []string{"cat: arg s2/x ", "cat: unknown []", "ln: arg sub ", "ln: arg s2 w"}},
+		{`mv sub s3 && cat s3/../x`, []string{"mv: arg sub w", "mv: arg s3 w", "cat: arg s3/../x ", "cat: unknown []"}},
+		{`cp -r a b && cat b/x`, []string{"cp: arg a r", "cp: arg b wr", "cat: arg b/x ", "cat: unknown []"}},
+		{`cp a b && cat b`, []string{"cp: arg a ", "cp: arg b w", "cat: arg b "}},
+		{`ln -s /etc e && cd e && cat passwd`, []string{"ln: arg /etc ", "ln: arg e w", "cat: arg passwd ", "cat: unknown []"}},
+		{`git checkout x && cat f`, []string{"git: arg x ", "cat: arg f ", "cat: unknown []"}},
+		{`ln -s a $X; cat f`, []string{"ln: arg a ", "ln: arg $X wd", "cat: arg f ", "cat: unknown []"}},
+		// Names programs resolve themselves, outputs they name themselves.
+		{`go doc secrets.Key`, []string{"go: unknown []"}},
+		{`go list ./...`, []string{"go: arg . r"}},
+		{`go doc`, []string{"go: arg . "}},
+		{`cd .git/hooks && go build ../../x.go`, []string{"go: arg ../../x.go ", "go: arg . w", "go: arg x w"}},
+		{`go build -o bin/x ./cmd/x`, []string{"go: option bin/x w", "go: arg ./cmd/x "}},
+		{`split -n 2 big.txt out/part.`, []string{"split: arg big.txt ", "split: arg out w", "split: arg out/part. w"}},
+		{`jq -n 'import "secrets/cfg" as $c; $c'`, []string{"jq: arg import \"secrets/cfg\" as $c; $c m", "jq: unknown []"}},
+		{`git log -p -- ':(icase)SECRETS' ':!src'`, []string{"git: unknown []", "git: unknown []"}},
+		{`git cat-file --batch`, []string{"git: unknown []"}},
+		{`diff -N src .`, []string{"diff: arg src r", "diff: arg . r"}},
+		{`cat src .`, []string{"cat: arg src ", "cat: arg . "}},
+		{`python3 tool`, []string{"python3: arg tool r"}},
 	})
 }
 
