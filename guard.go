@@ -137,6 +137,7 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 		return nil, fmt.Errorf("cmdguard: load ignore files: %w", err)
 	}
 	g := &Guard{root: root, policy: p, ign: m, anyIgnore: len(inline) > 0 || len(m.Files()) > 0}
+	g.protected = gitProtected(root) // where git really keeps its config and hooks
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
 			g.protected = append(g.protected, filepath.ToSlash(rel))

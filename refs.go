@@ -4,6 +4,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/parser"
@@ -153,11 +154,114 @@ func (g *Guard) isProtected(rel string) bool {
 		return true
 	}
 	for _, p := range g.protected {
-		if rel == p {
+		if rel == p || strings.HasSuffix(p, "/") && (rel == p[:len(p)-1] || strings.HasPrefix(rel, p)) {
 			return true
 		}
 	}
 	return false
+}
+
+// gitProtected finds where git really keeps this repository's
+// configuration and hooks, as git finds them, and returns them as
+// root-relative paths to protect (a trailing / protects a whole tree):
+// .git may be a file naming the git directory (git init
+// --separate-git-dir, worktrees), a worktree's git directory names the
+// shared one in commondir, core.hooksPath moves the hooks, and
+// include.path / includeIf.*.path pull in more configuration. Paths
+// outside the root are not returned (writing there is
+// path.outside_root).
+func gitProtected(root string) []string {
+	var out []string
+	add := func(abs string, tree bool) {
+		rel, err := filepath.Rel(root, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+			return
+		}
+		rel = filepath.ToSlash(rel)
+		if tree {
+			rel += "/"
+		}
+		out = append(out, rel)
+	}
+	gitDir := filepath.Join(root, ".git")
+	if b, err := os.ReadFile(gitDir); err == nil { // a file: "gitdir: PATH"
+		if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+			gitDir = strings.TrimSpace(d)
+			if !filepath.IsAbs(gitDir) {
+				gitDir = filepath.Join(root, gitDir)
+			}
+		}
+	}
+	dirs := []string{gitDir}
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitDir, c)
+		}
+		dirs = append(dirs, c)
+	}
+	configs := []string{}
+	for _, d := range dirs {
+		add(d, false)
+		add(filepath.Join(d, "config"), false)
+		add(filepath.Join(d, "config.worktree"), false)
+		add(filepath.Join(d, "hooks"), true)
+		add(filepath.Join(d, "info"), true)
+		configs = append(configs, filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
+	}
+	for i := 0; i < len(configs) && i < 16; i++ {
+		hooks, includes := readGitConfig(configs[i])
+		for _, h := range hooks {
+			if !filepath.IsAbs(h) {
+				h = filepath.Join(root, h)
+			}
+			add(h, true)
+		}
+		for _, inc := range includes {
+			if !filepath.IsAbs(inc) {
+				inc = filepath.Join(filepath.Dir(configs[i]), inc)
+			}
+			add(inc, false)
+			configs = append(configs, inc)
+		}
+	}
+	return out
+}
+
+// readGitConfig returns the core.hooksPath values and the include paths
+// of a git config file (a small reading of git's INI syntax: enough to
+// find these keys; what it misreads it protects too little of, so the
+// sandbox and path.protected on .git stay the backstop).
+func readGitConfig(file string) (hooks, includes []string) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, nil
+	}
+	section := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				continue
+			}
+			section = strings.ToLower(strings.Fields(line[1:end] + " ")[0])
+			line = strings.TrimSpace(line[end+1:])
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		v = strings.Trim(strings.TrimSpace(v), `"`)
+		switch {
+		case section == "core" && k == "hookspath":
+			hooks = append(hooks, v)
+		case (section == "include" || section == "includeif") && k == "path":
+			includes = append(includes, v)
+		}
+	}
+	return hooks, includes
 }
 
 // unknownRef checks an argument the gate cannot see (xargs stdin, find's
