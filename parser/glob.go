@@ -95,6 +95,10 @@ func Glob(pat, dir string, readDir func(string) ([]fs.DirEntry, error)) ([]strin
 				return nil, err
 			}
 			dotOK := strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, `\.`)
+			// What a bracket expression matches of a non-ASCII name
+			// depends on bash's locale ([[:alpha:]] matches é in
+			// C.UTF-8): refuse rather than guess.
+			brackets := strings.Contains(comp, "[")
 			for _, c := range cands {
 				ents, err := readDir(c.real)
 				if err != nil {
@@ -105,7 +109,13 @@ func Glob(pat, dir string, readDir func(string) ([]fs.DirEntry, error)) ([]strin
 				}
 				for _, e := range ents {
 					n := e.Name()
-					if n == "." || n == ".." || (n[0] == '.' && !dotOK) || !rx.MatchString(n) {
+					if n == "." || n == ".." || (n[0] == '.' && !dotOK) {
+						continue
+					}
+					if brackets && !isASCII(n) {
+						return nil, errors.New("a bracket expression against the non-ASCII name " + n + " matches by locale")
+					}
+					if !rx.MatchString(n) {
 						continue
 					}
 					if !last && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
@@ -178,4 +188,13 @@ func unescapeGlob(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

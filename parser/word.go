@@ -148,7 +148,9 @@ func (s *state) raw(t string) {
 func appendQuoteMeta(dst, v []byte) []byte {
 	for _, ch := range v {
 		switch ch {
-		case '*', '?', '[', ']', '\\':
+		case '*', '?', '[', ']', '\\', '!', '^', '-':
+			// ! ^ and - only mean something inside brackets ([!a], [a-z]),
+			// where a quoted one is literal.
 			dst = append(dst, '\\')
 		}
 		dst = append(dst, ch)
