@@ -482,10 +482,10 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 			case sub.Value == "doc" || sub.Value == "list":
 				ops = append(ops, a) // packages and symbols: goSubRefs
 			case !strings.HasSuffix(v, "...") || a.Dynamic:
-				ops = append(ops, a)
+				if sub.Value == "build" && len(ops) == 0 {
+					ops = append(ops, a) // names the binary: goSubRefs
+				}
 				s.argRef(cmd, a, false, false)
-			default:
-				ops = append(ops, a)
 			}
 			continue
 		}

@@ -37,6 +37,9 @@ func globUnsupported(pat string) string {
 			}
 		}
 	}
+	if !strings.ContainsAny(pat, "[\\") {
+		return "" // only * and ?: nothing the translator rejects (Glob still checks)
+	}
 	expr, err := pattern.Regexp(pat, pattern.EntireString|pattern.Filenames|pattern.NoGlobStar)
 	if err != nil {
 		return "the glob " + pat + " cannot be translated: " + err.Error()
