@@ -273,3 +273,40 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 		})
 	}
 }
+
+// TestUnknownOptionDefaultPolicy: under the embedded default policy an
+// allowed program passes only with the options the gate knows for it; a
+// policy file's own allow rule keeps trusting the program.
+func TestUnknownOptionDefaultPolicy(t *testing.T) {
+	t.Parallel()
+	def, _, _ := fixture(t, polDefault, false)
+	user, _, _ := fixture(t, polUser, false)
+	tests := []struct {
+		root, cmd string
+		want      cmdguard.Verdict
+		rule      string
+	}{
+		{def, `cat -n src/main.go`, cmdguard.Allow, ""},
+		{def, `grep -rn TODO src --include=*.go | head -20`, cmdguard.Allow, ""},
+		{def, `cat --frobnicate src/main.go`, cmdguard.Ask, "policy.unknown_option"},
+		{def, `ls -la && diff -Q src/main.go tool/pre-commit.go`, cmdguard.Ask, "policy.unknown_option"},
+		{user, `cat --frobnicate src/main.go`, cmdguard.Allow, ""},
+	}
+	for _, tc := range tests {
+		g, err := cmdguard.Open(tc.root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd, Cwd: tc.root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := tc.rule == ""
+		for _, r := range d.Reasons {
+			has = has || r.Rule == tc.rule
+		}
+		if d.Verdict != tc.want || !has {
+			t.Errorf("Check(%q) = %v %v, want %v with %s", tc.cmd, d.Verdict, d.Reasons, tc.want, tc.rule)
+		}
+	}
+}

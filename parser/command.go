@@ -173,6 +173,7 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
 	markRecursive(&cmd, base, n)
+	unknownOptions(&cmd, base, cmd.Argv[1:])
 	s.add(cmd)
 	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return

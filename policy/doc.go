@@ -58,6 +58,11 @@
 // scanned for commands that run programs or read or write files (sed
 // e/r/w, awk system/getline/|/>), a program read from a file (-f) asking.
 //
+// Under the embedded default policy only, an allowed program also passes
+// only with the options the gate knows for it (Command.UnknownOptions,
+// from the parser's table): another option is policy.unknown_option
+// (ask). A policy file's own allow rules trust the program.
+//
 // A chain is allowed only when every command in it is allowed: the
 // verdict is the strictest of all reasons. Findings ([Finding]) are rated
 // by their rule id: the policy's rules: entry, else the registry default

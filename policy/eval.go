@@ -70,6 +70,16 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 			}
 		}
 		reasons = append(reasons, r)
+		if r.Rule == "policy.allow" && p.builtin {
+			// The embedded policy allows a program with the options it
+			// knows, not with any option (unknown is not harmless).
+			for _, o := range c.UnknownOptions {
+				v, src := p.RuleVerdict("policy.unknown_option")
+				reasons = append(reasons, Reason{Verdict: v, Rule: "policy.unknown_option", Pos: o.Pos, Source: src, Command: ci + 1,
+					Message: "the built-in policy does not know the option " + o.Value + " of " + c.Argv[0] +
+						": it may write a file or run a program; allow the command in a .cmdguard.yaml"})
+			}
+		}
 		hits = guardOptions(w, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")

@@ -67,6 +67,17 @@ type Command struct {
 	Redirects []Redirect `json:"redirects"`
 	Files     []File     `json:"files"`
 	Cwd       string     `json:"cwd"`
+	// UnknownOptions are options the gate does not know for a program it
+	// knows every option of. Under the embedded default policy an allowed
+	// command with one is policy.unknown_option (ask). Not part of the
+	// Rego input.
+	UnknownOptions []Option `json:"-"`
+}
+
+// Option is one option word of a command, with its position.
+type Option struct {
+	Value string
+	Pos   Pos
 }
 
 // Input is everything a policy sees about one command string. It is also

@@ -54,6 +54,7 @@ var registry = []RuleInfo{
 	{ID: "policy.deny", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the longest matching prefix is in deny:"},
 	{ID: "policy.invalid", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the policy file could not be loaded"},
 	{ID: "policy.no_match", Verdict: Ask, Fixed: true, Loosest: Allow, Description: "no prefix rule matches: the policy's default: applies"},
+	{ID: "policy.unknown_option", Verdict: Ask, Loosest: Allow, Description: "under the embedded default policy, an option the gate does not know for an allowed program"},
 	{ID: "redirect.network", Verdict: Deny, Loosest: Allow, Description: "a redirect to /dev/tcp or /dev/udp opens a socket"},
 	{ID: "rego.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "a Rego allow rule lifted a command no prefix rule matched"},
 	{ID: "rego.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "a Rego ask rule fired"},
