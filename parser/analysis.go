@@ -145,6 +145,11 @@ type Command struct {
 	// may write a file or run a program. A policy decides what they mean
 	// (the embedded default policy asks: policy.unknown_option).
 	UnknownOptions []Word `json:"unknown_options,omitempty"`
+	// ScriptRisk is the index in Argv of the word that holds or names a
+	// sed or awk program that may run a program or read or write a file
+	// (sed e/r/w, awk system/getline/|/>, -f FILE, gawk -i/-l/-o, …),
+	// for the policy's option guard; 0 when there is none.
+	ScriptRisk int `json:"script_risk,omitempty"`
 }
 
 // Analysis is the result of Analyze: every simple command and every

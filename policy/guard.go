@@ -49,7 +49,10 @@ type optionGuard struct {
 	// check, if set, replaces options: it returns the index of the first
 	// word of argv[i:] that makes the command dangerous, or -1.
 	check func(argv []string, i int) int
-	// script: the check reads a script, which any dynamic word may change.
+	// fact: the hit is the parser's Command.ScriptRisk (the sed and awk
+	// programs are read once, by the parser).
+	fact bool
+	// script: the guard reads a script, which any dynamic word may change.
 	script bool
 	why    string
 }
@@ -69,11 +72,11 @@ const (
 
 // optionGuards is sorted by program (prefix[0]), for a binary search.
 var optionGuards = [...]optionGuard{
-	{prefix: []string{"awk"}, check: awkProgram, script: true, why: awkWhy},
+	{prefix: []string{"awk"}, fact: true, script: true, why: awkWhy},
 	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
-	{prefix: []string{"gawk"}, check: awkProgram, script: true, why: awkWhy},
+	{prefix: []string{"gawk"}, fact: true, script: true, why: awkWhy},
 	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
@@ -94,13 +97,13 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
 	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
 	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
-	{prefix: []string{"gsed"}, check: sedScript, script: true, why: sedWhy},
+	{prefix: []string{"gsed"}, fact: true, script: true, why: sedWhy},
 	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
-	{prefix: []string{"mawk"}, check: awkProgram, script: true, why: awkWhy},
-	{prefix: []string{"nawk"}, check: awkProgram, script: true, why: awkWhy},
+	{prefix: []string{"mawk"}, fact: true, script: true, why: awkWhy},
+	{prefix: []string{"nawk"}, fact: true, script: true, why: awkWhy},
 	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
-	{prefix: []string{"sed"}, check: sedScript, script: true, why: sedWhy},
+	{prefix: []string{"sed"}, fact: true, script: true, why: sedWhy},
 	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
 	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
 	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
@@ -145,6 +148,11 @@ func guardOptions(w words, from int, hits []guardHit) []guardHit {
 			continue
 		}
 		switch {
+		case g.fact:
+			if i := w.c.ScriptRisk; i > 0 && i >= from && i < len(argv) {
+				hits = append(hits, guardHit{i, g})
+			}
+			continue
 		case g.check != nil:
 			if i := g.check(argv, n); i >= from {
 				hits = append(hits, guardHit{i, g})

@@ -178,81 +178,42 @@ func TestGuardProgramsAndWrites(t *testing.T) {
 	})
 }
 
+// TestGuardScripts: sed and awk programs are read once, by the parser
+// (parser.TestScriptRisk holds the cases this test had); the guard turns
+// the fact it reports, Command.ScriptRisk, into policy.dangerous_option
+// unless the prefix rule that matched names that word.
 func TestGuardScripts(t *testing.T) {
 	t.Parallel()
-	checkGuards(t, permissive(t), []guardCase{
-		// sed
-		{"sed -n p src/a.txt", false},
-		{"sed s/foo/bar/g src/a.txt", false},
-		{"sed -e s/hello/world/ -e 10q a", false},
-		{"sed -n /re/,$p a", false},
-		{"sed -n 1,/x/{p;q} a", false},
-		{"sed 1a\x00some\x00text\x00w\x00x a", false}, // text of a, not a w command
-		{"sed y/abc/xyz/ a", false},
-		{"sed -E s|a/b|c|2 a", false},
-		{"sed 1!G;h;$!d a", false},
-		{"sed -n 1e\x00touch\x00x src/a.txt", true},
-		{"sed 1r\x00.env src/a.txt", true},
-		{"sed -n 1w\x00.cmdguardignore src/a.txt", true},
-		{"sed R\x00.env a", true},
-		{"sed W\x00out a", true},
-		{"sed e a", true},
-		{"sed /x/e a", true},
-		{"sed /x/!e a", true},
-		{"sed 1~2w\x00out a", true},
-		{"sed s/a/b/w\x00out a", true},
-		{"sed s/a/b/gw\x00out a", true},
-		{"sed s,a,b,e a", true},
-		{"sed s/a/b/;w\x00x a", true},
-		{"sed p;r\x00.env a", true},
-		{"sed {w\x00x\x01} a", true},
-		{"sed 1{\x01r\x00x\x01} a", true},
-		{"sed s/a\\/w/b/ a", false},     // the w is inside the regex
-		{"sed #c\\\x01w\x00x a", true},  // a backslash does not continue a comment
-		{"sed 1a\\\x01w\x00x a", false}, // it continues the text of a
-		{"sed -n -e p -e w\x00x a", true},
-		{"sed -ne w\x00x a", true},
-		{"sed -new\x00x a", true}, // -n, then -e with its value attached
-		{"sed --expr=p .env", false},
-		{"sed --expr=w\x00x a", true},
-		{"sed --e w\x00x a", true},
-		{"sed --expression w\x00x a", true},
-		{"sed -f script a", true},
-		{"sed --file=script a", true},
-		{"sed -nf script a", true},
-		{"sed s/a/b a", true},        // unterminated: sed fails, the scan asks
-		{"sed -n a -e w\x00x", true}, // the -e makes "a" a file; w runs
-		{"sed -l 5 w\x00x a", true},  // -l takes a value; the script is w x
-		{"sed --debug 1e\x00x a", true},
-		{"gsed 1e\x00x a", true},
-		{"sed -i s/a/b/ f", false},
-		// awk
-		{"awk {print\x00$1} a", false},
-		{"awk -F: {print\x00$1} /etc/passwd", false},
-		{"awk -v x=1 NR==x a", false},
-		{"awk BEGIN{system(\"touch\x00x\")}", true},
-		{"awk BEGIN{while((getline\x00l\x00<\x00\".env\")>0)\x00print\x00l}", true},
-		{"awk {print\x00>\x00\"out\"} a", true},
-		{"awk {print\x00|\x00\"sh\"} a", true},
-		{"awk $1>2 a", true}, // a comparison, but over-matching only asks
-		{"awk BEGIN{ARGV[1]=\".env\";ARGC=2}{print}", true},
-		{"awk -f prog.awk a", true},
-		{"awk --file=prog.awk a", true},
-		{"gawk -i inplace {print} a", true},
-		{"gawk --include=x {print} a", true},
-		{"gawk -l ext {print} a", true},
-		{"gawk -e {print} -e BEGIN{system(\"x\")} a", true},
-		{"gawk --source=BEGIN{system(\"x\")}", true},
-		{"gawk -o out {print} a", true},
-		{"gawk --pretty-print=out {print} a", true},
-		{"gawk -E prog a", true},
-		{"mawk -W exec prog a", true},
-		{"nawk BEGIN{system(\"x\")}", true},
-		{"awk -- BEGIN{system(\"x\")}", true},
-		{"awk -vx=1 {print} a", false},
-		{"awk -F, {print} a", false},
-		{"awk @load\x00\"x\" a", true},
-	})
+	named := mustParse(t, "version: 1\ndefault: ask\nallow: [sed, sed -n -e wout]\n")
+	tests := []struct {
+		p    *policy.Policy
+		argv []string
+		risk int
+		dyn  int // a dynamic word, 0 for none
+		ask  bool
+	}{
+		{permissive(t), []string{"sed", "-n", "-e", "w x", "a"}, 3, 0, true},
+		{permissive(t), []string{"sed", "-n", "-e", "p", "a"}, 0, 0, false},
+		{permissive(t), []string{"awk", "-f", "prog.awk", "a"}, 1, 0, true},
+		{permissive(t), []string{"gawk", "{print}", "$F"}, 0, 2, true}, // a dynamic word may change the program
+		{named, []string{"sed", "-n", "-e", "wout", "a"}, 3, 0, false}, // the allow rule names the script
+		{named, []string{"sed", "-e", "wout", "a"}, 2, 0, true},
+	}
+	for _, tt := range tests {
+		c := cmd(tt.argv...)
+		c.ScriptRisk = tt.risk
+		if tt.dyn > 0 {
+			c.Dynamic[tt.dyn] = true
+		}
+		d := tt.p.Evaluate(context.Background(), input(c))
+		got := false
+		for _, r := range d.Reasons {
+			got = got || r.Rule == "policy.dangerous_option"
+		}
+		if got != tt.ask {
+			t.Errorf("Evaluate(%q, ScriptRisk %d): dangerous_option = %v, want %v\n%v", tt.argv, tt.risk, got, tt.ask, d.Reasons)
+		}
+	}
 }
 
 func TestGuardDefaultReview(t *testing.T) {
