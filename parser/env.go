@@ -17,6 +17,12 @@ var harmlessEnv = map[string]bool{
 	"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLORTERM": true,
 	"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true,
 	"CI": true, "COLUMNS": true, "LINES": true, "DEBIAN_FRONTEND": true,
+	// Build settings that choose no code and name no file.
+	"CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true,
+	"RUST_BACKTRACE": true, "RUST_LOG": true, "NODE_ENV": true,
+	"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
+	"GIT_TERMINAL_PROMPT": true, "GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true,
+	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true,
 }
 
 // codeEnv are names a program reads as code, as a program to run, as
@@ -65,6 +71,9 @@ var fileEnv = map[string]byte{
 func dangerousEnv(name string) bool {
 	if codeEnv[name] {
 		return true
+	}
+	if harmlessEnv[name] {
+		return false // CGO_ENABLED is not CGO_CFLAGS
 	}
 	for _, p := range codeEnvPrefixes {
 		if strings.HasPrefix(name, p) {

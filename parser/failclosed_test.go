@@ -69,6 +69,8 @@ func TestAssignFindings(t *testing.T) {
 	}{
 		{name: "LANG", value: "C.UTF-8"},
 		{name: "LC_ALL", value: "C"},
+		{name: "CGO_ENABLED", value: "0"},
+		{name: "GOOS", value: "linux"},
 		{name: "LANG", value: "/tmp/x", rules: []string{"env.unknown"}},
 		{name: "TERM", value: "x", dynamic: true, rules: []string{"env.unknown"}},
 		{name: "MYAPP_MODE", value: "1", rules: []string{"env.unknown"}},
