@@ -293,7 +293,9 @@ func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]poli
 	for i := range c.Files {
 		out.Files = g.fileRef(c, &c.Files[i], out.Files, findings)
 	}
-	out.ScriptRisk = c.ScriptRisk
+	for _, h := range c.OptionHits {
+		out.OptionHits = append(out.OptionHits, policy.OptionHit{Index: h.Index, What: h.What, Why: h.Why})
+	}
 	for _, o := range c.UnknownOptions {
 		out.UnknownOptions = append(out.UnknownOptions, policy.Option{Value: o.Value, Pos: pos(o.Pos)})
 	}

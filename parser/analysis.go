@@ -145,11 +145,20 @@ type Command struct {
 	// may write a file or run a program. A policy decides what they mean
 	// (the embedded default policy asks: policy.unknown_option).
 	UnknownOptions []Word `json:"unknown_options,omitempty"`
-	// ScriptRisk is the index in Argv of the word that holds or names a
-	// sed or awk program that may run a program or read or write a file
-	// (sed e/r/w, awk system/getline/|/>, -f FILE, gawk -i/-l/-o, …),
-	// for the policy's option guard; 0 when there is none.
-	ScriptRisk int `json:"script_risk,omitempty"`
+	// OptionHits are the options (or words) that make a command that
+	// otherwise reads write, delete or run a program: find -delete, rg
+	// --pre, sort -o, go test -exec, a sed or awk program that runs or
+	// touches files, a git config that writes, … in any spelling (see
+	// optionGuards). A policy asks for each unless the prefix rule it
+	// allowed the command with names it (policy.dangerous_option).
+	OptionHits []OptionHit `json:"option_hits,omitempty"`
+}
+
+// OptionHit is one guarded option of a command.
+type OptionHit struct {
+	Index int    `json:"index"` // into Command.MatchArgv
+	What  string `json:"what"`  // the guarded prefix and the word: "sort --out=f"
+	Why   string `json:"why"`   // what it does
 }
 
 // Analysis is the result of Analyze: every simple command and every

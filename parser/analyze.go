@@ -830,6 +830,9 @@ func (s *state) add(cmd Command) bool {
 		cmd.MatchArgv = cmd.Args
 	}
 	s.res.Commands = append(s.res.Commands, cmd)
+	if c := &s.res.Commands[len(s.res.Commands)-1]; len(c.MatchArgv) > 0 {
+		c.OptionHits = optionHits(c) // c, not &cmd: cmd would escape
+	}
 	return true
 }
 

@@ -174,14 +174,6 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
 	markRecursive(&cmd, base, n)
 	unknownOptions(&cmd, base, cmd.Argv[1:])
-	switch name.Value {
-	case "sed", "gsed", "awk", "gawk", "mawk", "nawk":
-		argv := make([]string, len(cmd.Argv))
-		for i, w := range cmd.Argv {
-			argv[i] = w.Value
-		}
-		cmd.ScriptRisk = scriptRisk(argv)
-	}
 	s.add(cmd)
 	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return

@@ -9,7 +9,7 @@ import (
 // r, R, w and W commands and the s command's e and w flags; awk's
 // system(), getline, pipes and output redirection. scriptRisk finds the
 // word that holds (or names, with -f) such a program, for the policy's
-// option guard (policy.dangerous_option): a rough scan that asks too
+// option guard (Command.OptionHits): a rough scan that asks too
 // often rather than too rarely. The sed script itself is read by
 // sedScript, the one sed parser of the gate.
 

@@ -72,12 +72,10 @@ type Command struct {
 	// command with one is policy.unknown_option (ask). Not part of the
 	// Rego input.
 	UnknownOptions []Option `json:"-"`
-	// ScriptRisk is the index in Argv of the word that holds or names a
-	// sed or awk program that may run a program or read or write a file
-	// (found by the parser's scan); 0 when there is none. The option
-	// guard makes it policy.dangerous_option unless the prefix rule that
-	// matched names that word. Not part of the Rego input.
-	ScriptRisk int `json:"-"`
+	// OptionHits are the options the parser found that make the command
+	// write, delete or run a program (see OptionHit). Not part of the
+	// Rego input.
+	OptionHits []OptionHit `json:"-"`
 }
 
 // Option is one option word of a command, with its position.
