@@ -52,3 +52,35 @@ func TestDangerousOptionsThroughGate(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedGitProtected: a nested repository's config and hooks are
+// protected like the project's own.
+func TestNestedGitProtected(t *testing.T) {
+	t.Parallel()
+	root, _, _ := fixture(t, polUser, false)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{
+		{`echo x > vendor/lib/.git/hooks/pre-commit`, true},
+		{`echo x >> vendor/lib/.git/config`, true},
+		{`echo x > vendor/lib/.gitignore`, false},
+		{`echo x > vendor/lib/x.git/config`, false},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd, Cwd: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, r := range d.Reasons {
+			got = got || r.Rule == "path.protected"
+		}
+		if got != tc.want {
+			t.Errorf("Check(%q): path.protected %v, want %v\n%v", tc.cmd, got, tc.want, d.Reasons)
+		}
+	}
+}

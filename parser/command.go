@@ -319,6 +319,9 @@ func (s *state) builtin(cmd *Command, base string) {
 		// change what later globs match: they can no longer be expanded
 		// statically.
 		s.sticky |= stickyGlob
+		if hasShortOpt(argv[1:], 'o') { // shopt -so allexport
+			s.sticky |= stickyAllexport
+		}
 	case "set":
 		s.setOptions(argv[1:])
 	case "let":

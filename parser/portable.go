@@ -108,18 +108,22 @@ func bracket(pat string, i int) (int, string) {
 	return i, "" // no closing ]: the [ is literal
 }
 
-// zshGlob returns why an unquoted literal of a word reads differently
-// under zsh, or "": =cmd (a program's path), extendedglob's ^x, x# and
-// x~y, and ** (recursive in zsh, * in bash). start reports that v starts
-// the word.
-func zshLit(v string, start bool) string {
+// zshLit returns why an unquoted literal of a word reads differently
+// under zsh, or "": =cmd (a program's path), $~x $=x $^x $+x (expansion
+// flags), extendedglob's ^x and x#. start reports that v starts the
+// word, last that nothing follows it in the word.
+func zshLit(v string, start, last bool) string {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case '\\':
 			i++
 		case '=':
-			if i == 0 && start && len(v) > 1 {
-				return "zsh expands =" + v[1:] + " to the path of a program"
+			if i == 0 && start && (len(v) > 1 || !last) {
+				return "zsh expands =" + v[1:] + "… to the path of a program"
+			}
+		case '$':
+			if i+1 < len(v) && strings.IndexByte("~=^+", v[i+1]) >= 0 {
+				return "zsh reads $" + v[i+1:i+2] + " as a parameter expansion flag (bash as a literal $)"
 			}
 		case '^':
 			if i == 0 && start || i > 0 && v[i-1] == '/' {

@@ -24,7 +24,7 @@ var dirSafe = map[string]bool{
 	"less": true, "more": true, "paste": true, "join": true, "fold": true, "fmt": true, "expand": true,
 	"unexpand": true, "base64": true, "base32": true, "split": true, "date": true, "hostname": true,
 	"ssh": true, "scp": true, "rsync": true, "zip": true, "tar": true, "curl": true, "wget": true,
-	"go": true, "make": true, "npm": true, "git": true, "docker": true, "patch": true, "unzip": true,
+	"go": true, "make": true, "git": true, "patch": true, "unzip": true,
 	"cpio": true, "dd": true, "diff": false,
 }
 

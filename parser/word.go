@@ -71,7 +71,7 @@ func plainLit(v string) bool {
 	}
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
-		case '\\', '*', '?', '[', '=', '^', '#', 0:
+		case '\\', '*', '?', '[', '=', '^', '#', '$', 0:
 			return false
 		}
 	}
@@ -88,6 +88,11 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 				s.pbuf = appendQuoteMeta(s.pbuf, s.buf[n:])
 			} else {
 				s.unquotedLit(p.Value, i == 0 && len(s.buf) == 0, i == len(parts)-1, c, out)
+				if strings.HasSuffix(p.Value, "$") && i+1 < len(parts) && s.quiet == 0 {
+					if l, ok := parts[i+1].(*syntax.Lit); ok && l.Value != "" && strings.IndexByte("~=^+", l.Value[0]) >= 0 {
+						s.find("parser.not_portable", out.Pos, "zsh reads $"+l.Value[:1]+" as a parameter expansion flag (bash as a literal $)")
+					}
+				}
 			}
 		case *syntax.SglQuoted:
 			n := len(s.buf)
@@ -161,7 +166,7 @@ func appendQuoteMeta(dst, v []byte) []byte {
 // unquotedLit decodes an unquoted literal: backslash escapes, tilde
 // prefixes, glob characters.
 func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
-	if why := zshLit(v, wordStart); why != "" && s.quiet == 0 {
+	if why := zshLit(v, wordStart, last); why != "" && s.quiet == 0 {
 		s.find("parser.not_portable", out.Pos, why)
 	}
 	if i := strings.IndexByte(v, '~'); i > 0 || i == 0 && !wordStart {
