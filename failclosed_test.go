@@ -174,6 +174,8 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 		{class: "env", policy: polUser, cmd: `MAGIC=.env file src/main.go`},
 		{class: "env", policy: polUser, cmd: `env MAGIC=.env file src/main.go`},
 		{class: "env", policy: polUser, cmd: `set -a; MAGIC=.env; file src/main.go`},
+		{class: "env", policy: polUser, cmd: `shopt -so allexport; MAGIC=.env; file src/main.go`},
+		{class: "env", policy: polUser, cmd: `GIT_TEST_FSMONITOR=pwned git status`},
 		// A directory operand of a program not known to ignore directories.
 		{class: "dir", policy: polDefault, cmd: `diff -N src .`},
 		{class: "dir", policy: polDefault, cmd: `diff -N . src`},
@@ -219,6 +221,8 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 		{class: "zsh", shell: "zsh", policy: polDefault, cmd: `cat .en#v`},
 		{class: "zsh", shell: "zsh", policy: polDefault, cmd: `cat deep/**/k.s*`},
 		{class: "zsh", shell: "zsh", policy: polDefault, cmd: `cat sub/p*~*public*`},
+		{class: "zsh", shell: "zsh", policy: polDefault, cmd: `x=.e*; cat $~x`},
+		{class: "zsh", shell: "zsh", policy: polDenylist, cmd: `x=pwned; =$x`},
 	}
 	for _, tc := range tests {
 		shell := tc.shell
