@@ -45,7 +45,7 @@ type File struct {
 	Path        string `json:"path"`    // cleaned, relative to Root when inside it, else absolute
 	Written     string `json:"written"` // as written in the command (decoded)
 	Pos         Pos    `json:"pos"`
-	Kind        string `json:"kind"` // arg | option | redirect | at | rev
+	Kind        string `json:"kind"` // arg | option | redirect | at | rev | env
 	Write       bool   `json:"write"`
 	Recursive   bool   `json:"recursive"`
 	Dynamic     bool   `json:"dynamic"`
