@@ -141,7 +141,7 @@ type Command struct {
 	Cwd        string `json:"cwd"`
 	CwdDynamic bool   `json:"cwd_dynamic,omitempty"`
 	// UnknownOptions are the options of a program the analysis knows
-	// every option of (see programOptions) that are not among them: they
+	// every option of (the options of its entry in programs) that are not among them: they
 	// may write a file or run a program. A policy decides what they mean
 	// (the embedded default policy asks: policy.unknown_option).
 	UnknownOptions []Word `json:"unknown_options,omitempty"`

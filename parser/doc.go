@@ -128,9 +128,10 @@
 // # Program knowledge
 //
 // What the analysis knows about programs is data, program by program:
-// fileSpecs (which operands and option values are files, read, written or
-// recursive), dirSafe, programOptions (every option of the programs the
-// default policy allows: [Command.UnknownOptions]), optionGuards (options
+// programs, one entry a program (which operands and option values are
+// files, read, written or recursive; whether it reads a directory
+// operand's files; every option of the programs the default policy
+// allows: [Command.UnknownOptions]), optionGuards (options
 // that make a reader write or run a program: [Command.OptionHits], which
 // the policy rates as policy.dangerous_option), gitOpts, the wrappers, and
 // the environment variables of env.go.

@@ -18,12 +18,16 @@ func unknownOpts(a *Analysis) []string {
 	return out
 }
 
-// TestProgramOptions checks every entry of programOptions: each option
+// TestProgramOptions checks the options of every entry of programs: each option
 // it lists is known (with a value when it takes one, also attached and
 // clustered), and an option it does not list is reported.
 func TestProgramOptions(t *testing.T) {
 	t.Parallel()
-	for prog, spec := range programOptions {
+	for prog, p := range programs {
+		spec := p.options
+		if spec == "" {
+			continue
+		}
 		t.Run(prog, func(t *testing.T) {
 			t.Parallel()
 			var args []string

@@ -5,33 +5,10 @@ import (
 	"strings"
 )
 
-// dirSafe are the programs known not to read the files inside a
-// directory operand unless an option says so (grep -r, cp -r, which
-// their fileSpec marks recursive): they refuse a directory, or list or
-// stat it only. Every other program's operands count as recursive reads
-// (diff -N src . prints every file of the directory).
-var dirSafe = map[string]bool{
-	"cat": true, "head": true, "tail": true, "wc": true, "grep": true, "egrep": true, "fgrep": true,
-	"rg": true, "ag": true, "ack": true, "sed": true, "awk": true, "gawk": true, "mawk": true, "nawk": true,
-	"sort": true, "cut": true, "uniq": true, "nl": true, "tac": true, "rev": true, "column": true,
-	"md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "b2sum": true, "cksum": true,
-	"cmp": true, "comm": true, "jq": true, "ls": true, "stat": true, "file": true, "realpath": true,
-	"readlink": true, "basename": true, "dirname": true, "touch": true, "mkdir": true, "rmdir": true,
-	"rm": true, "chmod": true, "chown": true, "chgrp": true, "cp": true, "mv": true, "ln": true,
-	"install": true, "tee": true, "truncate": true, "shred": true, "unlink": true, "mkfifo": true,
-	"cd": true, "pushd": true, "popd": true, "test": true, "[": true, "[[": true, "du": true,
-	"find": true, "tree": true, "df": true, "od": true, "xxd": true, "hexdump": true, "strings": true,
-	"less": true, "more": true, "paste": true, "join": true, "fold": true, "fmt": true, "expand": true,
-	"unexpand": true, "base64": true, "base32": true, "split": true, "date": true, "hostname": true,
-	"ssh": true, "scp": true, "rsync": true, "zip": true, "tar": true, "curl": true, "wget": true,
-	"go": true, "make": true, "git": true, "patch": true, "unzip": true,
-	"cpio": true, "dd": true, "diff": false,
-}
-
 // markRecursive marks the read operands cmd.Files[from:] of a program
 // that may read a directory's files as recursive reads.
 func markRecursive(cmd *Command, base string, from int) {
-	if dirSafe[base] {
+	if programs[base].dirSafe {
 		return
 	}
 	for k := from; k < len(cmd.Files); k++ {
