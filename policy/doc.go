@@ -20,6 +20,13 @@
 //	rules: {path.outside_root: deny}
 //	rego: [policies/*.rego]
 //	exec: {timeout: 30s, hard_timeout: 5m, output_limit: 1MiB, env_allow: [PATH, HOME]}
+//	env_safe: [NODE_ENV, MYAPP_*] # variables no program reads as code or a file
+//
+// env_safe extends the gate's short list of environment variables that
+// may reach a program (VAR=x cmd, export, env, a request's env) without
+// asking (env.unknown); a name programs read as code stays
+// env.code_injection whatever the list says. Entries are names or NAME*
+// prefixes.
 //
 // Decoding is strict: an unknown key, a wrong type, a missing or
 // unsupported version, an empty prefix, a prefix repeated or in two lists,
