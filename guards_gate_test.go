@@ -84,3 +84,33 @@ func TestNestedGitProtected(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvSafeThroughGate: env_safe in the policy reaches the parser.
+func TestEnvSafeThroughGate(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		policy string
+		want   cmdguard.Verdict
+	}{
+		{"version: 1\nallow: [ls]\n", cmdguard.Ask},
+		{"version: 1\nallow: [ls]\nenv_safe: [MYAPP_*]\n", cmdguard.Allow},
+		{"version: 1\nallow: [ls]\nenv_safe: [LD_PRELOAD, MYAPP_*]\n", cmdguard.Deny}, // code stays code
+	} {
+		root, _, _ := fixture(t, tc.policy, false)
+		g, err := cmdguard.Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := "MYAPP_MODE=1 ls"
+		if tc.want == cmdguard.Deny {
+			cmd = "LD_PRELOAD=x.so MYAPP_MODE=1 ls"
+		}
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: cmd, Cwd: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("policy %q: Check(%q) = %v, want %v\n%v", tc.policy, cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
