@@ -67,6 +67,10 @@ func (t *optTable) kind(name string) byte {
 // Dynamic words are not reported here: they are unknown file references
 // and policy.dangerous_option already.
 func unknownOptions(cmd *Command, base string, args []Word) {
+	if base == "go" {
+		unknownGoOptions(cmd, args)
+		return
+	}
 	t := optTables()[base]
 	if t == nil {
 		return

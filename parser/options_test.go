@@ -85,11 +85,47 @@ func TestUnknownOptions(t *testing.T) {
 		{`tree -L 2 -a --gitignore`, nil},
 		{`date +%s; date -d yesterday`, nil},
 		{`egrep -P x f; fgrep -Y x f`, []string{"fgrep -Y 1:21"}},
+		{`go test -race -count=1 -run TestX -v ./... -myflag=1`, nil}, // after the packages: the test binary's
+		{`go test -test.v -args -x`, nil},
+		{`go test -frob ./...`, []string{"go -frob 1:9"}},
+		{`go build -o bin/x -ldflags '-s -w' ./cmd/x`, nil},
+		{`go vet -printf.funcs=Logf -copylocks ./...`, nil},
+		{`go list -m -json all; go env -json GOPATH; go version -m x; go doc -all fmt`, nil},
+		{`go list --frob`, []string{"go --frob 1:9"}},
+		{`go mod tidy -frob`, nil}, // no entry for go mod
 	}
 	for _, tc := range tests {
 		got := unknownOpts(Analyze(tc.src, Options{Cwd: "/repo"}))
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("Analyze(%q) unknown options mismatch (-want +got):\n%s", tc.src, diff)
+		}
+	}
+}
+
+// TestGoOptions checks every entry of goOptions: each flag it lists is
+// known (with its value), and one it does not list is reported.
+func TestGoOptions(t *testing.T) {
+	t.Parallel()
+	for sub, spec := range goOptions {
+		var args []string
+		for _, tok := range strings.Fields(spec) {
+			switch {
+			case tok == "-args":
+			case strings.HasSuffix(tok, "="):
+				args = append(args, strings.TrimSuffix(tok, "="), "v", tok+"v")
+			case strings.HasSuffix(tok, "?"):
+				args = append(args, strings.TrimSuffix(tok, "?"), strings.TrimSuffix(tok, "?")+"=v")
+			default:
+				args = append(args, tok, tok+"=true")
+			}
+		}
+		src := "go " + sub + " " + strings.Join(args, " ") + " ./x"
+		if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) > 0 {
+			t.Errorf("Analyze(%q): unknown options %v, want none", src, got)
+		}
+		src = "go " + sub + " -cmdguard-bogus ./x"
+		if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) != 1 {
+			t.Errorf("Analyze(%q): unknown options %v, want 1", src, got)
 		}
 	}
 }
