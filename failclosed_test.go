@@ -192,6 +192,7 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 		{class: "resolve", policy: polDefault, cmd: `go doc example.com/p/secrets.Key`},
 		{class: "resolve", policy: polDefault, cmd: `go list -f '{{.Doc}}' example.com/p/secrets`},
 		{class: "resolve", policy: polDefault, cmd: `jq -n -L . 'import "secrets/cfg" as $c; $c'`},
+		{class: "resolve", policy: polDefault, cmd: `file -m .env:/dev/null src/main.go`},
 		{class: "resolve", policy: polDefault, cmd: `git log -p -- ':(icase)SECRETS'`},
 		{class: "resolve", policy: polDefault, cmd: `git show HEAD -- ':(top)secrets'`},
 		{class: "resolve", policy: polUser, cmd: `git cat-file --batch <<< HEAD:.env`},

@@ -54,6 +54,9 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`diff -N src .`, []string{"diff: arg src r", "diff: arg . r"}},
 		{`cat src .`, []string{"cat: arg src ", "cat: arg . "}},
 		{`python3 tool`, []string{"python3: arg tool r"}},
+		{`file -m .env:/dev/null a.txt`, []string{"file: option .env ", "file: arg a.txt "}},
+		{`file -bm x.mgc --magic-file=y:z -- -a`, []string{"file: option x.mgc ", "file: option y ", "file: option z ", "file: arg -a "}},
+		{`file -f list -e soft b`, []string{"file: option list ", "file: arg b ", "file: unknown []"}},
 	})
 }
 

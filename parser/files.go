@@ -79,6 +79,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	case "go":
 		s.goRefs(cmd, args)
 		return
+	case "file":
+		s.fileCmdRefs(cmd, args)
+		return
 	case "split":
 		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length", "additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
 		return

@@ -104,3 +104,67 @@ func gitStdin(cmd *Command, args []Word) {
 		}
 	}
 }
+
+// fileCmdRefs: file [-m LIST] [-f NAMEFILE] FILE…: LIST is
+// colon-separated magic files (file -m .env:/dev/null prints the lines of
+// .env it cannot parse), NAMEFILE names more files to read.
+func (s *state) fileCmdRefs(cmd *Command, args []Word) {
+	var ops []Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic || len(v) < 2 || v[0] != '-' {
+			ops = append(ops, a)
+			continue
+		}
+		if v == "--" {
+			ops = append(ops, args[i+1:]...)
+			break
+		}
+		kind, val, has := byte(0), "", false
+		if name, lv, hv, long := longOpt(v); long {
+			switch {
+			case longIs(name, "magic-file"):
+				kind = 'm'
+			case longIs(name, "files-from"):
+				kind = 'f'
+			case longIs(name, "exclude", "exclude-quiet", "separator", "parameter"):
+				kind = 's'
+			}
+			val, has = lv, hv
+		} else {
+			for j := 1; j < len(v); j++ {
+				if c := v[j]; c == 'm' || c == 'f' || c == 'e' || c == 'F' || c == 'P' {
+					kind, val, has = c, v[j+1:], j+1 < len(v)
+					if c != 'm' && c != 'f' {
+						kind = 's'
+					}
+					break
+				}
+			}
+		}
+		if kind == 0 {
+			continue
+		}
+		w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
+		if !has {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			w = args[i]
+		}
+		switch kind {
+		case 'm':
+			for _, p := range strings.Split(w.Value, ":") {
+				s.fileRef(cmd, Word{Value: p, Pos: w.Pos, Dynamic: w.Dynamic, Glob: w.Glob && !strings.Contains(w.Value, ":"), Pattern: w.Pattern}, RefOption, false, false)
+			}
+		case 'f':
+			s.fileRef(cmd, w, RefOption, false, false)
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "file reads the names of the files from " + w.Value})
+		}
+	}
+	for _, op := range ops {
+		s.argRef(cmd, op, false, false)
+	}
+}
