@@ -172,8 +172,9 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	}
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
-	markRecursive(&cmd, base, n)
-	unknownOptions(&cmd, base, cmd.Argv[1:])
+	p := progs()[base]
+	markRecursive(&cmd, p, n)
+	unknownOptions(&cmd, base, p, cmd.Argv[1:])
 	s.add(cmd)
 	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return

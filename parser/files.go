@@ -48,6 +48,9 @@ var rgSpec = fileSpec{skipVal: "eABCmdgtTjMEr", fileVal: "f", first: true, first
 		"type-add", "color", "colors"},
 	recursive: "*", implicitDot: true}
 
+// noSpec is the spec of a program the table does not know.
+var noSpec fileSpec
+
 // genericRefs reports every operand of args as a file reference.
 func (s *state) genericRefs(cmd *Command, args []Word) {
 	for _, a := range args {
@@ -59,7 +62,10 @@ func (s *state) genericRefs(cmd *Command, args []Word) {
 
 // fileRefs collects the file references of a (non-wrapper) command.
 func (s *state) fileRefs(cmd *Command, base string, args []Word) {
-	spec := programs[base].files
+	spec := &noSpec
+	if p := progs()[base]; p != nil {
+		spec = &p.files
+	}
 	if spec.none {
 		return
 	}
@@ -207,7 +213,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			Message: base + " reads or writes files named in its input"})
 	}
 	if base == "sed" || strings.HasSuffix(base, "awk") {
-		s.scriptRefs(cmd, base, args, spec)
+		s.scriptRefs(cmd, base, args, *spec)
 	}
 	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it

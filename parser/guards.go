@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // optionGuard names options that turn a read-only command into one that
@@ -137,10 +138,22 @@ func (w guardWords) dynamic(i int) bool {
 	return w.c.Argv[j].Dynamic
 }
 
+// guarded is the set of programs optionGuards has a guard for.
+var guarded = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, g := range optionGuards {
+		m[g.prefix[0]] = true
+	}
+	return m
+})
+
 // optionHits returns every guarded option of c (indexes into MatchArgv):
 // the policy keeps those its matched prefix rule does not name.
 func optionHits(c *Command) []OptionHit {
 	argv := c.MatchArgv
+	if !guarded()[argv[0]] {
+		return nil // the common case: no guard for this program
+	}
 	w := guardWords{argv: argv, c: c, off: len(c.Argv) - len(argv)}
 	var buf [4]guardHit
 	hits := guardOptions(w, 0, buf[:0])

@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"strings"
-	"sync"
-)
+import "strings"
 
 // optTable is one program's parsed options entry.
 type optTable struct {
@@ -12,36 +9,28 @@ type optTable struct {
 	num   bool            // -NUM is known
 }
 
-var optTables = sync.OnceValue(func() map[string]*optTable {
-	m := make(map[string]*optTable, 64)
-	for prog, p := range programs {
-		spec := p.options
-		if spec == "" {
-			continue
+// parseOptions parses the options of a programs entry.
+func parseOptions(prog, spec string) *optTable {
+	t := &optTable{long: map[string]byte{}}
+	for _, tok := range strings.Fields(spec) {
+		kind := byte('f')
+		if c := tok[len(tok)-1]; c == '=' || c == '?' || c == '2' && strings.HasSuffix(tok, "=2") {
+			kind = c
+			tok = strings.TrimSuffix(tok[:len(tok)-1], "=")
 		}
-		t := &optTable{long: map[string]byte{}}
-		for _, tok := range strings.Fields(spec) {
-			kind := byte('f')
-			if c := tok[len(tok)-1]; c == '=' || c == '?' || c == '2' && strings.HasSuffix(tok, "=2") {
-				kind = c
-				tok = strings.TrimSuffix(tok[:len(tok)-1], "=")
-			}
-			switch {
-			case tok == "-NUM":
-				t.num = true
-			case strings.HasPrefix(tok, "--"):
-				t.long[tok[2:]] = kind
-			case len(tok) == 2:
-				t.short[tok[1]] = kind
-			default:
-				panic("parser: bad options token " + tok + " for " + prog)
-			}
+		switch {
+		case tok == "-NUM":
+			t.num = true
+		case strings.HasPrefix(tok, "--"):
+			t.long[tok[2:]] = kind
+		case len(tok) == 2:
+			t.short[tok[1]] = kind
+		default:
+			panic("parser: bad options token " + tok + " for " + prog)
 		}
-		m[prog] = t
 	}
-	m["egrep"], m["fgrep"] = m["grep"], m["grep"]
-	return m
-})
+	return t
+}
 
 // kind returns how the long option name (maybe abbreviated, as
 // getopt_long accepts) is read, or 0 when the table does not know it.
@@ -66,15 +55,15 @@ func (t *optTable) kind(name string) byte {
 // program without options).
 // Dynamic words are not reported here: they are unknown file references
 // and policy.dangerous_option already.
-func unknownOptions(cmd *Command, base string, args []Word) {
+func unknownOptions(cmd *Command, base string, p *program, args []Word) {
 	if base == "go" {
 		unknownGoOptions(cmd, args)
 		return
 	}
-	t := optTables()[base]
-	if t == nil {
+	if p == nil || p.opts == nil {
 		return
 	}
+	t := p.opts
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value

@@ -1,5 +1,7 @@
 package parser
 
+import "sync"
+
 // programs is what the analysis knows about each program, one entry a
 // program, in one place:
 //
@@ -39,7 +41,23 @@ type program struct {
 	files   fileSpec
 	dirSafe bool
 	options string
+	opts    *optTable // options, parsed once (see progs)
 }
+
+// progs indexes programs by pointer, with each entry's options parsed:
+// one lookup a command, no copy.
+var progs = sync.OnceValue(func() map[string]*program {
+	m := make(map[string]*program, len(programs)+2)
+	for name := range programs {
+		p := programs[name]
+		if p.options != "" {
+			p.opts = parseOptions(name, p.options)
+		}
+		m[name] = &p
+	}
+	m["egrep"].opts, m["fgrep"].opts = m["grep"].opts, m["grep"].opts
+	return m
+})
 
 var programs = map[string]program{
 	":":        {files: fileSpec{none: true}},

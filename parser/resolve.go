@@ -7,8 +7,8 @@ import (
 
 // markRecursive marks the read operands cmd.Files[from:] of a program
 // that may read a directory's files as recursive reads.
-func markRecursive(cmd *Command, base string, from int) {
-	if programs[base].dirSafe {
+func markRecursive(cmd *Command, p *program, from int) {
+	if p != nil && p.dirSafe {
 		return
 	}
 	for k := from; k < len(cmd.Files); k++ {
