@@ -9,10 +9,10 @@ import (
 
 // optionGuard names options that turn a read-only command into one that
 // writes, deletes or runs another program. Prefix rules cannot say "find,
-// unless -delete appears anywhere", so these are checked in Go, for every
-// policy: a guarded option is a policy.dangerous_option reason (ask by
-// default) unless the prefix rule that matched already names it, e.g.
-// allow: [find . -delete].
+// unless -delete appears anywhere", so the analysis finds them and
+// reports them as Command.OptionHits; a policy makes each a
+// policy.dangerous_option reason (ask by default) unless the prefix rule
+// that matched already names it, e.g. allow: [find . -delete].
 //
 // Matching errs on the side of asking, since matching too much only asks
 // while matching too little runs a program:
