@@ -164,8 +164,12 @@ func (s *state) exportEnv(cmd *Command, name string, val Word, pos Pos) {
 // variables the analysis resolves itself.
 func (s *state) checkEnv(name string, p Pos) {
 	s.stateVar(name)
-	if dangerousEnv(name) {
+	switch {
+	case dangerousEnv(name):
 		s.find("env.code_injection", p, "assignment to "+name+" can make programs run other code")
+	case s.sticky&stickyAllexport != 0 && !harmless(name, s.opts.EnvSafe):
+		// set -a exports what read, for, printf -v … assign too.
+		s.find("env.unknown", p, "set -a exports "+name+" to programs, and the gate does not know what they do with it")
 	}
 }
 

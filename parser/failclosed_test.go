@@ -39,6 +39,7 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`cp -r a b && cat b/x`, []string{"cp: arg a r", "cp: arg b wr", "cat: arg b/x ", "cat: unknown []"}},
 		{`cp a b && cat b`, []string{"cp: arg a ", "cp: arg b w", "cat: arg b "}},
 		{`ln -s /etc e && cd e && cat passwd`, []string{"ln: arg /etc ", "ln: arg e w", "cat: arg passwd ", "cat: unknown []"}},
+		{`rename s/a/b/ * && cat f`, []string{"rename: arg s/a/b/ r", "rename: arg * rg", "cat: arg f ", "cat: unknown []"}},
 		{`git checkout x && cat f`, []string{"git: arg x ", "cat: arg f ", "cat: unknown []"}},
 		{`ln -s a $X; cat f`, []string{"ln: arg a ", "ln: arg $X wd", "cat: arg f ", "cat: unknown []"}},
 		// Names programs resolve themselves, outputs they name themselves.

@@ -193,6 +193,8 @@ var findingTests = []struct {
 	{`x=.e*; cat $~x`, []string{"1:12 parser.not_portable"}},
 	{`echo =$x`, []string{"1:6 parser.not_portable"}},
 	{`shopt -so allexport; X=1`, []string{"1:22 env.unknown"}},
+	{`set -a; for MAGIC in .env; do file x; done`, []string{"1:13 env.unknown"}},
+	{`set -a; read MAGIC < f; printf -v LANG %s C`, []string{"1:14 env.unknown"}},
 	{`cat ^src`, []string{"1:5 parser.not_portable"}},
 	{`cat sub/^public.txt`, []string{"1:5 parser.not_portable"}},
 	{`cat .en#v`, []string{"1:5 parser.not_portable"}},

@@ -54,7 +54,7 @@ func changes(c *Command) (paths []string, all bool) {
 	switch {
 	case base == "git" && len(c.MatchArgv) > 1 && gitTreeWriters[c.MatchArgv[1]]:
 		return nil, true
-	case base == "mount" || base == "umount" || base == "bindfs":
+	case base == "mount" || base == "umount" || base == "bindfs" || base == "rename" || base == "prename" || base == "file-rename":
 		return nil, true
 	case base == "tar" || base == "unzip" || base == "cpio" || base == "rsync" || base == "patch":
 		if len(c.Unknown) > 0 || base == "rsync" {
