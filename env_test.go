@@ -99,7 +99,10 @@ func TestRequestEnvGated(t *testing.T) {
 // checks, unless the script may change the variable.
 func TestRequestEnvValues(t *testing.T) {
 	t.Parallel()
-	root := project(t, testPolicy)
+	root := project(t, testPolicy+"env_safe: [F, D]\n")
+	if err := os.WriteFile(filepath.Join(root, "notes.txt"), []byte("n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -113,11 +116,13 @@ func TestRequestEnvValues(t *testing.T) {
 		{"cat $F", []string{"F=.env"}, cmdguard.Deny, "ignore.denied"},
 		{`cat "${F}"`, []string{"F=.env"}, cmdguard.Deny, "ignore.denied"},
 		{"cat $D/db.txt", []string{"D=secrets"}, cmdguard.Deny, "ignore.denied"},
-		{"cat $F", []string{"F=src/main.go"}, cmdguard.Allow, "policy.allow"},
+		{"cat $F", []string{"F=notes.txt"}, cmdguard.Allow, "policy.allow"},
 		{"echo $F", []string{"F=hello"}, cmdguard.Allow, "policy.allow"},
+		// A name env_safe does not list asks, whatever its value.
+		{"echo $G", []string{"G=hello"}, cmdguard.Ask, "env.unknown"},
 		// The script may reassign F: its value is unknown.
-		{"F=src/main.go; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
-		{"read F; cat $F", []string{"F=src/main.go"}, cmdguard.Ask, "ignore.unknown_ref"},
+		{"F=notes.txt; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
+		{"read F; cat $F", []string{"F=notes.txt"}, cmdguard.Ask, "ignore.unknown_ref"},
 		// A value that globs or splits is not taken literally.
 		{"cat $F", []string{"F=.e?v"}, cmdguard.Ask, "ignore.unknown_ref"},
 		{"cat $F", []string{"F=src/main.go .env"}, cmdguard.Ask, "ignore.unknown_ref"},
@@ -138,7 +143,7 @@ func TestRequestEnvValues(t *testing.T) {
 // a request repeating the base adds nothing.
 func TestRequestEnvNeverDropped(t *testing.T) {
 	t.Parallel()
-	root := project(t, testPolicy+"exec: {env_allow: [PATH, HOME]}\n")
+	root := project(t, testPolicy+"exec: {env_allow: [PATH, HOME]}\nenv_safe: [GREETING]\n")
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -190,5 +195,30 @@ func TestStartOutlivesContext(t *testing.T) {
 	}
 	if _, _, err := g.Start(context.Background(), cmdguard.RunRequest{Request: cmdguard.Request{Command: "true", Cwd: root}}); !errors.Is(err, cmdguard.ErrClosed) {
 		t.Errorf("Start after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestBaseCDPATH: a CDPATH in the trusted environment moves a relative cd
+// as bash does (real bash reads the secret below), so the gate must not
+// resolve what follows as if cd went to ./sub.
+func TestBaseCDPATH(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "secrets", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "cd sub && cat ../db.txt"
+	env := []string{"PATH=" + os.Getenv("PATH"), "CDPATH=" + filepath.Join(root, "secrets")}
+	r, err := exec.Run(context.Background(), exec.Cmd{Command: cmd, Dir: root, Env: env})
+	if err != nil || !strings.Contains(r.Stdout.String(), "password") {
+		t.Fatalf("real bash did not read the secret through CDPATH: %q, %v", r.Stdout.String(), err)
+	}
+	d, _ := g.Check(context.Background(), cmdguard.Request{Command: cmd, Cwd: root, BaseEnv: env})
+	if d.Verdict == cmdguard.Allow {
+		t.Errorf("with CDPATH in the base environment, %q = allow: %+v", cmd, d.Reasons)
 	}
 }

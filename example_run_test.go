@@ -15,7 +15,7 @@ import (
 // README's snippet expects one.
 func exampleProject() string {
 	root, _ := os.MkdirTemp("", "cmdguard-example")
-	os.WriteFile(filepath.Join(root, ".cmdguard.yaml"), []byte("version: 1\nallow: [echo, cat, printf]\n"), 0o644)
+	os.WriteFile(filepath.Join(root, ".cmdguard.yaml"), []byte("version: 1\nallow: [echo, cat, printf]\nenv_safe: [GREETING]\n"), 0o644)
 	os.WriteFile(filepath.Join(root, ".cmdguardignore"), []byte(".env\n"), 0o644)
 	return root
 }
@@ -48,19 +48,22 @@ func Example_readme() {
 }
 
 // An agent's environment is judged like VAR=value written before the
-// command: a variable that makes bash run code refuses the command.
+// command: a variable that makes bash run code refuses the command, one
+// the gate does not know to be harmless (and env_safe: does not list)
+// asks, and a file a variable names is checked as a file.
 func ExampleRequest_env() {
 	root := exampleProject()
 	defer os.RemoveAll(root)
 	g, _ := cmdguard.Open(root)
-	for _, env := range [][]string{{"NAME=world"}, {"BASH_ENV=evil.sh"}, {"F=.env"}} {
-		d, _ := g.Check(context.Background(), cmdguard.Request{Command: "cat $F; echo $NAME", Cwd: root, Env: env})
-		fmt.Printf("%-16s %s\n", env[0], d.Summary())
+	for _, env := range [][]string{{"GREETING=hi"}, {"NAME=world"}, {"BASH_ENV=evil.sh"}, {"GIT_GRAFT_FILE=.env"}} {
+		d, _ := g.Check(context.Background(), cmdguard.Request{Command: "echo $GREETING $NAME", Cwd: root, Env: env})
+		fmt.Printf("%-19s %s\n", env[0], d.Summary())
 	}
 	// Output:
-	// NAME=world       ask: 1:5 ignore.unknown_ref: '$F' is not known before it runs: it may name an ignored file
-	// BASH_ENV=evil.sh deny: env.code_injection: the request's environment adds BASH_ENV: assignment to BASH_ENV can make programs run other code
-	// F=.env           deny: 1:5 ignore.denied: '.env' is ignored by .cmdguardignore:1 (.env)
+	// GREETING=hi         allow: 1:1 policy.allow: `echo hi $NAME` matches allow prefix "echo"
+	// NAME=world          ask: env.unknown: the request's environment adds NAME: assignment to NAME reaches programs' environment, and the gate does not know what they do with it
+	// BASH_ENV=evil.sh    deny: env.code_injection: the request's environment adds BASH_ENV: assignment to BASH_ENV can make programs run other code
+	// GIT_GRAFT_FILE=.env deny: ignore.denied: '.env' is ignored by .cmdguardignore:1 (.env)
 }
 
 // Start runs a command in the background, as a /v1/bash or ACP adapter

@@ -301,14 +301,18 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	base, added := req.env()
 	env := map[string]string{}
 	for _, kv := range base {
-		if k, v, ok := strings.Cut(kv, "="); ok && (k == "HOME" || k == "PWD") {
+		// HOME and PWD resolve ~, $HOME and $PWD; CDPATH changes where a
+		// relative cd goes.
+		// HOME and PWD resolve ~, $HOME and $PWD; CDPATH changes where a
+		// relative cd goes.
+		if k, v, ok := strings.Cut(kv, "="); ok && (k == "HOME" || k == "PWD" || k == "CDPATH") {
 			env[k] = v
 		}
 	}
 	if _, ok := env["PWD"]; !ok {
 		env["PWD"] = cwd
 	}
-	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added})
+	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added, EnvSafe: st.policy.EnvSafe()})
 	in, dyn := newInput(a.Commands)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
 	in.Findings = make([]policy.Finding, 0, len(a.Findings))
@@ -351,6 +355,12 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 	}
 	for i := range c.Files {
 		out.Files = g.fileRef(st, c, &c.Files[i], out.Files, findings)
+	}
+	for _, h := range c.OptionHits {
+		out.OptionHits = append(out.OptionHits, policy.OptionHit{Index: h.Index, What: h.What, Why: h.Why})
+	}
+	for _, o := range c.UnknownOptions {
+		out.UnknownOptions = append(out.UnknownOptions, policy.Option{Value: o.Value, Pos: pos(o.Pos)})
 	}
 	for _, u := range c.Unknown {
 		g.unknownRef(st, c, u, findings)

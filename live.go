@@ -207,6 +207,7 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
 		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
 	st := &snapshot{policy: p, ign: m}
+	st.protected = gitProtected(root) // where git really keeps its config and hooks
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
 			st.protected = append(st.protected, filepath.ToSlash(rel))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/parser"
@@ -173,9 +174,11 @@ func (g *Guard) isProtected(st *snapshot, rel string) bool {
 		return true
 	case path.Base(rel) == policy.FileName, st.ign.IsIgnoreFile(rel):
 		return true
+	case nestedGitInternal(rel):
+		return true
 	}
 	for _, p := range st.protected {
-		if rel == p {
+		if rel == p || strings.HasSuffix(p, "/") && (rel == p[:len(p)-1] || strings.HasPrefix(rel, p)) {
 			return true
 		}
 	}
@@ -251,4 +254,24 @@ func isReader(argv []string) bool {
 		return len(argv) > 1 && gitReaders[argv[1]]
 	}
 	return readers[argv[0]]
+}
+
+// nestedGitInternal reports a path into the git directory of any
+// repository in the tree (a nested repository or a vendored one runs its
+// own hooks): .git itself, .git/config, .git/hooks and what is under it.
+func nestedGitInternal(rel string) bool {
+	for i := strings.Index(rel, ".git"); i >= 0; {
+		if i == 0 || rel[i-1] == '/' {
+			switch rest := rel[i+4:]; {
+			case rest == "", rest == "/config", rest == "/hooks", strings.HasPrefix(rest, "/hooks/"):
+				return true
+			}
+		}
+		j := strings.Index(rel[i+4:], ".git")
+		if j < 0 {
+			break
+		}
+		i += 4 + j
+	}
+	return false
 }

@@ -1,7 +1,6 @@
 package cmdguard
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -383,7 +382,20 @@ func protectLinks(root string, protect []string) ([]string, error) {
 // policy's protect: list.
 func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) ([]string, error) {
 	var ps []string
-	ps = append(ps, gitProtected(g.root)...)
+	places, common := gitPlaces(g.root)
+	if common != "" {
+		// A missing hooks directory is created empty, so that it is
+		// protected rather than creatable with a hook in it.
+		if _, err := os.Lstat(filepath.Join(common, "hooks")); errors.Is(err, fs.ErrNotExist) {
+			os.Mkdir(filepath.Join(common, "hooks"), 0o755)
+		}
+	}
+	for _, pl := range places {
+		if fi, err := os.Stat(pl.path); err == nil && fi.IsDir() && !pl.tree {
+			continue // a git directory itself stays writable: git writes its objects and index there
+		}
+		ps = append(ps, pl.path)
+	}
 	if p := pol.Path(); p != "" {
 		ps = append(ps, p)
 	}
@@ -411,110 +423,6 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 		}
 	}
 	return ps, nil
-}
-
-// gitProtected finds the git directory of the work tree at or above root
-// as git does (a .git directory, or a .git file with "gitdir: PATH", and
-// its "commondir"), and returns what must not be written there: config,
-// config.worktree, hooks/ (created empty when missing, so that it cannot
-// be created with a hook in it), the .git file, and a hooks directory that
-// core.hooksPath names; the same for each submodule's git directory.
-func gitProtected(root string) []string {
-	top, dotgit := "", ""
-	for d := root; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			top, dotgit = d, filepath.Join(d, ".git")
-			break
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
-	}
-	var ps []string
-	gitdir := dotgit
-	if fi, err := os.Lstat(dotgit); err == nil && fi.Mode().IsRegular() {
-		ps = append(ps, dotgit)
-		data, err := os.ReadFile(dotgit)
-		if err != nil {
-			return ps
-		}
-		target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
-		if !ok {
-			return ps
-		}
-		gitdir = strings.TrimSpace(target)
-		if !filepath.IsAbs(gitdir) {
-			gitdir = filepath.Join(top, gitdir)
-		}
-	}
-	common := gitdir
-	if data, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
-		c := strings.TrimSpace(string(data))
-		if !filepath.IsAbs(c) {
-			c = filepath.Join(gitdir, c)
-		}
-		common = filepath.Clean(c)
-	}
-	hooks := filepath.Join(common, "hooks")
-	if fi, err := os.Stat(common); err == nil && fi.IsDir() {
-		if _, err := os.Lstat(hooks); errors.Is(err, fs.ErrNotExist) {
-			os.Mkdir(hooks, 0o755)
-		}
-	}
-	ps = append(ps, filepath.Join(common, "config"), hooks,
-		filepath.Join(gitdir, "config.worktree"), filepath.Join(common, "config.worktree"))
-	// Submodules keep their git directories in modules/ (nested for
-	// nested submodules): git runs their hooks too.
-	filepath.WalkDir(filepath.Join(common, "modules"), func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return nil
-		}
-		if fi, err := os.Stat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
-			ps = append(ps, filepath.Join(p, "config"), filepath.Join(p, "hooks"), filepath.Join(p, "config.worktree"))
-		}
-		switch d.Name() {
-		case "objects", "refs", "logs", "hooks", "info", "lfs":
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	if hp := hooksPath(filepath.Join(common, "config")); hp != "" {
-		if rest, ok := strings.CutPrefix(hp, "~/"); ok {
-			if h, err := os.UserHomeDir(); err == nil {
-				hp = filepath.Join(h, rest)
-			}
-		}
-		if !filepath.IsAbs(hp) {
-			hp = filepath.Join(top, hp)
-		}
-		ps = append(ps, hp)
-	}
-	return ps
-}
-
-// hooksPath returns the value of core.hooksPath in a git config file, by
-// a plain reading of the [core] section (no includes).
-func hooksPath(config string) string {
-	f, err := os.Open(config)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	core, val := false, ""
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if strings.HasPrefix(line, "[") {
-			sect := strings.ToLower(strings.Trim(strings.Fields(line + " ")[0], "[]"))
-			core = sect == "core"
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if core && ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
-			val = strings.Trim(strings.TrimSpace(v), `"`)
-		}
-	}
-	return val
 }
 
 // ignoreFilesIn returns every file below root named like one of the

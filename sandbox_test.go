@@ -349,15 +349,17 @@ func TestSandboxThroughTheGate(t *testing.T) {
 		force     bool
 		sandboxed bool
 	}{
-		{"version: 1\ndefault: allow\n", false, false},
-		{"version: 1\ndefault: allow\n", true, true},
-		{sbPolicy, false, true},
-		{"version: 1\ndefault: allow\nsandbox: {enabled: false}\n", false, false},
+		// The gate asks for go doc of a package name (ignore.unknown_ref):
+		// re-rated to allow, so that only the sandbox stands.
+		{"version: 1\ndefault: allow\nrules: {ignore.unknown_ref: allow}\n", false, false},
+		{"version: 1\ndefault: allow\nrules: {ignore.unknown_ref: allow}\n", true, true},
+		{sbPolicy + "rules: {ignore.unknown_ref: allow}\n", false, true},
+		{"version: 1\ndefault: allow\nrules: {ignore.unknown_ref: allow}\nsandbox: {enabled: false}\n", false, false},
 	} {
 		p := newSBProject(t, c.policy, false)
 		d, r, err := p.guard().Run(context.Background(), RunRequest{Request: Request{Command: cmd, BaseEnv: p.env()}, Sandbox: c.force})
 		if err != nil || d.Verdict != Allow {
-			t.Fatalf("%q: %s, %v", c.policy, d.Verdict, err)
+			t.Fatalf("%q: %s, %v: %s", c.policy, d.Verdict, err, d.Summary())
 		}
 		leaked := strings.Contains(sbOutput(r), sbSecret)
 		if leaked == c.sandboxed || (r.Sandbox != nil) != c.sandboxed {

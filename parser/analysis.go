@@ -65,6 +65,7 @@ const (
 	RefRedirect RefKind = "redirect" // a redirect target
 	RefAt       RefKind = "at"       // @FILE (curl -d @.env)
 	RefRev      RefKind = "rev"      // REV:PATH (git show HEAD:.env)
+	RefEnv      RefKind = "env"      // the value of a variable a program reads as a file (GIT_GRAFT_FILE=f)
 )
 
 // FileRef is a candidate file reference of a command (DESIGN.md §3).
@@ -142,6 +143,25 @@ type Command struct {
 	// last known directory.
 	Cwd        string `json:"cwd"`
 	CwdDynamic bool   `json:"cwd_dynamic,omitempty"`
+	// UnknownOptions are the options of a program the analysis knows
+	// every option of (the options of its entry in programs) that are not among them: they
+	// may write a file or run a program. A policy decides what they mean
+	// (the embedded default policy asks: policy.unknown_option).
+	UnknownOptions []Word `json:"unknown_options,omitempty"`
+	// OptionHits are the options (or words) that make a command that
+	// otherwise reads write, delete or run a program: find -delete, rg
+	// --pre, sort -o, go test -exec, a sed or awk program that runs or
+	// touches files, a git config that writes, … in any spelling (see
+	// optionGuards). A policy asks for each unless the prefix rule it
+	// allowed the command with names it (policy.dangerous_option).
+	OptionHits []OptionHit `json:"option_hits,omitempty"`
+}
+
+// OptionHit is one guarded option of a command.
+type OptionHit struct {
+	Index int    `json:"index"` // into Command.MatchArgv
+	What  string `json:"what"`  // the guarded prefix and the word: "sort --out=f"
+	Why   string `json:"why"`   // what it does
 }
 
 // Analysis is the result of Analyze: every simple command and every

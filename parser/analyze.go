@@ -62,7 +62,23 @@ type Options struct {
 	// MaxCommands bounds the number of commands reported; 0 means
 	// DefaultMaxCommands. More yields the finding parser.too_many_commands.
 	MaxCommands int
+	// EnvSafe extends the short built-in list of environment variables
+	// that no program reads as code or as a file (LANG, LC_*, TZ, TERM,
+	// NO_COLOR, CI, …): names, or prefixes ending in "*". Assigning any
+	// other variable that reaches a program's environment is env.unknown
+	// (see AssignFindings). Nil adds nothing.
+	EnvSafe []string
 }
+
+// sticky flags: state of the shell that a script can change and the
+// analysis would otherwise assume.
+type sticky uint8
+
+const (
+	stickyPWD       sticky = 1 << iota // PWD or OLDPWD assigned: $PWD, ~+, ~- unknown
+	stickyGlob                         // shopt, set -o, bash -O: globs may not expand the default way
+	stickyAllexport                    // set -a: every assignment is exported
+)
 
 // Analyzer analyses bash source. Its zero value is ready to use; it keeps
 // a parser between calls, so reusing one Analyzer saves allocations. An
@@ -106,8 +122,21 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 				Message: fmt.Sprintf("%s: %v", internalError, r)}}}
 		}
 	}()
+	var preset sticky
+	for {
+		res = a.walk(src, opts, preset)
+		if s.sticky&^preset == 0 || res == nil {
+			return res
+		}
+		preset |= s.sticky // analyse again, as if it had been set from the start
+	}
+}
+
+// walk is one analysis of src with the sticky flags preset.
+func (a *Analyzer) walk(src string, opts Options, preset sticky) *Analysis {
+	s := &a.s
 	*s = state{p: a.p, opts: opts, res: &Analysis{}, top: src, r: &a.r,
-		buf: s.buf[:0], pbuf: s.pbuf[:0]}
+		buf: s.buf[:0], pbuf: s.pbuf[:0], sticky: preset}
 	s.res.Commands = make([]Command, 0, min(1+strings.Count(src, "&")/2+strings.Count(src, "|")+
 		strings.Count(src, ";")+strings.Count(src, "\n"), 16))
 	s.arenaHint = min(strings.Count(src, " ")+2, 64) // about the number of words
@@ -122,16 +151,23 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 	s.controls(src)
 	s.addEnv(src)
 	s.script(src, &ctx{src: src}, start, Pos{})
+	s.linkPass()
+	for i := range s.res.Commands {
+		// Every command gets the request's environment, and so reads
+		// (or writes) the files its variables name, from its own cwd.
+		s.res.Commands[i].Files = append(s.res.Commands[i].Files, s.envRefs...)
+	}
 	if s.stmts == 0 && len(s.res.Commands) == 0 && !s.hasRule("parser.syntax") && !s.hasRule("parser.too_deep") {
 		s.find("parser.empty", Pos{}, "no command to run")
 	}
 	return s.finish()
 }
 
-// addEnv judges the variables of Options.AddEnv and keeps the values that
-// $NAME can resolve to in s.vars.
+// addEnv judges the variables of Options.AddEnv as exported assignments
+// (AssignFindings), keeps the files they name for every command, and the
+// values that $NAME can resolve to in s.vars.
 func (s *state) addEnv(src string) {
-	s.vars = nil
+	s.vars, s.envRefs = nil, nil
 	for _, kv := range s.opts.AddEnv {
 		name, value, ok := strings.Cut(kv, "=")
 		if !ok || !validName(name) {
@@ -139,14 +175,15 @@ func (s *state) addEnv(src string) {
 				Message: fmt.Sprintf("the request's environment entry %q is not NAME=value with a shell variable name (bash may import it as a function)", clip(kv, 80))})
 			continue
 		}
-		n := len(s.res.Findings)
-		s.curVar = name
-		s.checkEnv(name, Pos{})
-		s.curVar = ""
-		for i := n; i < len(s.res.Findings); i++ {
-			f := &s.res.Findings[i]
-			f.Message = "the request's environment adds " + name + ": " + f.Message
+		// Judged as an exported assignment before the script is: code,
+		// a file a program reads or writes, harmless, or unknown.
+		s.stateVar(name)
+		fs, refs := AssignFindings(name, value, false, Pos{}, s.opts)
+		for _, f := range fs {
+			f.Var, f.Message = name, "the request's environment adds "+name+": "+f.Message
+			s.res.Findings = append(s.res.Findings, f)
 		}
+		s.envRefs = append(s.envRefs, refs...)
 		if plainValue(value) && !namedOtherwise(src, name) {
 			if s.vars == nil {
 				s.vars = map[string]string{}
@@ -268,8 +305,11 @@ type state struct {
 	strArena  []string
 	wordArena []Word
 	arenaHint int
-	// globUnknown: a shopt ran, globs may no longer expand the default way.
-	globUnknown bool
+	// sticky holds what the script may change that the analysis would
+	// otherwise resolve itself: once set anywhere, the whole source is
+	// analysed again with it set from the start (a loop repeats what
+	// comes before it).
+	sticky sticky
 	// stdin is the text a heredoc or here-string feeds to the command
 	// being walked (a shell without a script runs it).
 	stdin *Word
@@ -278,6 +318,9 @@ type state struct {
 	quiet int    // >0: do not report findings
 	// bracket: the word being decoded had an unquoted [ so far.
 	bracket bool
+	// zshTilde: the word being decoded has an unquoted ~ after its start
+	// (zsh's extendedglob exclusion x~y when the word is a glob).
+	zshTilde bool
 	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
 	noAssignTilde int
 	stmts         int  // statements seen at top level
@@ -285,7 +328,7 @@ type state struct {
 	stopped       bool // MaxCommands reached
 	cwd           cwdState
 	vars          map[string]string // request-added variables $NAME resolves to
-	curVar        string            // the AddEnv variable being judged
+	envRefs       []FileRef         // files the AddEnv variables name
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -361,11 +404,11 @@ func (s *state) find(rule string, p Pos, msg string) {
 		return // past maxFindings the verdict cannot change: stop collecting
 	}
 	for _, f := range s.res.Findings {
-		if f.Rule == rule && f.Pos == p && f.Var == s.curVar {
+		if f.Rule == rule && f.Pos == p {
 			return // one finding per rule and place
 		}
 	}
-	s.res.Findings = append(s.res.Findings, Finding{Rule: rule, Message: msg, Pos: p, Var: s.curVar})
+	s.res.Findings = append(s.res.Findings, Finding{Rule: rule, Message: msg, Pos: p})
 }
 
 func (s *state) hasRule(rule string) bool {
@@ -888,6 +931,9 @@ func (s *state) add(cmd Command) bool {
 		cmd.MatchArgv = cmd.Args
 	}
 	s.res.Commands = append(s.res.Commands, cmd)
+	if c := &s.res.Commands[len(s.res.Commands)-1]; len(c.MatchArgv) > 0 {
+		c.OptionHits = optionHits(c) // c, not &cmd: cmd would escape
+	}
 	return true
 }
 

@@ -154,8 +154,11 @@ func TestArgvDifferential(t *testing.T) {
 				want[len(want)-1] = append(want[len(want)-1], f)
 			}
 			a := Analyze(src, Options{Cwd: work, Env: env})
-			if len(a.Findings) > 0 {
-				t.Errorf("Analyze(%q) findings = %v, want none", src, a.Findings)
+			for _, f := range a.Findings {
+				if f.Rule != "parser.not_portable" { // bash's argv is what is compared here
+					t.Errorf("Analyze(%q) findings = %v, want none", src, a.Findings)
+					break
+				}
 			}
 			var got [][]string
 			for _, c := range a.Commands {

@@ -13,8 +13,13 @@ func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *
 	s.cwd = cwd
 	cmd := Command{Pos: c.pos(st.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
 	if ce != nil {
+		// A prefix assignment (VAR=x cmd) reaches cmd's environment; a
+		// bare one (VAR=x) only the shell's, unless set -a exports it.
+		exported := len(ce.Args) > 0 || s.sticky&stickyAllexport != 0
 		for _, a := range ce.Assigns {
-			cmd.Assigns = append(cmd.Assigns, s.assign(a, c))
+			as := s.assign(a, c)
+			s.judgeAssign(&cmd, as, exported)
+			cmd.Assigns = append(cmd.Assigns, as)
 		}
 		if len(ce.Args) > 0 {
 			cmd.Argv = s.wordSlice(len(ce.Args))
@@ -65,42 +70,20 @@ func (s *state) assign(a *syntax.Assign, c *ctx) Assign {
 			s.scanWord(e.Value, c)
 		}
 	}
-	s.checkEnv(out.Name, out.Pos)
 	return out
 }
 
-// checkEnv reports an assignment to a variable that makes programs run
-// other programs or load code.
-func (s *state) checkEnv(name string, p Pos) {
-	if dangerousEnv(name) {
-		s.find("env.code_injection", p, "assignment to "+name+" can make programs run other code")
+// judgeAssign judges an assignment made by the shell: one that reaches
+// a program's environment as AssignFindings does, else only for code.
+func (s *state) judgeAssign(cmd *Command, as Assign, exported bool) {
+	if as.Name == "" {
+		return
 	}
-}
-
-// dangerousEnv reports whether assigning name can inject code.
-func dangerousEnv(name string) bool {
-	switch name {
-	case "PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS3", "PS4",
-		"IFS", "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE", "HOME", "XDG_CONFIG_HOME", "SHELL",
-		"GIT_SSH_COMMAND", "GIT_SSH", "GIT_PAGER", "PAGER", "MANPAGER", "SYSTEMD_PAGER", "LESSOPEN", "LESSCLOSE",
-		"EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS",
-		"SSH_ASKPASS", "SUDO_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_PROXY_COMMAND", "GIT_DIR",
-		"GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-		"GIT_COMMON_DIR", "GIT_ALLOW_PROTOCOL", "BROWSER",
-		"PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "PYTHONINSPECT", "PYTHONUSERBASE",
-		"NODE_OPTIONS", "NODE_PATH", "PERL5OPT", "PERL5LIB", "PERLLIB", "PERL5DB", "RUBYOPT", "RUBYLIB",
-		"JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "GCONV_PATH", "RUSTC_WRAPPER",
-		"RUSTC", "GOFLAGS", "CC", "CXX", "MAKEFLAGS", "VIMINIT", "EXINIT", "TERMINAL":
-		return true
+	if exported {
+		s.exportEnv(cmd, as.Name, as.Value, as.Pos)
+	} else {
+		s.checkEnv(as.Name, as.Pos)
 	}
-	// GIT_TRACE, GIT_TRACE2_EVENT, GIT_TRACE_PACKET, …: the value may
-	// name a file git writes (refused rather than reported as a write).
-	for _, p := range []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_TRACE", "NPM_CONFIG_", "npm_config_", "CARGO_"} {
-		if strings.HasPrefix(name, p) {
-			return p != "CARGO_" || strings.HasSuffix(name, "WRAPPER") || strings.HasSuffix(name, "RUSTC")
-		}
-	}
-	return false
 }
 
 // declClause walks export/declare/local/readonly/typeset/nameref.
@@ -111,6 +94,14 @@ func (s *state) declClause(d *syntax.DeclClause, cwd cwdState, c *ctx) (succ, fa
 	if d.Variant.Value == "nameref" {
 		s.find("parser.eval", cmd.Pos, "nameref variables redirect assignments to other names")
 	}
+	exported := d.Variant.Value == "export" || s.sticky&stickyAllexport != 0
+	for _, a := range d.Args {
+		if a.Name == nil && a.Value != nil {
+			if l := a.Value.Lit(); strings.HasPrefix(l, "-") && strings.ContainsRune(l, 'x') {
+				exported = true // declare -x, local -x, typeset -x
+			}
+		}
+	}
 	for _, a := range d.Args {
 		if a.Name == nil && a.Value != nil {
 			// A word that is not a plain assignment: bash expands it
@@ -119,13 +110,19 @@ func (s *state) declClause(d *syntax.DeclClause, cwd cwdState, c *ctx) (succ, fa
 			cmd.Argv = s.words(a.Value, c, cmd.Argv)
 			for _, w := range cmd.Argv[n:] {
 				if k := assignPrefix(w.Value); k > 0 && !strings.HasPrefix(w.Value, "-") {
-					cmd.Assigns = append(cmd.Assigns, Assign{Name: w.Value[:k-1], Pos: w.Pos,
-						Value: Word{Value: w.Value[k:], Pos: w.Pos, Dynamic: w.Dynamic, Glob: w.Glob}})
+					as := Assign{Name: w.Value[:k-1], Pos: w.Pos,
+						Value: Word{Value: w.Value[k:], Pos: w.Pos, Dynamic: w.Dynamic, Glob: w.Glob}}
+					s.judgeAssign(&cmd, as, exported)
+					cmd.Assigns = append(cmd.Assigns, as)
 				}
 			}
 			continue
 		}
 		as := s.assign(a, c)
+		if a.Naked {
+			as.Value.Dynamic = true // export NAME: the value set before
+		}
+		s.judgeAssign(&cmd, as, exported)
 		w := as.Value
 		w.Value = as.Name + "=" + w.Value
 		w.Pos = as.Pos
@@ -173,7 +170,11 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		s.gitRuns(cmd.Argv[sub:], c, cwd)
 		return
 	}
+	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
+	p := progs()[base]
+	markRecursive(&cmd, p, n)
+	unknownOptions(&cmd, base, p, cmd.Argv[1:])
 	s.add(cmd)
 	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return
@@ -318,7 +319,12 @@ func (s *state) builtin(cmd *Command, base string) {
 		// dotglob, globstar, nullglob, extglob, nocaseglob, globskipdots…
 		// change what later globs match: they can no longer be expanded
 		// statically.
-		s.globUnknown = true
+		s.sticky |= stickyGlob
+		if hasShortOpt(argv[1:], 'o') { // shopt -so allexport
+			s.sticky |= stickyAllexport
+		}
+	case "set":
+		s.setOptions(argv[1:])
 	case "let":
 		for _, a := range argv[1:] {
 			if !isNumber(a.Value) {
@@ -335,6 +341,9 @@ func (s *state) builtin(cmd *Command, base string) {
 		s.varOperands(argv[1:], "adinNptu", true)
 	case "unset":
 		s.varOperands(argv[1:], "", false)
+		for _, a := range argv[1:] {
+			s.stateVar(a.Value)
+		}
 	case "getopts":
 		if len(argv) > 2 {
 			s.assignedName(argv[2])
@@ -610,4 +619,58 @@ func hasCluster(args []Word) bool {
 		}
 	}
 	return false
+}
+
+// setOptions notes set's options that change what later words name or
+// which assignments reach programs' environment.
+func (s *state) setOptions(args []Word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic {
+			s.find("parser.unsupported", a.Pos, "set with an option not known before run time")
+			return
+		}
+		if len(v) < 2 || v == "--" || (v[0] != '-' && v[0] != '+') {
+			return // positional parameters follow
+		}
+		for j := 1; j < len(v); j++ {
+			if v[j] != 'o' {
+				s.shellOption(v[0], string(v[j]), a.Pos)
+				continue
+			}
+			if i+1 >= len(args) {
+				return // set -o alone lists the options
+			}
+			i++
+			if args[i].Dynamic {
+				s.find("parser.unsupported", args[i].Pos, "set -o with an option not known before run time")
+				return
+			}
+			s.shellOption(v[0], args[i].Value, args[i].Pos)
+		}
+	}
+}
+
+// shellOption notes one shell option set (sign '-') or unset ('+') by
+// set, or by a shell's command line (bash -O NAME, -o NAME, -a): options
+// that only make the shell stricter or louder are known; allexport makes
+// every assignment reach programs; keyword and physical are refused; any
+// other may change what a glob or a word names.
+func (s *state) shellOption(sign byte, name string, p Pos) {
+	switch name {
+	case "e", "errexit", "u", "nounset", "x", "xtrace", "v", "verbose", "C", "noclobber",
+		"pipefail", "E", "errtrace", "T", "functrace", "h", "hashall", "m", "monitor",
+		"b", "notify", "n", "noexec", "B", "braceexpand", "H", "histexpand":
+	case "a", "allexport":
+		if sign == '-' {
+			s.sticky |= stickyAllexport
+		}
+	case "k", "keyword", "P", "physical":
+		if sign == '-' {
+			s.find("parser.unsupported", p, "set -"+name+" changes what later words mean (keyword: NAME=x arguments reach the environment; physical: cd resolves symlinks)")
+		}
+	default:
+		s.sticky |= stickyGlob
+	}
 }

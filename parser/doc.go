@@ -56,7 +56,10 @@
 //	                              U+2028, U+2029, U+0085 outside quotes
 //	parser.unsupported            a node the analysis does not handle; other
 //	                              control characters anywhere (NUL, ESC, C1,
-//	                              bidirectional controls);
+//	                              bidirectional controls); a glob Glob cannot
+//	                              expand exactly as bash does ([[=x=]],
+//	                              [[.x.]], unknown classes, reversed
+//	                              ranges); set -k, set -P;
 //	                              brace expansions too large to expand;
 //	                              $'…' or $"…" in a script run by a shell
 //	                              that may not be bash (sh -c: dash)
@@ -66,6 +69,14 @@
 //	                              the parser would overflow its stack);
 //	                              statements nested more than 2000 deep
 //	parser.too_many_commands      more than Options.MaxCommands commands
+//	parser.not_portable           what zsh reads differently from bash: =cmd,
+//	                              glob qualifiers and extended globs *(…),
+//	                              extendedglob ^x x# x~y, **, $~x $=x
+//	env.unknown                   an assignment that reaches a program's
+//	                              environment (VAR=x cmd, export, declare -x,
+//	                              env, sudo, anything after set -a) to a name
+//	                              not on the harmless list (Options.EnvSafe
+//	                              extends it; see AssignFindings)
 //	env.code_injection            PATH=, LD_PRELOAD=, GIT_SSH_COMMAND=,
 //	                              GIT_DIR=, GIT_INDEX_FILE=, GIT_TRACE*= (a
 //	                              file git writes), … in
@@ -100,6 +111,30 @@
 // names arguments nobody can see statically (xargs input, find's {}).
 // [Command.Cwd] follows static cd; a cd whose outcome or target is not
 // known sets CwdDynamic.
+//
+// # Unknown is not harmless
+//
+// What the analysis cannot know it reports, never assumes: a directory
+// operand of a program not known to ignore directories is a recursive
+// read; $PWD and ~+ are unknown once the script can assign PWD, and globs
+// once shopt, set or bash -O can change them — everywhere in the source,
+// since loops repeat (the source is analysed again with the flag set);
+// names a program resolves itself (go doc/list packages, jq modules, git
+// pathspec magic, --pathspec-from-file, cat-file --batch) are
+// UnknownRefs, outputs it names itself (go build without -o, split) are
+// writes; a reference that passes through a path another command links
+// or moves (ln, mv, cp -r, a checkout, an extraction) gets an UnknownRef.
+//
+// # Program knowledge
+//
+// What the analysis knows about programs is data, program by program:
+// programs, one entry a program (which operands and option values are
+// files, read, written or recursive; whether it reads a directory
+// operand's files; every option of the programs the default policy
+// allows: [Command.UnknownOptions]), optionGuards (options
+// that make a reader write or run a program: [Command.OptionHits], which
+// the policy rates as policy.dangerous_option), gitOpts, the wrappers, and
+// the environment variables of env.go.
 //
 // # Security
 //

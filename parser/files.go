@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// fileSpec says how a known command's arguments name files. Commands
-// without a spec get the conservative default: every operand and every
-// --opt=value is a file reference.
+// fileSpec says how a known command's arguments name files (the files
+// field of its entry in programs). Commands without a spec get the
+// conservative default: every operand and every --opt=value is a file
+// reference.
 type fileSpec struct {
 	none      bool     // no argument names a file (echo, printf, sleep)
 	skipVal   string   // short options whose value is not a file
@@ -47,76 +48,8 @@ var rgSpec = fileSpec{skipVal: "eABCmdgtTjMEr", fileVal: "f", first: true, first
 		"type-add", "color", "colors"},
 	recursive: "*", implicitDot: true}
 
-var fileSpecs = map[string]fileSpec{
-	"echo": {none: true}, "printf": {none: true}, "true": {none: true}, "false": {none: true},
-	"sleep": {none: true}, "exit": {none: true}, "return": {none: true}, "shift": {none: true},
-	"kill": {none: true}, "set": {none: true}, "shopt": {none: true}, "unset": {none: true},
-	"export": {none: true}, "declare": {none: true}, "typeset": {none: true}, "local": {none: true},
-	"readonly": {none: true}, "type": {none: true}, "which": {none: true}, "wait": {none: true},
-	"jobs": {none: true}, "umask": {none: true}, "ulimit": {none: true}, "read": {none: true},
-	"cd": {none: true}, "pushd": {none: true}, "popd": {none: true}, "dirs": {none: true},
-	"seq": {none: true}, "yes": {none: true}, "expr": {none: true}, "basename": {none: true},
-	"dirname": {none: true}, "whoami": {none: true}, "id": {none: true},
-	"uname": {none: true}, "tr": {none: true}, "let": {none: true}, "getopts": {none: true},
-	"date": {skipVal: "dsI", fileVal: "fr", longFile: []string{"file", "reference"},
-		longSkip: []string{"date", "set"}, first: true},
-	"hostname": {fileVal: "F", longFile: []string{"file"}},
-	"alias":    {none: true}, "trap": {none: true}, "hash": {none: true}, "pwd": {none: true},
-	":": {none: true}, "ssh": {fileVal: "iFESo"}, "[[": {},
-
-	"grep": grepSpec, "egrep": grepSpec, "fgrep": grepSpec,
-	"rg": rgSpec, "ag": {skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true},
-	"ack": {skipVal: "ABCm", first: true, recursive: "*", implicitDot: true},
-	"sed": {exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
-		longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
-	"awk": awkSpec, "gawk": awkSpec, "mawk": awkSpec, "nawk": awkSpec,
-	"perl": {skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, "ruby": {skipVal: "eEIr"},
-	"python": {skipVal: "cmWX"}, "python3": {skipVal: "cmWX"}, "node": {skipVal: "epr"},
-	"jq":   {skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
-	"head": {skipVal: "nc", exact: true}, "tail": {skipVal: "ncs", exact: true},
-	"cat": {exact: true}, "ls": {skipVal: "ITw", exact: true}, "cut": {skipVal: "dfcb"},
-	"sort": {skipVal: "tkS", writeVal: "oT", longFile: []string{"files0-from", "random-source"},
-		longWrite: []string{"output", "temporary-directory"},
-		longSkip:  []string{"key", "field-separator", "buffer-size", "parallel", "batch-size", "compress-program"}},
-	"uniq": {skipVal: "fsw"}, "wc": {longFile: []string{"files0-from"}},
-	"du": {skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}, recursive: "*"},
-	"diff": {skipVal: "xIFSLCUWD", fileVal: "X", recursive: "r", exact: true,
-		longFile: []string{"exclude-from", "from-file", "to-file"},
-		longSkip: []string{"exclude", "ignore-matching-lines", "show-function-line", "label", "context",
-			"unified", "width", "starting-file", "ifdef", "horizon-lines", "tabsize", "color", "palette"}},
-	"cp":       {skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}},
-	"mv":       {skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}},
-	"install":  {skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}},
-	"ln":       {skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}},
-	"tee":      {writeAll: true, exact: true},
-	"touch":    {skipVal: "dt", fileVal: "r", writeAll: true},
-	"truncate": {skipVal: "s", fileVal: "r", writeAll: true},
-	"rm":       {writeAll: true, recursive: "rR", exact: true}, "rmdir": {writeAll: true, exact: true},
-	"shred": {skipVal: "ns", writeAll: true}, "unlink": {writeAll: true},
-	"mkdir": {skipVal: "m", writeAll: true, exact: true}, "mkfifo": {skipVal: "m", writeAll: true},
-	"chmod": {first: true, writeAll: true, recursive: "R", exact: true},
-	"chown": {first: true, writeAll: true, recursive: "R", exact: true},
-	"chgrp": {first: true, writeAll: true, recursive: "R", exact: true},
-	"zip":   {skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
-	"rsync": {skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
-		longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
-	"patch": {skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"},
-	"unzip": {skipVal: "xP", writeVal: "d"}, "cpio": {skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"},
-	"scp": {skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
-	"curl": {skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
-		longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
-		longFile:  []string{"upload-file", "config", "cookie", "netrc-file", "etag-compare"},
-		longSkip: []string{"request", "header", "user", "user-agent", "referer", "max-time", "connect-timeout",
-			"write-out", "proxy", "range", "retry", "data-raw", "url"}},
-	"wget": {skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
-		longWrite: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies"},
-		longFile:  []string{"input-file", "load-cookies", "config"},
-		longSkip:  []string{"user", "password", "header", "user-agent", "tries", "timeout"}},
-	"git":    {skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
-	"docker": {skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}},
-	"go":     {first: true, skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
-	"npm":    {first: true}, "make": {skipVal: "jl", fileVal: "fC"},
-}
+// noSpec is the spec of a program the table does not know.
+var noSpec fileSpec
 
 // genericRefs reports every operand of args as a file reference.
 func (s *state) genericRefs(cmd *Command, args []Word) {
@@ -129,7 +62,10 @@ func (s *state) genericRefs(cmd *Command, args []Word) {
 
 // fileRefs collects the file references of a (non-wrapper) command.
 func (s *state) fileRefs(cmd *Command, base string, args []Word) {
-	spec := fileSpecs[base]
+	spec := &noSpec
+	if p := progs()[base]; p != nil {
+		spec = &p.files
+	}
 	if spec.none {
 		return
 	}
@@ -149,6 +85,21 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	case "go":
 		s.goRefs(cmd, args)
 		return
+	case "file":
+		s.fileCmdRefs(cmd, args)
+		return
+	case "split":
+		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length", "additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+		return
+	case "jq":
+		// jq -L DIR and import/include load modules jq finds itself.
+		for _, a := range args {
+			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
+				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
+				cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos, Message: "jq loads modules it finds itself"})
+				break
+			}
+		}
 	case "[":
 		if n := len(args); n > 0 && args[n-1].Value == "]" {
 			args = args[:n-1]
@@ -262,7 +213,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			Message: base + " reads or writes files named in its input"})
 	}
 	if base == "sed" || strings.HasSuffix(base, "awk") {
-		s.scriptRefs(cmd, base, args, spec)
+		s.scriptRefs(cmd, base, args, *spec)
 	}
 	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
@@ -451,6 +402,14 @@ var goFlags = map[string]byte{
 // two dashes, and package patterns (./...) are not files.
 func (s *state) goRefs(cmd *Command, args []Word) {
 	first := true
+	var sub Word
+	var ops []Word
+	output := false
+	defer func() {
+		if !first {
+			s.goSubRefs(cmd, sub, ops, output)
+		}
+	}()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -458,12 +417,19 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 			switch {
 			case first:
 				first = false // the subcommand
+				sub = a
+			case sub.Value == "doc" || sub.Value == "list":
+				ops = append(ops, a) // packages and symbols: goSubRefs
 			case !strings.HasSuffix(v, "...") || a.Dynamic:
+				if sub.Value == "build" && len(ops) == 0 {
+					ops = append(ops, a) // names the binary: goSubRefs
+				}
 				s.argRef(cmd, a, false, false)
 			}
 			continue
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		output = output || name == "o"
 		kind, known := goFlags[name]
 		if !known || kind == 0 {
 			continue // a boolean flag
@@ -537,8 +503,12 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		}
 		defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
 	}
+	gitStdin(cmd, args)
 	for _, op := range ops {
 		v := op.Value
+		if gitMagic(cmd, op) {
+			continue
+		}
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]
 			if j := strings.IndexByte(p, ':'); i == 0 && j == 1 && p[0] >= '0' && p[0] <= '3' {

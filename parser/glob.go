@@ -28,7 +28,10 @@ var ErrTooManyMatches = errors.New("glob matches too many paths")
 // A relative pattern is resolved against dir and its results are relative
 // too, written as the pattern is (src/*.go → src/a.go); an absolute
 // pattern yields absolute paths. Results are sorted bytewise. No match
-// returns nil and no error: bash then keeps the word as written.
+// returns nil and no error: bash then keeps the word as written. A
+// pattern Glob cannot expand exactly as bash does (collating symbols,
+// equivalence classes, unknown classes, reversed ranges: see the
+// parser.unsupported finding) is an error, never "no match".
 //
 // readDir lists a directory (os.ReadDir fits); Glob touches nothing else,
 // never the user database. An error other than fs.ErrNotExist and
@@ -80,15 +83,22 @@ func Glob(pat, dir string, readDir func(string) ([]fs.DirEntry, error)) ([]strin
 				next = append(next, nc)
 			}
 		} else {
+			if why := globUnsupported(comp); why != "" {
+				return nil, errors.New(why) // fail closed: bash may expand what the gate cannot
+			}
 			expr, err := pattern.Regexp(comp, pattern.EntireString|pattern.Filenames|pattern.NoGlobStar)
 			if err != nil {
-				return nil, nil // an invalid pattern matches nothing: bash keeps the word
+				return nil, err
 			}
 			rx, err := regexp.Compile(expr)
 			if err != nil {
-				return nil, nil
+				return nil, err
 			}
 			dotOK := strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, `\.`)
+			// What a bracket expression matches of a non-ASCII name
+			// depends on bash's locale ([[:alpha:]] matches é in
+			// C.UTF-8): refuse rather than guess.
+			brackets := strings.Contains(comp, "[")
 			for _, c := range cands {
 				ents, err := readDir(c.real)
 				if err != nil {
@@ -99,7 +109,13 @@ func Glob(pat, dir string, readDir func(string) ([]fs.DirEntry, error)) ([]strin
 				}
 				for _, e := range ents {
 					n := e.Name()
-					if n == "." || n == ".." || (n[0] == '.' && !dotOK) || !rx.MatchString(n) {
+					if n == "." || n == ".." || (n[0] == '.' && !dotOK) {
+						continue
+					}
+					if brackets && !isASCII(n) {
+						return nil, errors.New("a bracket expression against the non-ASCII name " + n + " matches by locale")
+					}
+					if !rx.MatchString(n) {
 						continue
 					}
 					if !last && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
@@ -172,4 +188,13 @@ func unescapeGlob(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -147,3 +147,20 @@ func TestWordPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobLocale: what a bracket expression matches of a non-ASCII name
+// depends on bash's locale (f[[:alpha:]] matches fé under C.UTF-8, not
+// under C), so Glob refuses it; * and ? are not affected.
+func TestGlobLocale(t *testing.T) {
+	t.Parallel()
+	fsys := fstest.MapFS{"fé": {}, "fa": {}}
+	readDir := func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, strings.TrimPrefix(name, "/x/")) }
+	for _, pat := range []string{"f[[:alpha:]]", "f[!a]", "f[a-z]"} {
+		if got, err := Glob(pat, "/x/.", readDir); err == nil {
+			t.Errorf("Glob(%q) = %q, want an error", pat, got)
+		}
+	}
+	if got, err := Glob("f?", "/x/.", readDir); err != nil || len(got) != 2 {
+		t.Errorf("Glob(f?) = %q, %v; want fa and fé", got, err)
+	}
+}

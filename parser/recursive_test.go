@@ -17,8 +17,8 @@ func TestRecursiveReaders(t *testing.T) {
 		{`grep -inR x src`, []string{"grep: arg x m", "grep: arg src r"}},
 		{`diff -rN . src`, []string{"diff: arg . r", "diff: arg src r"}},
 		{`diff --recursive a b`, []string{"diff: arg a r", "diff: arg b r"}},
-		{`diff -u a b`, []string{"diff: arg a ", "diff: arg b "}},
-		{`diff --from-file=.env a`, []string{"diff: option .env ", "diff: arg a "}},
+		{`diff -u a b`, []string{"diff: arg a r", "diff: arg b r"}}, // diff reads the files of a directory operand
+		{`diff --from-file=.env a`, []string{"diff: option .env r", "diff: arg a r"}},
 		{`git diff --no-index src .`, []string{"git: arg src r", "git: arg . r"}},
 		{`git diff HEAD a.txt`, []string{"git: arg HEAD ", "git: arg a.txt "}},
 		{`git grep --no-index -e SECRET -e DBPASS`, []string{"git: arg SECRET r", "git: arg DBPASS r", "git: arg . r"}},

@@ -65,7 +65,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec
 			continue
 		}
 		if base == "sed" {
-			eval, reads, writes := sedScript(w.Value)
+			eval, reads, writes, _ := sedScript(w.Value)
 			if eval {
 				s.find("parser.eval", w.Pos, "the sed script runs a shell command (e)")
 			}
@@ -124,8 +124,10 @@ func cutOptVal(args []Word, optVal, vals string) []Word {
 
 // sedScript parses a GNU sed script far enough to find the commands that
 // run a shell (e, s///e) and the files it reads (r, R) and writes (w, W,
-// s///w). A command it does not know counts as running a shell.
-func sedScript(p string) (eval bool, reads, writes []string) {
+// s///w). A command it does not know counts as running a shell. bad
+// reports an s or y command whose parts do not end (at the end of the
+// script or a newline), which GNU sed refuses.
+func sedScript(p string) (eval bool, reads, writes []string, bad bool) {
 	i := 0
 	spaces := func() {
 		for i < len(p) && (p[i] == ' ' || p[i] == '\t') {
@@ -198,10 +200,14 @@ func sedScript(p string) (eval bool, reads, writes []string) {
 			line()
 		case 's', 'y':
 			if i >= len(p) {
-				return true, reads, writes
+				return true, reads, writes, true
 			}
 			d := p[i]
+			start := i
 			i = sedDelimited(p, sedDelimited(p, i+1, d), d)
+			if i > len(p) || i == len(p) && (i == start+1 || p[i-1] != d) || strings.IndexByte(p[start:i], '\n') >= 0 && d != '\n' {
+				bad = true
+			}
 			for c == 's' && i < len(p) {
 				f := p[i]
 				if f == 'e' {
@@ -217,10 +223,10 @@ func sedScript(p string) (eval bool, reads, writes []string) {
 				i++
 			}
 		default:
-			return true, reads, writes
+			return true, reads, writes, bad
 		}
 	}
-	return eval, reads, writes
+	return eval, reads, writes, bad
 }
 
 // sedAddr skips an address (N, $, N~S, +N, ~N, /re/I, \cREc) at p[i].

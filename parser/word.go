@@ -45,7 +45,7 @@ func (s *state) decode(parts []syntax.WordPart, c *ctx, pos Pos) Word {
 	}
 	out := Word{Pos: pos}
 	s.buf, s.pbuf = s.buf[:0], s.pbuf[:0]
-	s.bracket = false
+	s.bracket, s.zshTilde = false, false
 	s.decodeParts(parts, c, &out, false)
 	if i := strings.IndexByte(string(s.buf), 0); i >= 0 {
 		s.buf = s.buf[:i] // argv strings end at NUL
@@ -53,7 +53,13 @@ func (s *state) decode(parts []syntax.WordPart, c *ctx, pos Pos) Word {
 	out.Value = string(s.buf)
 	if out.Glob {
 		out.Pattern = string(s.pbuf)
-		out.Dynamic = out.Dynamic || s.globUnknown
+		out.Dynamic = out.Dynamic || s.sticky&stickyGlob != 0
+		if why := globUnsupported(out.Pattern); why != "" {
+			s.find("parser.unsupported", pos, why)
+		}
+		if strings.Contains(out.Pattern, "**") || s.zshTilde {
+			s.find("parser.not_portable", pos, "zsh expands this glob differently from bash (** recurses, ~ excludes)")
+		}
 	}
 	return out
 }
@@ -65,7 +71,7 @@ func plainLit(v string) bool {
 	}
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
-		case '\\', '*', '?', '[', '=', 0:
+		case '\\', '*', '?', '[', '=', '^', '#', '$', 0:
 			return false
 		}
 	}
@@ -82,6 +88,11 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 				s.pbuf = appendQuoteMeta(s.pbuf, s.buf[n:])
 			} else {
 				s.unquotedLit(p.Value, i == 0 && len(s.buf) == 0, i == len(parts)-1, c, out)
+				if strings.HasSuffix(p.Value, "$") && i+1 < len(parts) && s.quiet == 0 {
+					if l, ok := parts[i+1].(*syntax.Lit); ok && l.Value != "" && strings.IndexByte("~=^+", l.Value[0]) >= 0 {
+						s.find("parser.not_portable", out.Pos, "zsh reads $"+l.Value[:1]+" as a parameter expansion flag (bash as a literal $)")
+					}
+				}
 			}
 		case *syntax.SglQuoted:
 			n := len(s.buf)
@@ -117,6 +128,9 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 			out.Dynamic = true
 			s.raw(c.text(p))
 		case *syntax.ExtGlob:
+			// bash's extglob operators, and zsh's glob qualifiers
+			// (*(e:cmd:) runs cmd): neither is expanded here.
+			s.find("parser.not_portable", out.Pos, "an extended glob or zsh glob qualifier "+c.text(p)+" is not expanded by the gate")
 			out.Glob = true
 			s.raw(c.text(p))
 		default:
@@ -139,7 +153,9 @@ func (s *state) raw(t string) {
 func appendQuoteMeta(dst, v []byte) []byte {
 	for _, ch := range v {
 		switch ch {
-		case '*', '?', '[', ']', '\\':
+		case '*', '?', '[', ']', '\\', '!', '^', '-':
+			// ! ^ and - only mean something inside brackets ([!a], [a-z]),
+			// where a quoted one is literal.
 			dst = append(dst, '\\')
 		}
 		dst = append(dst, ch)
@@ -150,6 +166,12 @@ func appendQuoteMeta(dst, v []byte) []byte {
 // unquotedLit decodes an unquoted literal: backslash escapes, tilde
 // prefixes, glob characters.
 func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
+	if why := zshLit(v, wordStart, last); why != "" && s.quiet == 0 {
+		s.find("parser.not_portable", out.Pos, why)
+	}
+	if i := strings.IndexByte(v, '~'); i > 0 || i == 0 && !wordStart {
+		s.zshTilde = true
+	}
 	if wordStart && strings.HasPrefix(v, "~") {
 		v = s.tilde(v, last, false, out)
 	}
@@ -254,7 +276,7 @@ func (s *state) tilde(v string, last, inAssign bool, out *Word) string {
 
 // pwd is the value of $PWD at the current command, if known.
 func (s *state) pwd() (string, bool) {
-	if s.cwd.dyn || !strings.HasPrefix(s.cwd.dir, "/") {
+	if s.cwd.dyn || s.sticky&stickyPWD != 0 || !strings.HasPrefix(s.cwd.dir, "/") {
 		return "", false
 	}
 	return s.cwd.dir, true

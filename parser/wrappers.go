@@ -343,10 +343,22 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			}
 			hasS = hasS || v[j] == 's'
 			if strings.IndexByte(w.shortVal, v[j]) >= 0 {
+				// -O NAME, -o NAME: a shell option for the script.
+				name := v[j+1:]
 				if j == len(v)-1 {
 					i++
+					if i < len(args) {
+						name = args[i].Value
+						if args[i].Dynamic {
+							name = "?"
+						}
+					}
 				}
+				s.shellOption(v[0], name, a.Pos)
 				break
+			}
+			if v[j] != 'c' && v[j] != 's' && v[j] != 'i' && v[j] != 'l' && v[j] != 'r' && v[j] != 'p' {
+				s.shellOption(v[0], string(v[j]), a.Pos)
 			}
 		}
 	}
@@ -398,7 +410,7 @@ loop:
 		case v == "--":
 			i++
 			for i < len(args) && strings.IndexByte(args[i].Value, '=') > 0 && !args[i].Dynamic {
-				assigns = append(assigns, s.envAssign(args[i]))
+				assigns = append(assigns, s.envAssign(cmd, args[i]))
 				i++
 			}
 			break loop
@@ -440,7 +452,7 @@ loop:
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			i++
 		case strings.IndexByte(v, '=') > 0:
-			assigns = append(assigns, s.envAssign(a))
+			assigns = append(assigns, s.envAssign(cmd, a))
 			i++
 		default:
 			break loop
@@ -452,11 +464,14 @@ loop:
 	}
 }
 
-func (s *state) envAssign(a Word) Assign {
+// envAssign decodes env's or sudo's VAR=value argument, which reaches the
+// inner command's environment, and judges it (file references go to cmd).
+func (s *state) envAssign(cmd *Command, a Word) Assign {
 	n := strings.IndexByte(a.Value, '=') + 1
 	name := a.Value[:n-1]
-	s.checkEnv(name, a.Pos)
-	return Assign{Name: name, Pos: a.Pos, Value: Word{Value: a.Value[n:], Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}}
+	as := Assign{Name: name, Pos: a.Pos, Value: Word{Value: a.Value[n:], Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}}
+	s.exportEnv(cmd, name, as.Value, a.Pos)
+	return as
 }
 
 // chdir returns the directory after env -C / sudo -D DIR.
@@ -534,7 +549,7 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 	}
 	var assigns []Assign
 	for i < len(args) && !args[i].Dynamic && strings.IndexByte(args[i].Value, '=') > 0 {
-		assigns = append(assigns, s.envAssign(args[i]))
+		assigns = append(assigns, s.envAssign(cmd, args[i]))
 		i++
 	}
 	s.add(*cmd)

@@ -25,7 +25,7 @@ func TestWriteOptions(t *testing.T) {
 		{`go build -o .git/hooks/pre-commit .`, []string{"go: option .git/hooks/pre-commit w", "go: arg . "}, nil},
 		{`go test -coverprofile=.cmdguardignore ./...`, []string{"go: option .cmdguardignore w"}, nil},
 		{`go test --cpuprofile c.out -run X ./...`, []string{"go: option c.out w", "go: option X m"}, nil},
-		{`go build -modfile=m.mod -v ./cmd`, []string{"go: option m.mod ", "go: arg ./cmd "}, nil},
+		{`go build -modfile=m.mod -v ./cmd`, []string{"go: option m.mod ", "go: arg ./cmd ", "go: arg . w", "go: arg cmd w"}, nil}, // the binary goes into the cwd
 		{`go test -exec 'sh -c' ./...`, nil, []string{"|go test -exec sh -c ./...", "go -exec|sh -c"}},
 		{`git format-patch -1 -o .git/hooks`, []string{"git: option .git/hooks w", "git: arg .git/hooks "}, nil},
 		{`git diff --output=.env`, []string{"git: option .env w", "git: option .env "}, nil},

@@ -27,6 +27,14 @@
 // sandbox approved commands run in (enabled: false keeps it off); a key it
 // leaves out takes the embedded default policy's value.
 //
+//	env_safe: [NODE_ENV, MYAPP_*] # variables no program reads as code or a file
+//
+// env_safe extends the gate's short list of environment variables that
+// may reach a program (VAR=x cmd, export, env, a request's env) without
+// asking (env.unknown); a name programs read as code stays
+// env.code_injection whatever the list says. Entries are names or NAME*
+// prefixes.
+//
 // Decoding is strict: an unknown key, a wrong type, a missing or
 // unsupported version, an empty prefix, a prefix repeated or in two lists,
 // an unknown rule id, a rule that may not be re-rated, a bad duration or
@@ -63,6 +71,11 @@
 // a guarded command may be any option, and sed and awk programs are
 // scanned for commands that run programs or read or write files (sed
 // e/r/w, awk system/getline/|/>), a program read from a file (-f) asking.
+//
+// Under the embedded default policy only, an allowed program also passes
+// only with the options the gate knows for it (Command.UnknownOptions,
+// from the parser's table): another option is policy.unknown_option
+// (ask). A policy file's own allow rules trust the program.
 //
 // A chain is allowed only when every command in it is allowed: the
 // verdict is the strictest of all reasons. Findings ([Finding]) are rated

@@ -417,7 +417,7 @@ func (p *Policy) SuggestAllow(c *Command) (prefix []string, ok bool) {
 	if r := trial.commandReason(c, w, m); r.Verdict != Allow {
 		return nil, false
 	}
-	if v, _ := p.RuleVerdict("policy.dangerous_option"); v != Allow && len(guardOptions(w, m.depth, nil)) > 0 {
+	if v, _ := p.RuleVerdict("policy.dangerous_option"); v != Allow && len(guardHits(c, m.depth, nil)) > 0 {
 		return nil, false
 	}
 	return prefix, true

@@ -92,7 +92,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 	if p.rego != nil {
 		noMatch = make([]int, len(in.Commands))
 	}
-	var hits []guardHit
+	var hits []OptionHit
 	for ci := range in.Commands {
 		c := &in.Commands[ci]
 		w := matchWords(c)
@@ -106,11 +106,21 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 			}
 		}
 		reasons = append(reasons, r)
-		hits = guardOptions(w, m.depth, hits[:0])
+		if r.Rule == "policy.allow" && p.builtin {
+			// The embedded policy allows a program with the options it
+			// knows, not with any option (unknown is not harmless).
+			for _, o := range c.UnknownOptions {
+				v, src := p.RuleVerdict("policy.unknown_option")
+				reasons = append(reasons, Reason{Verdict: v, Rule: "policy.unknown_option", Pos: o.Pos, Source: src, Command: ci + 1,
+					Message: "the built-in policy does not know the option " + o.Value + " of " + c.Argv[0] +
+						": it may write a file or run a program; allow the command in a .cmdguard.yaml"})
+			}
+		}
+		hits = guardHits(c, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")
 			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src, Command: ci + 1,
-				Message: h.what(w.argv) + " " + h.guard.why + "; allow it with a longer prefix that names the option"})
+				Message: h.What + " " + h.Why + "; allow it with a longer prefix that names the option"})
 		}
 		if trace != nil {
 			p.tracePrefixes(trace, ci, w, m, hits)
@@ -285,7 +295,7 @@ func quoteArgv(argv []string) string {
 
 // tracePrefixes records every prefix rule for argv's program (first token
 // equal to argv[0], or "*"), with whether and how it matched.
-func (p *Policy) tracePrefixes(trace *Trace, ci int, w words, m match, hits []guardHit) {
+func (p *Policy) tracePrefixes(trace *Trace, ci int, w words, m match, hits []OptionHit) {
 	argv := w.argv
 	for i := range p.prefixes {
 		pr := &p.prefixes[i]
@@ -311,7 +321,7 @@ func (p *Policy) tracePrefixes(trace *Trace, ci int, w words, m match, hits []gu
 	}
 	for _, h := range hits {
 		v, src := p.RuleVerdict("policy.dangerous_option")
-		*trace = append(*trace, TraceStep{Command: ci, Kind: "option", Rule: "policy.dangerous_option", Prefix: h.what(argv), Verdict: v, Source: src, Matched: true, Note: h.guard.why})
+		*trace = append(*trace, TraceStep{Command: ci, Kind: "option", Rule: "policy.dangerous_option", Prefix: h.What, Verdict: v, Source: src, Matched: true, Note: h.Why})
 	}
 }
 

@@ -211,44 +211,47 @@ func TestDefaultPolicy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// hit: where the parser finds an option that writes or runs a
+	// program (its guard tests; the gate tests run these end to end).
 	tests := []struct {
 		argv string
 		want policy.Verdict
+		hit  int
 	}{
-		{"ls -la", policy.Allow},
-		{"cat README.md", policy.Allow},
-		{"grep -rn foo .", policy.Allow},
-		{"git status", policy.Allow},
-		{"git log --oneline", policy.Allow},
-		{"go test ./...", policy.Allow},
-		{"find . -name *.go", policy.Allow},
-		{"find . -name x -delete", policy.Ask},
-		{"find . -exec rm {} ;", policy.Ask},
-		{"find . -fprint out", policy.Ask},
-		{"rg --pre=./x foo", policy.Ask},
-		{"rg --pre ./x foo", policy.Ask},
-		{"sort -uo out in", policy.Ask},
-		{"sort -u in", policy.Allow},
-		{"git branch", policy.Allow},
-		{"git branch -D main", policy.Ask},
-		{"git diff --output=/tmp/x", policy.Ask},
-		{"go env -w GOFLAGS=x", policy.Ask},
-		{"go test -exec ./evil", policy.Ask},
-		{"git push", policy.Ask},
-		{"git fetch", policy.Ask},
-		{"curl https://example.com", policy.Ask},
-		{"wget x", policy.Ask},
-		{"ssh host", policy.Ask},
-		{"npm install", policy.Ask},
-		{"rm -rf /", policy.Ask},
-		{"git $SUB", policy.Ask},
-		{"timeout 5 ls", policy.Allow},
-		{"env", policy.Ask},
+		{"ls -la", policy.Allow, 0},
+		{"cat README.md", policy.Allow, 0},
+		{"grep -rn foo .", policy.Allow, 0},
+		{"git status", policy.Allow, 0},
+		{"git log --oneline", policy.Allow, 0},
+		{"go test ./...", policy.Allow, 0},
+		{"find . -name *.go", policy.Allow, 0},
+		{"find . -name x -delete", policy.Ask, 4},
+		{"find . -exec rm {} ;", policy.Ask, 2},
+		{"find . -fprint out", policy.Ask, 2},
+		{"rg --pre=./x foo", policy.Ask, 1},
+		{"rg --pre ./x foo", policy.Ask, 1},
+		{"sort -uo out in", policy.Ask, 1},
+		{"sort -u in", policy.Allow, 0},
+		{"git branch", policy.Allow, 0},
+		{"git branch -D main", policy.Ask, 2},
+		{"git diff --output=/tmp/x", policy.Ask, 2},
+		{"go env -w GOFLAGS=x", policy.Ask, 2},
+		{"go test -exec ./evil", policy.Ask, 2},
+		{"git push", policy.Ask, 0},
+		{"git fetch", policy.Ask, 0},
+		{"curl https://example.com", policy.Ask, 0},
+		{"wget x", policy.Ask, 0},
+		{"ssh host", policy.Ask, 0},
+		{"npm install", policy.Ask, 0},
+		{"rm -rf /", policy.Ask, 0},
+		{"git $SUB", policy.Ask, 0},
+		{"timeout 5 ls", policy.Allow, 0},
+		{"env", policy.Ask, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.argv, func(t *testing.T) {
 			t.Parallel()
-			d := p.Evaluate(context.Background(), input(cmd(strings.Fields(tt.argv)...)))
+			d := p.Evaluate(context.Background(), input(withHit(cmd(strings.Fields(tt.argv)...), tt.hit)))
 			if d.Verdict != tt.want {
 				t.Errorf("Default().Evaluate(%q) = %v, want %v\n%v", tt.argv, d.Verdict, tt.want, d.Reasons)
 			}
@@ -262,14 +265,15 @@ func TestDangerousOptionNamedByRule(t *testing.T) {
 	tests := []struct {
 		argv string
 		want policy.Verdict
+		hit  int // where the parser finds -delete (none after --)
 	}{
-		{"find . -delete", policy.Allow},        // the longer rule names it
-		{"find . -name x -delete", policy.Deny}, // it does not
-		{"find src -delete", policy.Deny},
-		{"find . -- -delete", policy.Allow}, // after --, an operand
+		{"find . -delete", policy.Allow, 2},        // the longer rule names it
+		{"find . -name x -delete", policy.Deny, 4}, // it does not
+		{"find src -delete", policy.Deny, 2},
+		{"find . -- -delete", policy.Allow, 0}, // after --, an operand
 	}
 	for _, tt := range tests {
-		d := p.Evaluate(context.Background(), input(cmd(strings.Fields(tt.argv)...)))
+		d := p.Evaluate(context.Background(), input(withHit(cmd(strings.Fields(tt.argv)...), tt.hit)))
 		if d.Verdict != tt.want {
 			t.Errorf("Evaluate(%q) = %v, want %v\n%v", tt.argv, d.Verdict, tt.want, d.Reasons)
 		}
@@ -517,4 +521,13 @@ func TestLongWordMessages(t *testing.T) {
 	if m := short.Reasons[0].Message; strings.Contains(m, "…[") {
 		t.Errorf("short message cut: %q", m)
 	}
+}
+
+// withHit gives c the parser's finding of a guarded option at index i of
+// its argv (none for 0), as the gate would.
+func withHit(c policy.Command, i int) policy.Command {
+	if i > 0 {
+		c.OptionHits = []policy.OptionHit{{Index: i, What: c.Argv[0] + " " + c.Argv[i], Why: "writes a file or runs a program"}}
+	}
+	return c
 }

@@ -48,7 +48,7 @@ type File struct {
 	Path        string `json:"path"`    // cleaned, relative to Root when inside it, else absolute
 	Written     string `json:"written"` // as written in the command (decoded)
 	Pos         Pos    `json:"pos"`
-	Kind        string `json:"kind"` // arg | option | redirect | at | rev
+	Kind        string `json:"kind"` // arg | option | redirect | at | rev | env
 	Write       bool   `json:"write"`
 	Recursive   bool   `json:"recursive"`
 	Dynamic     bool   `json:"dynamic"`
@@ -70,6 +70,21 @@ type Command struct {
 	Redirects []Redirect `json:"redirects"`
 	Files     []File     `json:"files"`
 	Cwd       string     `json:"cwd"`
+	// UnknownOptions are options the gate does not know for a program it
+	// knows every option of. Under the embedded default policy an allowed
+	// command with one is policy.unknown_option (ask). Not part of the
+	// Rego input.
+	UnknownOptions []Option `json:"-"`
+	// OptionHits are the options the parser found that make the command
+	// write, delete or run a program (see OptionHit). Not part of the
+	// Rego input.
+	OptionHits []OptionHit `json:"-"`
+}
+
+// Option is one option word of a command, with its position.
+type Option struct {
+	Value string
+	Pos   Pos
 }
 
 // Input is everything a policy sees about one command string. It is also

@@ -49,6 +49,7 @@ type Policy struct {
 
 	ignoreFiles []string
 	ignore      []Pattern
+	envSafe     []string
 	exec        Exec
 	sandbox     Sandbox
 	rego        *regoPolicy
@@ -190,6 +191,17 @@ func (p *Policy) DefaultVerdict() (Verdict, string) {
 		return Deny, "builtin"
 	}
 	return p.def, p.defSource
+}
+
+// EnvSafe returns the env_safe: list: names, or prefixes ending in "*",
+// of environment variables the policy declares harmless in addition to
+// the gate's own short list. Variables that programs read as code stay
+// env.code_injection whatever this list says.
+func (p *Policy) EnvSafe() []string {
+	if p == nil {
+		return nil
+	}
+	return append([]string(nil), p.envSafe...)
 }
 
 // IgnoreFiles returns the names of the ignore files to read: the
@@ -357,6 +369,8 @@ func (d *decoder) decode(data []byte) {
 			d.execSettings(v)
 		case "sandbox":
 			d.sandboxSettings(v)
+		case "env_safe":
+			d.envSafe(v)
 		default:
 			d.errorf(k, "unknown key %q", k.Value)
 		}
@@ -470,6 +484,22 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 		d.seen[k] = pr
 		pr.quoted = strconv.Quote(pr.String())
 		d.p.prefixes = append(d.p.prefixes, pr)
+	}
+}
+
+// envSafe reads env_safe: names (or NAME* prefixes) of environment
+// variables that no program reads as code or as a file.
+func (d *decoder) envSafe(n *yaml.Node) {
+	for _, item := range d.seq(n, "env_safe") {
+		s, ok := d.str(item)
+		if !ok {
+			continue
+		}
+		if !envName.MatchString(strings.TrimSuffix(s, "*")) {
+			d.errorf(item, "env_safe entry %q must be a variable name or a NAME* prefix", s)
+			continue
+		}
+		d.p.envSafe = append(d.p.envSafe, s)
 	}
 }
 

@@ -21,6 +21,7 @@ type RuleInfo struct {
 // registry is the constant table of every rule id, sorted by id.
 var registry = []RuleInfo{
 	{ID: "env.code_injection", Verdict: Deny, Loosest: Allow, Description: "an environment assignment makes a program run other code (PATH, LD_PRELOAD, GIT_SSH_COMMAND, …)"},
+	{ID: "env.unknown", Verdict: Ask, Loosest: Allow, Description: "an environment assignment the gate does not know to be harmless (extend env_safe: in the policy)"},
 	{ID: "gate.error", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the gate failed while checking"},
 	{ID: "gate.panic", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the gate panicked while checking"},
 	{ID: "gate.timeout", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "checking took longer than allowed"},
@@ -39,6 +40,7 @@ var registry = []RuleInfo{
 	{ID: "parser.function_definition", Verdict: Deny, Loosest: Allow, Description: "a function definition"},
 	{ID: "parser.indirect_expansion", Verdict: Deny, Loosest: Allow, Description: "${!x} indirection or ${x@P} prompt expansion"},
 	{ID: "parser.line_break_lookalike", Verdict: Deny, Loosest: Allow, Description: "a character that renders as a line break but is not one to bash (CR, U+2028, U+2029, U+0085)"},
+	{ID: "parser.not_portable", Verdict: Deny, Loosest: Allow, Description: "syntax that zsh reads differently from bash (=cmd, glob qualifiers, extended-glob operators, **)"},
 	{ID: "parser.process_substitution", Verdict: Deny, Loosest: Allow, Description: "process substitution <(…) or >(…)"},
 	{ID: "parser.subshell", Verdict: Deny, Loosest: Allow, Description: "a subshell ( … )"},
 	{ID: "parser.syntax", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the command is not valid bash"},
@@ -54,6 +56,7 @@ var registry = []RuleInfo{
 	{ID: "policy.deny", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the longest matching prefix is in deny:"},
 	{ID: "policy.invalid", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the policy file could not be loaded"},
 	{ID: "policy.no_match", Verdict: Ask, Fixed: true, Loosest: Allow, Description: "no prefix rule matches: the policy's default: applies"},
+	{ID: "policy.unknown_option", Verdict: Ask, Loosest: Allow, Description: "under the embedded default policy, an option the gate does not know for an allowed program"},
 	{ID: "redirect.network", Verdict: Deny, Loosest: Allow, Description: "a redirect to /dev/tcp or /dev/udp opens a socket"},
 	{ID: "rego.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "a Rego allow rule lifted a command no prefix rule matched"},
 	{ID: "rego.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "a Rego ask rule fired"},

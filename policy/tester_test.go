@@ -165,18 +165,19 @@ func TestSuggestAllow(t *testing.T) {
 		argv   string
 		want   []string
 		wantOK bool
+		hit    int // where the parser finds a guarded option
 	}{
-		{"make build", []string{"make", "build"}, true},
-		{"git push origin main", []string{"git", "push", "origin", "main"}, true},
-		{"git push", nil, false},                                   // the exact prefix is in ask:
-		{"rm $X build", nil, false},                                // $X could be -rf
-		{"cat $F", []string{"cat"}, true},                          // nothing stricter beyond
-		{"$CMD x", nil, false},                                     // nothing static to name
-		{"find . -delete", []string{"find", ".", "-delete"}, true}, // the rule names the option
-		{"find $D -delete", nil, false},                            // the option lies beyond the dynamic word
+		{"make build", []string{"make", "build"}, true, 0},
+		{"git push origin main", []string{"git", "push", "origin", "main"}, true, 0},
+		{"git push", nil, false, 0},                                   // the exact prefix is in ask:
+		{"rm $X build", nil, false, 0},                                // $X could be -rf
+		{"cat $F", []string{"cat"}, true, 0},                          // nothing stricter beyond
+		{"$CMD x", nil, false, 0},                                     // nothing static to name
+		{"find . -delete", []string{"find", ".", "-delete"}, true, 2}, // the rule names the option
+		{"find $D -delete", nil, false, 2},                            // the option lies beyond the dynamic word
 	}
 	for _, tt := range tests {
-		c := cmd(strings.Fields(tt.argv)...)
+		c := withHit(cmd(strings.Fields(tt.argv)...), tt.hit)
 		got, ok := p.SuggestAllow(&c)
 		if ok != tt.wantOK || !cmp.Equal(got, tt.want) {
 			t.Errorf("SuggestAllow(%q) = %q, %v; want %q, %v", tt.argv, got, ok, tt.want, tt.wantOK)

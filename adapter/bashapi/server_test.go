@@ -30,6 +30,7 @@ default: deny
 allow: [pwd, ls, echo, cat, sleep, printf, "true", "false", cd, export, touch, head, exit, tr, env]
 ask: [npm install]
 ignore: [.env]
+env_safe: [MY_VAR]
 `
 
 // project makes a project directory with the test policy, a .env secret

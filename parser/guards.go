@@ -1,0 +1,390 @@
+package parser
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// optionGuard names options that turn a read-only command into one that
+// writes, deletes or runs another program. Prefix rules cannot say "find,
+// unless -delete appears anywhere", so the analysis finds them and
+// reports them as Command.OptionHits; a policy makes each a
+// policy.dangerous_option reason (ask by default) unless the prefix rule
+// that matched already names it, e.g. allow: [find . -delete].
+//
+// Matching errs on the side of asking, since matching too much only asks
+// while matching too little runs a program:
+//   - A "--long" option matches every word whose name (before any '=') is
+//     a prefix of it with at least one letter after the dashes: GNU
+//     getopt_long and git accept any unambiguous abbreviation (sort --out=f
+//     is sort --output=f), and an ambiguous one is an error that runs
+//     nothing. Real options that abbreviate a guarded one are listed in
+//     whole (git diff --text is not --textconv).
+//   - A "-x" option matches every word that starts with one dash and holds
+//     the letter x: a cluster (-no), a value attached (-ofile), or a
+//     letter inside another option's attached value (over-matching).
+//   - Other options ("-delete", "-TT") match the word itself or its
+//     -opt=value form.
+//   - In a goFlags guard, every option is a Go flag: "-o" matches -o, --o,
+//     -o=x and --o=x, and also -test.o (what go test passes on), never a
+//     cluster nor an abbreviation, which Go's flag package does not have.
+//   - A word without a leading dash ("foreach") is a subcommand: it
+//     matches itself.
+//   - A guard without options (go generate) catches the command itself; a
+//     guard with a check (git config) decides with its own scan.
+//
+// "--" ends the options unless the word before it is an option that may
+// take it as its value (sort -t -- -o x writes x).
+type optionGuard struct {
+	prefix  []string
+	options []string
+	goFlags bool
+	// bundle: the first word after the prefix may be a cluster of
+	// one-letter options without a dash (tar xIf).
+	bundle bool
+	// whole are options in their own right that abbreviate a guarded
+	// one (git diff --text, not --textconv).
+	whole []string
+	// check, if set, replaces options: it returns the index of the first
+	// word of argv[i:] that makes the command dangerous, or -1.
+	check func(argv []string, i int) int
+	// script: the guard reads a script, which any dynamic word may change.
+	script bool
+	why    string
+}
+
+// goBuildFlags are the go build flags (shared by go test, vet and list)
+// that run a program, reach the compiler or linker (-ldflags=-extld=x
+// runs x), write where you choose, or build in another directory.
+var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-o", "-pkgdir", "-modfile", "-C"}
+
+// diffFlags make git's diff machinery write a file or run a program.
+var diffFlags = []string{"--output", "--ext-diff", "--textconv"}
+
+const (
+	sedWhy = "script may run a program or read or write a file (e, r, R, w, W, s///e, s///w), or is read from a file"
+	awkWhy = "program may run a program or read or write a file (system, getline, |, >, ARGV, @load), or is read from a file"
+)
+
+// optionGuards is sorted by program (prefix[0]), for a binary search.
+var optionGuards = [...]optionGuard{
+	{prefix: []string{"awk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
+	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
+	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
+	{prefix: []string{"gawk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
+	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
+	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "log"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "show"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "shortlog"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "stash", "list"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+	{prefix: []string{"git", "cat-file"}, options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
+	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
+	{prefix: []string{"git", "rebase"}, options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
+	{prefix: []string{"git", "bisect"}, options: []string{"run"}, why: "runs a program"},
+	{prefix: []string{"git", "submodule"}, options: []string{"foreach"}, why: "runs a command in every submodule"},
+	{prefix: []string{"git", "config"}, check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
+	{prefix: []string{"go", "build"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "test"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "vet"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "list"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
+	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
+	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
+	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
+	{prefix: []string{"gsed"}, check: sedRisk, script: true, why: sedWhy},
+	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
+	{prefix: []string{"mawk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"nawk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
+	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
+	{prefix: []string{"sed"}, check: sedRisk, script: true, why: sedWhy},
+	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
+	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
+	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
+	{prefix: []string{"time"}, check: timeOutput, why: "writes a file"},
+	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
+	{prefix: []string{"zip"}, options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
+}
+
+// guardHit is one guarded option found in an argv.
+type guardHit struct {
+	index int // argv index of the option
+	guard *optionGuard
+}
+
+// guardWords is the argv the guards read (MatchArgv) and the command
+// whose Argv says which of its words are dynamic.
+type guardWords struct {
+	argv []string
+	c    *Command
+	off  int
+}
+
+// dynamic reports whether word i is dynamic. MatchArgv is Argv with git's
+// global options removed, so the two are aligned from the end; any doubt
+// makes a word dynamic.
+func (w guardWords) dynamic(i int) bool {
+	j := i
+	if i > 0 {
+		j = i + w.off
+	}
+	if j < 0 || j >= len(w.c.Argv) || w.c.Argv[j].Value != w.argv[i] {
+		return true
+	}
+	return w.c.Argv[j].Dynamic
+}
+
+// guarded is the set of programs optionGuards has a guard for.
+var guarded = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, g := range optionGuards {
+		m[g.prefix[0]] = true
+	}
+	return m
+})
+
+// optionHits returns every guarded option of c (indexes into MatchArgv):
+// the policy keeps those its matched prefix rule does not name.
+func optionHits(c *Command) []OptionHit {
+	argv := c.MatchArgv
+	if !guarded()[argv[0]] {
+		return nil // the common case: no guard for this program
+	}
+	w := guardWords{argv: argv, c: c, off: len(c.Argv) - len(argv)}
+	var buf [4]guardHit
+	hits := guardOptions(w, 0, buf[:0])
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]OptionHit, len(hits))
+	for i, h := range hits {
+		out[i] = OptionHit{Index: h.index, What: h.what(argv), Why: h.guard.why}
+	}
+	return out
+}
+
+// what names the hit in a message: the prefix and the offending word.
+func (h guardHit) what(argv []string) string {
+	p := strings.Join(h.guard.prefix, " ")
+	if h.index < len(h.guard.prefix) {
+		return p
+	}
+	return p + " " + argv[h.index]
+}
+
+// guardOptions returns the guarded options of w at indexes >= from (the
+// words the matched prefix rule did not name). A dynamic word there may
+// be any option, or change a script: it is a hit too, unless it cannot
+// start with a dash and the guard scans no script.
+func guardOptions(w guardWords, from int, hits []guardHit) []guardHit {
+	argv := w.argv
+	if len(argv) == 0 {
+		return hits
+	}
+	gi := sort.Search(len(optionGuards), func(i int) bool { return optionGuards[i].prefix[0] >= argv[0] })
+	for ; gi < len(optionGuards) && optionGuards[gi].prefix[0] == argv[0]; gi++ {
+		g := &optionGuards[gi]
+		n := len(g.prefix)
+		if !hasPrefix(argv, g.prefix) {
+			continue
+		}
+		if i := dynamicOption(w, max(from, n), g.script); i >= 0 {
+			hits = append(hits, guardHit{i, g})
+			continue
+		}
+		switch {
+		case g.check != nil:
+			if i := g.check(argv, n); i >= from {
+				hits = append(hits, guardHit{i, g})
+			}
+			continue
+		case g.options == nil: // the command itself
+			if n-1 >= from {
+				hits = append(hits, guardHit{n - 1, g})
+			}
+			continue
+		case g.bundle && n < len(argv) && n >= from && argv[n] != "" && argv[n][0] != '-' && g.matchesLetters(argv[n]):
+			hits = append(hits, guardHit{n, g})
+		}
+		for i := n; i < len(argv); i++ {
+			if argv[i] == "--" && !takesValue(argv[i-1], i-1 >= n) {
+				break
+			}
+			if i >= from && g.matches(argv[i]) {
+				hits = append(hits, guardHit{i, g})
+			}
+		}
+	}
+	return hits
+}
+
+// dynamicOption returns the index of the first dynamic word of w at or
+// after from that may be an option (its static rendering does not start
+// with a letter, digit, '.', '/' or '_'), or any dynamic word when script
+// is set; else -1.
+func dynamicOption(w guardWords, from int, script bool) int {
+	for i := from; i < len(w.argv); i++ {
+		if !w.dynamic(i) {
+			continue
+		}
+		a := w.argv[i]
+		if script || a == "" || !(a[0] >= 'a' && a[0] <= 'z' || a[0] >= 'A' && a[0] <= 'Z' || a[0] >= '0' && a[0] <= '9' || a[0] == '.' || a[0] == '/' || a[0] == '_') {
+			return i
+		}
+	}
+	return -1
+}
+
+// takesValue reports whether the word before a "--" may be an option that
+// takes "--" as its value; opt says it is past the prefix.
+func takesValue(prev string, opt bool) bool {
+	return opt && len(prev) > 1 && prev[0] == '-' && prev != "--" && strings.IndexByte(prev, '=') < 0
+}
+
+func (g *optionGuard) matches(arg string) bool {
+	if len(arg) < 2 || arg[0] != '-' {
+		for _, o := range g.options {
+			if arg == o {
+				return true // a subcommand
+			}
+		}
+		return false
+	}
+	name, _, _ := strings.Cut(arg, "=")
+	if g.goFlags {
+		name = strings.TrimPrefix(strings.TrimPrefix(name[1:], "-"), "test.")
+	}
+	for _, o := range g.options {
+		switch {
+		case o[0] != '-':
+			// a subcommand: only a word without a dash
+		case g.goFlags:
+			if name == o[1:] {
+				return true
+			}
+		case strings.HasPrefix(o, "--"):
+			if len(name) > 2 && name[1] == '-' && strings.HasPrefix(o, name) && !slices.Contains(g.whole, name) {
+				return true // an abbreviation, or the option itself
+			}
+		case len(o) == 2:
+			if arg[1] != '-' && strings.IndexByte(arg[1:], o[1]) >= 0 {
+				return true // -o, -oFILE, or a cluster such as -uo
+			}
+		case name == o:
+			return true
+		}
+	}
+	return false
+}
+
+// matchesLetters reports whether a cluster of one-letter options written
+// without a dash holds a guarded one.
+func (g *optionGuard) matchesLetters(letters string) bool {
+	for _, o := range g.options {
+		if len(o) == 2 && o[0] == '-' && strings.IndexByte(letters, o[1]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// gitConfigReads are the git config options that make it read; the
+// subcommands get and list do too.
+var gitConfigReads = []string{"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list", "-l"}
+
+// gitConfigModifiers are the git config options that neither read nor
+// write by themselves. Any other option (--unset, --add, -e, an
+// abbreviation) counts as a write.
+var gitConfigModifiers = []string{"--global", "--system", "--local", "--worktree", "--file", "-f", "--blob", "--show-origin", "--show-scope",
+	"--name-only", "-z", "--null", "--type", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--includes", "--no-includes",
+	"--default", "--fixed-value", "--all", "--regexp", "--url", "--value"}
+
+// gitConfigWrite returns the index of the word of argv[i:] that makes a
+// git config command something other than a read, or -1 for a read: a
+// read option (--get, --list), the get or list subcommand, or a single
+// key. An option it does not know, a write subcommand, and a second
+// operand (a value: git config key value) are writes; so is no operand
+// at all. Option values given as separate words (-f FILE) count as
+// operands, which only makes it ask more.
+func gitConfigWrite(argv []string, i int) int {
+	read, operands, second := false, 0, -1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if len(a) > 1 && a[0] == '-' && a != "--" {
+			name, _, _ := strings.Cut(a, "=")
+			switch {
+			case slices.Contains(gitConfigReads, name):
+				read = true
+			case !slices.Contains(gitConfigModifiers, name):
+				return i
+			}
+			continue
+		}
+		operands++
+		switch {
+		case operands == 1 && (a == "get" || a == "list"):
+			read = true
+		case operands == 1 && (a == "set" || a == "unset" || a == "rename-section" || a == "remove-section" || a == "edit"):
+			return i
+		case operands == 2:
+			second = i
+		}
+	}
+	switch {
+	case read || operands == 1:
+		return -1
+	case second >= 0:
+		return second
+	}
+	return len(argv) - 1
+}
+
+// timeOutput returns the index of GNU time's -o/--output option in
+// argv[i:], or -1. Its options end at the command it runs, whose options
+// are not time's.
+func timeOutput(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			return -1
+		}
+		if a[1] == '-' {
+			name, _, hasVal := strings.Cut(a, "=")
+			switch {
+			case dashPrefix(name, "--output"):
+				return i
+			case dashPrefix(name, "--format") && !hasVal:
+				i++
+			}
+			continue
+		}
+		for k := 1; k < len(a); k++ {
+			if a[k] == 'o' {
+				return i
+			}
+			if a[k] == 'f' {
+				if k+1 == len(a) {
+					i++
+				}
+				break
+			}
+		}
+	}
+	return -1
+}
+
+func hasPrefix(argv, prefix []string) bool {
+	if len(argv) < len(prefix) {
+		return false
+	}
+	for i, t := range prefix {
+		if argv[i] != t {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,260 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+// The option guard's cases (they moved here from the policy with the
+// guard): a command line, split on white space (in a word, \x00 stands
+// for a space and \x01 for a newline; a word that starts with $ or holds
+// ${ is dynamic), and whether the guard must find an option that writes,
+// deletes or runs a program. The policy keeps the hits its matched prefix
+// does not name; here every hit counts, as under a policy that allows
+// every program.
+type guardCase struct {
+	argv string
+	ask  bool
+}
+
+func checkGuards(t *testing.T, tests []guardCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.argv, func(t *testing.T) {
+			t.Parallel()
+			words := strings.Fields(tt.argv)
+			c := Command{}
+			for _, w := range words {
+				w = strings.NewReplacer("\x00", " ", "\x01", "\n").Replace(w)
+				c.Argv = append(c.Argv, Word{Value: w, Dynamic: strings.HasPrefix(w, "$") || strings.Contains(w, "${")})
+				c.MatchArgv = append(c.MatchArgv, w)
+			}
+			hits := optionHits(&c)
+			if got := len(hits) > 0; got != tt.ask {
+				t.Errorf("optionHits(%q) = %v, want a hit: %v", c.MatchArgv, hits, tt.ask)
+			}
+			for _, h := range hits {
+				if h.Index < 0 || h.Index >= len(c.MatchArgv) || h.What == "" || h.Why == "" {
+					t.Errorf("optionHits(%q): bad hit %+v", c.MatchArgv, h)
+				}
+			}
+		})
+	}
+}
+
+func TestOptionGuardsSorted(t *testing.T) {
+	t.Parallel()
+	for i := 1; i < len(optionGuards); i++ {
+		if optionGuards[i-1].prefix[0] > optionGuards[i].prefix[0] {
+			t.Errorf("optionGuards is not sorted by program at %v: guardOptions would miss guards", optionGuards[i].prefix)
+		}
+	}
+}
+
+func TestGuardAbbreviations(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		{"sort --out=.cmdguardignore /dev/null", true},
+		{"sort --outp=.git/config src/a.txt", true},
+		{"sort --o=x", true},
+		{"sort --output x", true},
+		{"sort --outpu x", true},
+		{"sort --outputx=x", false}, // not a prefix of --output
+		{"sort --stable in", false},
+		{"git grep --open=sh --untracked X", true},
+		{"git grep --open-files-in-pager=sh X", true},
+		{"git grep -Osh X", true},
+		{"git grep -iO X", true},
+		{"git grep -i X", false},
+		{"git diff --out=f", true},
+		{"git diff --output-indicator-new=x", false},
+		{"git log --ext=x", true},
+		{"date --se=1", true},
+		{"date -us 1", true},
+		{"sort -no x in", true},
+		{"sort -ofile in", true},
+		{"sort -n in", false},
+		{"sort -t -- -o x", true}, // -t takes -- as its value
+		{"sort in -- -o", false},  // after --, an operand
+		{"go test -toolexec=./evil ./...", true},
+		{"go test --exec=./evil ./...", true},
+		{"go test -count=1 ./...", false},
+		{"go test -run TestX ./...", false},
+	})
+}
+
+func TestGuardProgramsAndWrites(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		{"sort -S 1K --compress-program=sh", true},
+		{"sort --compress=sh", true},
+		{"git grep -O X", true},
+		{"git rebase -x make main", true},
+		{"git rebase --exec=make main", true},
+		{"git rebase --ex make main", true},
+		{"git rebase main", false},
+		{"git bisect run ./t.sh", true},
+		{"git bisect start", false},
+		{"git submodule foreach make", true},
+		{"git submodule --quiet foreach make", true},
+		{"git submodule status", false},
+		{"git config user.name", false},
+		{"git config --get user.name", false},
+		{"git config --get-all remote.origin.url", false},
+		{"git config --list --show-origin", false},
+		{"git config -l", false},
+		{"git config get user.name", false},
+		{"git config list", false},
+		{"git config user.name me", true},
+		{"git config core.pager sh", true},
+		{"git config --global core.pager sh", true},
+		{"git config set core.pager sh", true},
+		{"git config --unset user.name", true},
+		{"git config --unse user.name", true},
+		{"git config --get set x", true}, // a write subcommand, whatever comes before
+		{"git config -e", true},
+		{"git config --edit", true},
+		{"git config --add x.y z", true},
+		{"git config", true}, // usage, but over-matching only asks
+		{"go build -o .git/hooks/pre-commit .", true},
+		{"go build -o=x .", true},
+		{"go test -c -o x .", true},
+		{"go test -coverprofile=.cmdguardignore ./...", true},
+		{"go test -cpuprofile x", true},
+		{"go test -memprofile x", true},
+		{"go test -blockprofile x", true},
+		{"go test -mutexprofile x", true},
+		{"go test -trace x", true},
+		{"go test -outputdir /tmp", true},
+		{"go test ./... -args -test.coverprofile=x", true},
+		{"go test -ldflags=-extld=./evil .", true},
+		{"go build -gcflags=-cpuprofile=x .", true},
+		{"go test -C ../elsewhere ./...", true},
+		{"go test -cover -count=1 -run X -v ./...", false},
+		{"go build ./...", false},
+		{"go generate ./...", true},
+		{"go list -f {{.Dir}} ./...", false},
+		{"tar -xf a.tar --to-command=sh", true},
+		{"tar --use-compress-program=sh -xf a.tar", true},
+		{"tar -I sh -xf a.tar", true},
+		{"tar -xIsh -f a.tar", true},
+		{"tar xIf sh a.tar", true}, // old-style options without a dash
+		{"tar --checkpoint=1 --checkpoint-action=exec=sh", true},
+		{"tar -F ./next -cf a.tar .", true},
+		{"tar --info-script=./next -cf a.tar .", true},
+		{"tar --rsh-command=sh -xf h:a.tar", true},
+		{"tar -tf a.tar", false},
+		{"tar tvf a.tar", false},
+		{"rsync -e sh a b", true},
+		{"rsync -avze ssh a h:b", true},
+		{"rsync --rsh=sh a b", true},
+		{"rsync --rsync-path=sh a b", true},
+		{"rsync -av a b", false},
+		{"zip -T a.zip x", true},
+		{"zip -TT sh a.zip x", true},
+		{"zip --unzip-command=sh -T a.zip x", true},
+		{"zip a.zip x", false},
+		{"man -P sh ls", true},
+		{"man --pager=sh ls", true},
+		{"man -H ls", true},
+		{"man --html=firefox ls", true},
+		{"man -C ./evil.conf ls", true},
+		{"man ls", false},
+		{"find . -fprint x", true},
+		{"find . -fprintf x %p", true},
+		{"find . -fls x", true},
+		{"find . -okdir rm {} ;", true},
+		{"git log -p --textconv", true},
+		{"git show --ext-diff HEAD", true},
+		{"git cat-file --textconv HEAD:x", true},
+		{"git cat-file --filters HEAD:x", true},
+		{"git cat-file -p HEAD", false},
+		{"git grep --textconv X", true},
+		{"git stash list --output=x", true},
+		{"git stash list", false},
+		{"rg --hostname-bin=sh x", true},
+		{"tree -R -H . -L 1", true},
+		{"time -o x ls", true},
+		{"time --output=x ls", true},
+		{"time -p ls", false},
+	})
+}
+
+func TestGuardDefaultReview(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		// A dynamic word may be any option: $X=--output=.git/config.
+		{"sort $X /dev/null", true},
+		{"sort -u src/$F", false}, // cannot start with a dash
+		{"git diff $OPT", true},
+		{"sed $S a", true},
+		{"sed s/x/${Y}/ a", true}, // $Y may hold /w file
+		{"awk {print\x00$1} a", false},
+		{"git config $K", true},
+		{"cat $X", false}, // no guard for cat
+		// Options of allowed programs that were not guarded.
+		{"sort --files0-from=list", true},
+		{"git blame --textconv f", true},
+		{"git shortlog --output=x", true},
+		{"git shortlog -sn", false},
+	})
+}
+
+func TestGuardFalsePositives(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		// time runs the command after its options: those are not its own.
+		{"time go test -count=1 ./...", false},
+		{"time -p sort in", false},
+		{"time -f %e -o x ls", true},
+		{"time -vo x ls", true},
+		{"time --out=x ls", true},
+		{"time -f %e ls -o", false},
+		// Whole options that happen to abbreviate a guarded one.
+		{"git diff --text", false},
+		{"git log -p --text", false},
+		{"git grep --text X", false},
+		{"git diff --tex", true}, // ambiguous: git refuses it, and we ask
+		{"tar --checkpoint=10 -cf a.tar .", false},
+		{"tar --checkpoint-action=exec=sh -cf a.tar .", true},
+	})
+}
+
+// FuzzScriptGuards checks that the git config and time scans never panic
+// and return -1 or the index of a word after the program name (sed and
+// awk: FuzzScriptRisk).
+func FuzzScriptGuards(f *testing.F) {
+	f.Add("git config -f\x00x a")
+	f.Add("time -o out ls")
+	f.Fuzz(func(t *testing.T, line string) {
+		argv := strings.Split(line, " ")
+		for i := range argv {
+			argv[i] = strings.ReplaceAll(argv[i], "\x00", " ")
+		}
+		for _, check := range []func([]string, int) int{gitConfigWrite, timeOutput} {
+			if got := check(argv, 1); got != -1 && (got < 0 || got >= len(argv)) {
+				t.Fatalf("check(%q) = %d, out of range", argv, got)
+			}
+		}
+	})
+}
+
+// BenchmarkGuardOptions measures the guard alone on commands it scans: it
+// must not allocate.
+func BenchmarkGuardOptions(b *testing.B) {
+	for _, line := range []string{"git log --oneline -n 5", "sort -u -k2 in", "sed -n s/foo/bar/p;/x/{p;q} in", "awk -F: {print} in"} {
+		argv := strings.Fields(line)
+		c := &Command{MatchArgv: argv}
+		for _, a := range argv {
+			c.Argv = append(c.Argv, Word{Value: a})
+		}
+		w := guardWords{argv: argv, c: c}
+		b.Run(argv[0], func(b *testing.B) {
+			hits := make([]guardHit, 0, 4)
+			b.ReportAllocs()
+			for b.Loop() {
+				hits = guardOptions(w, 1, hits[:0])
+			}
+		})
+	}
+}

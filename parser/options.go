@@ -1,0 +1,112 @@
+package parser
+
+import "strings"
+
+// optTable is one program's parsed options entry.
+type optTable struct {
+	short [128]byte       // 0 unknown, 'f' flag, '=' value, '?' optional attached value
+	long  map[string]byte // the same, and '2' for two values
+	num   bool            // -NUM is known
+}
+
+// parseOptions parses the options of a programs entry.
+func parseOptions(prog, spec string) *optTable {
+	t := &optTable{long: map[string]byte{}}
+	for _, tok := range strings.Fields(spec) {
+		kind := byte('f')
+		if c := tok[len(tok)-1]; c == '=' || c == '?' || c == '2' && strings.HasSuffix(tok, "=2") {
+			kind = c
+			tok = strings.TrimSuffix(tok[:len(tok)-1], "=")
+		}
+		switch {
+		case tok == "-NUM":
+			t.num = true
+		case strings.HasPrefix(tok, "--"):
+			t.long[tok[2:]] = kind
+		case len(tok) == 2:
+			t.short[tok[1]] = kind
+		default:
+			panic("parser: bad options token " + tok + " for " + prog)
+		}
+	}
+	return t
+}
+
+// kind returns how the long option name (maybe abbreviated, as
+// getopt_long accepts) is read, or 0 when the table does not know it.
+func (t *optTable) kind(name string) byte {
+	if k, ok := t.long[name]; ok {
+		return k
+	}
+	var found byte
+	for l, k := range t.long {
+		if strings.HasPrefix(l, name) {
+			if found != 0 && found != k {
+				return '=' // ambiguous: getopt refuses it; read as taking a value, the safe way
+			}
+			found = k
+		}
+	}
+	return found
+}
+
+// unknownOptions reports the options of args that base's entry in
+// the options of base's entry in programs do not list (nothing for a
+// program without options).
+// Dynamic words are not reported here: they are unknown file references
+// and policy.dangerous_option already.
+func unknownOptions(cmd *Command, base string, p *program, args []Word) {
+	if base == "go" {
+		unknownGoOptions(cmd, args)
+		return
+	}
+	if p == nil || p.opts == nil {
+		return
+	}
+	t := p.opts
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic || len(v) < 2 || v[0] != '-' {
+			continue // an operand: GNU programs take options after operands too
+		}
+		if v == "--" {
+			return
+		}
+		if v[1] == '-' {
+			name, _, hasVal := strings.Cut(v[2:], "=")
+			switch k := t.kind(name); {
+			case k == 0 || k == 'f' && hasVal:
+				cmd.UnknownOptions = append(cmd.UnknownOptions, a)
+			case k == '=' && !hasVal:
+				i++
+			case k == '2':
+				if !hasVal {
+					i++
+				}
+				i++
+			}
+			continue
+		}
+		if t.num && isDigits(v[1:]) {
+			continue
+		}
+		for j := 1; j < len(v); j++ {
+			c := v[j]
+			k := byte(0)
+			if c < 128 {
+				k = t.short[c]
+			}
+			if k == 0 {
+				cmd.UnknownOptions = append(cmd.UnknownOptions, a)
+				break
+			}
+			if k == '=' || k == '?' {
+				if k == '=' && j == len(v)-1 {
+					i++ // the value is the next word
+				}
+				break
+			}
+		}
+	}
+}
