@@ -330,6 +330,40 @@ func HookSettings(agent Agent, scope Scope, loc Locations, command string) (Sett
 	return Settings{}, fmt.Errorf("unknown agent %q", agent)
 }
 
+// MCPSettings returns the settings file and the entry that add cmdguard's
+// MCP server (`cmdguard mcp`, run as bin) to agent's MCP configuration in
+// scope: Claude Code's .mcp.json (user: ~/.claude.json), Cursor's
+// .cursor/mcp.json and Gemini CLI's .gemini/settings.json, each under
+// mcpServers.cmdguard. Cursor does not start a server in the project, so
+// its entry names the project with --cwd.
+func MCPSettings(agent Agent, scope Scope, loc Locations, bin string) (Settings, error) {
+	dir := func(project, user string) string {
+		if scope == User {
+			return filepath.Join(loc.Home, user)
+		}
+		return filepath.Join(loc.Project, project)
+	}
+	entry := func(v ordered) []Entry {
+		return []Entry{{Path: []string{"mcpServers"}, Key: "cmdguard", Value: v}}
+	}
+	switch agent {
+	case Claude:
+		return Settings{File: dir(".mcp.json", ".claude.json"),
+			Entries: entry(ordered{{"type", "stdio"}, {"command", bin}, {"args", []any{"mcp"}}})}, nil
+	case Cursor:
+		args := []any{"mcp"}
+		if scope == Project {
+			args = append(args, "--cwd", loc.Project)
+		}
+		return Settings{File: dir(".cursor/mcp.json", ".cursor/mcp.json"),
+			Entries: entry(ordered{{"command", bin}, {"args", args}})}, nil
+	case Gemini:
+		return Settings{File: dir(".gemini/settings.json", ".gemini/settings.json"),
+			Entries: entry(ordered{{"command", bin}, {"args", []any{"mcp"}}, {"trust", false}})}, nil
+	}
+	return Settings{}, fmt.Errorf("cmdguard mcp is installed for claude, cursor and gemini, not %q", agent)
+}
+
 // ordered is a JSON object whose members keep their order, so that an
 // inserted entry reads as people write it ("matcher" before "hooks").
 type ordered []member

@@ -87,6 +87,7 @@ func (c *cli) install(args []string) int {
 	askAsDeny := flags.Bool("ask-as-deny", false, "the hook answers ask as deny (headless runs)")
 	bin := flags.String("bin", "", "the cmdguard `PATH` the hook runs (default: cmdguard when that is this program on PATH, else this program's absolute path)")
 	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
+	mcp := flags.Bool("mcp", false, "add cmdguard's MCP server (cmdguard mcp) to the agent's MCP servers instead of the hook (claude, cursor, gemini)")
 	if isHelp(args) {
 		c.parseFlags(flags, []string{"--help"})
 		return 0
@@ -116,11 +117,18 @@ func (c *cli) install(args []string) int {
 	if *user {
 		scope = hook.User
 	}
-	command, err := hookCommand(*bin, agent, *askAsDeny)
+	loc := hook.Locations{Project: project, Home: home, CodexHome: os.Getenv("CODEX_HOME")}
+	self, err := agentBin(*bin)
 	if err != nil {
 		return c.errorf("install: %v", err)
 	}
-	s, err := hook.HookSettings(agent, scope, hook.Locations{Project: project, Home: home, CodexHome: os.Getenv("CODEX_HOME")}, command)
+	var s hook.Settings
+	command := self
+	if *mcp {
+		s, err = hook.MCPSettings(agent, scope, loc, self)
+	} else if command, err = hookCommand(self, agent, *askAsDeny); err == nil {
+		s, err = hook.HookSettings(agent, scope, loc, command)
+	}
 	if err != nil {
 		return c.errorf("install: %v", err)
 	}
@@ -166,7 +174,11 @@ func (c *cli) install(args []string) int {
 	if err := writeFile(s.File, after, mode); err != nil {
 		return c.errorf("install: %v", err)
 	}
-	fmt.Fprintf(c.stdout, "wrote %s\n%s", s.File, afterInstall(agent, *uninstall))
+	note := afterInstall(agent, *uninstall)
+	if *mcp {
+		note = ""
+	}
+	fmt.Fprintf(c.stdout, "wrote %s\n%s", s.File, note)
 	if !*uninstall && scope == hook.Project && strings.HasPrefix(command, "/") {
 		fmt.Fprintf(c.stdout, "The hook runs cmdguard by its absolute path; if this file is shared, put cmdguard on PATH and install with --bin cmdguard.\n")
 	}
@@ -191,21 +203,28 @@ func afterInstall(agent hook.Agent, uninstall bool) string {
 
 // hookCommand is the shell line the agent runs.
 func hookCommand(bin string, agent hook.Agent, askAsDeny bool) (string, error) {
-	if bin == "" {
-		self, err := os.Executable()
-		if err != nil {
-			return "", err
-		}
-		bin = self
-		if onPath, err := exec.LookPath("cmdguard"); err == nil && sameFile(onPath, self) {
-			bin = "cmdguard"
-		}
-	}
 	args := []string{"hook", "--agent", string(agent)}
 	if askAsDeny {
 		args = append(args, "--ask-as-deny")
 	}
 	return cmdguard.CommandLine(bin, args)
+}
+
+// agentBin is the cmdguard an agent is to run: bin when given, else
+// "cmdguard" when that is this program on PATH, else this program's
+// absolute path.
+func agentBin(bin string) (string, error) {
+	if bin != "" {
+		return bin, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if onPath, err := exec.LookPath("cmdguard"); err == nil && sameFile(onPath, self) {
+		return "cmdguard", nil
+	}
+	return self, nil
 }
 
 func sameFile(a, b string) bool {
