@@ -874,3 +874,46 @@ func TestOutputFields(t *testing.T) {
 		t.Errorf("kill: %v", w)
 	}
 }
+
+// TestPolicyChangesWhileServing: a policy edited while the server runs
+// applies to the next command; one that no longer loads refuses every
+// command with the load error (never the old policy), until it is fixed;
+// a new ignore file applies at once.
+func TestPolicyChangesWhileServing(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, bashapi.Config{})
+	exec := func(cmd string) map[string]any {
+		t.Helper()
+		_, m := s.do("POST", "/v1/bash/exec", map[string]any{"command": cmd})
+		return data(t, m)
+	}
+	if d := exec("echo one"); d["status"] != "completed" {
+		t.Fatalf("echo one before any change: %v", d)
+	}
+	policy := filepath.Join(s.dir, ".cmdguard.yaml")
+	write := func(body string) {
+		t.Helper()
+		// A new mtime and size even within the same clock tick.
+		if err := os.WriteFile(policy, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(strings.Replace(testPolicy, "allow: [pwd, ls, echo,", "allow: [pwd, ls,", 1) + "deny: [echo]\n")
+	if d := exec("echo two"); d["status"] != "refused" || !hasReason(d, "policy.deny", "") {
+		t.Errorf("echo after the policy denied it: %v", d)
+	}
+	write("version: 1\ndefault: allow\nallow: [echo\n") // no longer loads
+	if d := exec("echo three"); d["status"] != "refused" || d["decision"] != "deny" || !hasReason(d, "policy.invalid", "") {
+		t.Errorf("echo under a policy that does not load: %v", d)
+	}
+	write(testPolicy)
+	if d := exec("echo four"); d["status"] != "completed" {
+		t.Errorf("echo after the policy was fixed: %v", d)
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, "sub", ".cmdguardignore"), []byte("file\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d := exec("cat sub/file"); d["status"] != "refused" || !hasReason(d, "ignore.denied", "") {
+		t.Errorf("cat sub/file after sub/.cmdguardignore named it: %v", d)
+	}
+}
