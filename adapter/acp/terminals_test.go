@@ -514,10 +514,22 @@ func TestReleaseEndsAndFrees(t *testing.T) {
 	// the id is unknown afterwards, for every method
 	id := ct.TerminalId
 	for name, call := range map[string]func() error{
-		"output":  func() error { _, err := a.TerminalOutput(c, sdk.TerminalOutputRequest{SessionId: "s1", TerminalId: id}); return err },
-		"wait":    func() error { _, err := a.WaitForTerminalExit(c, sdk.WaitForTerminalExitRequest{SessionId: "s1", TerminalId: id}); return err },
-		"kill":    func() error { _, err := a.KillTerminal(c, sdk.KillTerminalRequest{SessionId: "s1", TerminalId: id}); return err },
-		"release": func() error { _, err := a.ReleaseTerminal(c, sdk.ReleaseTerminalRequest{SessionId: "s1", TerminalId: id}); return err },
+		"output": func() error {
+			_, err := a.TerminalOutput(c, sdk.TerminalOutputRequest{SessionId: "s1", TerminalId: id})
+			return err
+		},
+		"wait": func() error {
+			_, err := a.WaitForTerminalExit(c, sdk.WaitForTerminalExitRequest{SessionId: "s1", TerminalId: id})
+			return err
+		},
+		"kill": func() error {
+			_, err := a.KillTerminal(c, sdk.KillTerminalRequest{SessionId: "s1", TerminalId: id})
+			return err
+		},
+		"release": func() error {
+			_, err := a.ReleaseTerminal(c, sdk.ReleaseTerminalRequest{SessionId: "s1", TerminalId: id})
+			return err
+		},
 	} {
 		err := call()
 		if err == nil {
