@@ -59,8 +59,6 @@ type Terminals struct {
 	BaseEnv []string
 	// Max is the most terminals held at once; zero means MaxTerminals.
 	Max int
-	// OnStart, if set, is called after a terminal's command started.
-	OnStart func(id string, session sdk.SessionId, command string)
 
 	mu    sync.Mutex
 	terms map[string]*terminal
@@ -167,9 +165,6 @@ func (t *Terminals) CreateTerminal(ctx context.Context, req sdk.CreateTerminalRe
 	}
 	t.terms[term.id] = term
 	t.mu.Unlock()
-	if t.OnStart != nil {
-		t.OnStart(term.id, req.SessionId, line)
-	}
 	return sdk.CreateTerminalResponse{TerminalId: term.id}, nil
 }
 

@@ -77,6 +77,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return env.policy(args[1:])
 	case "init":
 		return env.init(args[1:])
+	case "acp":
+		return env.acp(args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
