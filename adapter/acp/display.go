@@ -159,6 +159,8 @@ func (s *session) follow(sessionID, toolCallID json.RawMessage, items []json.Raw
 			case <-s.ctx.Done():
 				return
 			case <-tick.C:
+			case <-s.ended(items):
+				// the last output and the exit status show at once
 			}
 			if !current() {
 				return
@@ -186,6 +188,28 @@ func (s *session) follow(sessionID, toolCallID json.RawMessage, items []json.Raw
 		}
 		s.mu.Unlock()
 	})
+}
+
+// ended returns a channel closed when one of the proxy's running
+// terminals in items ends (nil when none runs: never ready).
+func (s *session) ended(items []json.RawMessage) <-chan struct{} {
+	for _, raw := range items {
+		var it struct {
+			Type       string `json:"type"`
+			TerminalID string `json:"terminalId"`
+		}
+		if json.Unmarshal(raw, &it) != nil || it.Type != "terminal" {
+			continue
+		}
+		if done := s.terms.Done(it.TerminalID); done != nil {
+			select {
+			case <-done:
+			default:
+				return done
+			}
+		}
+	}
+	return nil
 }
 
 func same(a, b []json.RawMessage) bool {
