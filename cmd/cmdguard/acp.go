@@ -77,12 +77,18 @@ func (c *cli) acp(args []string) int {
 		fmt.Fprintf(c.stderr, "cmdguard: acp: %v\n", err)
 		return exitRefused
 	}
-	agentOut, err := agent.StdoutPipe()
+	// Not StdoutPipe: Wait closes that pipe when the agent exits, which
+	// would lose what it wrote last.
+	agentOut, agentStdout, err := os.Pipe()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "cmdguard: acp: %v\n", err)
 		return exitRefused
 	}
-	if err := agent.Start(); err != nil {
+	defer agentOut.Close()
+	agent.Stdout = agentStdout
+	err = agent.Start()
+	agentStdout.Close()
+	if err != nil {
 		fmt.Fprintf(c.stderr, "cmdguard: acp: start the agent: %v\n", err)
 		return exitRefused
 	}

@@ -25,7 +25,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 
-const [cmdguard, ...agentArgv] = process.argv.slice(2);
+const [cmdguard, ...agentArgv] = process.argv.slice(2).map((a) => (a.endsWith(".mjs") || a.endsWith(".js") ? path.resolve(a) : a));
 if (!cmdguard || agentArgv.length === 0) {
   console.error("usage: node editor.mjs CMDGUARD AGENT [ARGS...]");
   process.exit(2);
@@ -35,7 +35,7 @@ if (!cmdguard || agentArgv.length === 0) {
 const project = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "cmdguard-acp-")));
 const home = fs.mkdtempSync(path.join(os.tmpdir(), "cmdguard-acp-home-"));
 const secret = "hunter2-" + Math.random().toString(36).slice(2);
-fs.writeFileSync(path.join(project, ".cmdguard.yaml"), "version: 1\ndefault: deny\nallow: [echo, ls]\nask: [touch]\n");
+fs.writeFileSync(path.join(project, ".cmdguard.yaml"), "version: 1\ndefault: deny\nallow: [echo, ls, sleep]\nask: [touch]\n");
 fs.writeFileSync(path.join(project, ".cmdguardignore"), ".env\n");
 fs.writeFileSync(path.join(project, ".env"), `SECRET=${secret}\n`);
 fs.writeFileSync(path.join(project, "a.txt"), "just a file\n");
@@ -198,8 +198,10 @@ const init = await request("initialize", {
 console.log(`agent: ${JSON.stringify(init.agentInfo ?? init.agentCapabilities ?? {})}`);
 const { sessionId } = await request("session/new", { cwd: project, mcpServers: [] });
 
-const bash = agentArgv.some((a) => a.includes("claude-code-acp")) ? "mcp__acp__Bash" : "run_command";
-const read = agentArgv.some((a) => a.includes("claude-code-acp")) ? "mcp__acp__Read" : "read_file";
+const claude = agentArgv.some((a) => a.includes("claude-code-acp"));
+const bash = claude ? "mcp__acp__Bash" : "run_command";
+const read = claude ? "mcp__acp__Read" : "read_file";
+const readInput = (p) => (claude ? { file_path: p } : { path: p });
 
 async function turn(tool, input) {
   plan = { tool, input };
@@ -248,14 +250,21 @@ async function turn(tool, input) {
   check("ask allowed always: ran and the policy gained the rule", fs.existsSync(path.join(project, "always-allowed")) && policy.includes("touch always-allowed"), policy);
 }
 {
-  const t = await turn(read, { file_path: path.join(project, ".env") });
+  const t = await turn(read, readInput(path.join(project, ".env")));
   check("fs read of an ignored file: the editor never got it", !t.files.some(([, p]) => p.endsWith(".env")), JSON.stringify(t.files));
   check("fs read of an ignored file: the model got the reason, not the secret", t.result.includes("ignore.denied") && !t.result.includes(secret), t.result);
 }
 {
-  const t = await turn(read, { file_path: path.join(project, "a.txt") });
+  const t = await turn(read, readInput(path.join(project, "a.txt")));
   check("fs read of a plain file: forwarded to the editor", t.files.some(([m, p]) => m === "fs/read_text_file" && p.endsWith("a.txt")), JSON.stringify(t.files));
   check("fs read of a plain file: the model got it", t.result.includes("just a file"), t.result);
+}
+if (!claude) {
+  // The agent's own timeout: kill, then output carries the exit status.
+  const t = await turn(bash, { command: "echo started; sleep 30", timeout_ms: 500 });
+  check("kill after the agent's timeout: output then has the signal", t.result.includes("started") && t.result.includes('"signal":"SIGTERM"') && t.result.includes("killed after timeout"), t.result);
+  const u = await turn(bash, { command: "printf 'x%.0s' $(seq 1 20000)" });
+  check("a substitution is refused before it runs", u.result.includes("parser.command_substitution"), u.result);
 }
 check("no terminal/* request reached the editor", violations.length === 0, violations.join("\n"));
 
