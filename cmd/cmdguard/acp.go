@@ -27,8 +27,8 @@ protected paths. When either side ends, the other is ended and so is every
 command cmdguard started.
 
 In Zed (settings.json):
-  "agent_servers": {"My agent (cmdguard)": {"command": "cmdguard",
-    "args": ["acp", "--", "my-agent", "--acp"]}}
+  "agent_servers": {"My agent (cmdguard)": {"type": "custom",
+    "command": "cmdguard", "args": ["acp", "--", "my-agent", "--acp"]}}
 
 Exit status: 0 when the editor closed the session, the agent's own exit
 code when it ended first (128+n for signal n), 125 when the agent could not
