@@ -14,7 +14,7 @@ import (
 // A session/update as agents send them many times a turn: a chunk of the
 // agent's message, and a tool call update with some output.
 var benchUpdates = map[string]string{
-	"message_chunk": `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_0123456789","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"I'll run the tests now and look at what fails, then fix the parser."}}}}` + "\n",
+	"message_chunk":  `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_0123456789","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"I'll run the tests now and look at what fails, then fix the parser."}}}}` + "\n",
 	"tool_call_1KiB": `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_0123456789","update":{"sessionUpdate":"tool_call_update","toolCallId":"toolu_01","status":"completed","content":[{"type":"content","content":{"type":"text","text":"` + string(make1K()) + `"}}]}}}` + "\n",
 }
 
