@@ -247,7 +247,8 @@ func (s *session) fromEditor(r io.Reader) error {
 			continue
 		}
 		switch {
-		case m.Method == "" && len(m.ID) > 0 && s.answer(m):
+		case m.Method == "" && len(m.ID) > 0 && s.ours(m.ID):
+			s.answer(m) // a late answer, to a request given up, is dropped
 			continue
 		case m.isRequest() && m.Method == sdk.AgentMethodInitialize:
 			if params, err := withTerminal(m.Params); err == nil {
@@ -285,11 +286,18 @@ func withTerminal(params json.RawMessage) (json.RawMessage, error) {
 	return json.Marshal(p)
 }
 
+// ours reports whether id is one of the proxy's own request ids.
+func (s *session) ours(id json.RawMessage) bool {
+	var v string
+	return json.Unmarshal(id, &v) == nil && strings.HasPrefix(v, "cmdguard-"+s.nonce+"-")
+}
+
 // answer routes the editor's response to one of our requests.
 func (s *session) answer(m message) bool {
+	key := idKey(m.ID)
 	s.mu.Lock()
-	ch, ok := s.pending[string(m.ID)]
-	delete(s.pending, string(m.ID))
+	ch, ok := s.pending[key]
+	delete(s.pending, key)
 	s.mu.Unlock()
 	if ok {
 		ch <- m
@@ -661,12 +669,13 @@ func (s *session) request(ctx context.Context, method string, params, result any
 	}
 	id := json.RawMessage(strconv.Quote(fmt.Sprintf("cmdguard-%s-%d", s.nonce, s.nextID.Add(1))))
 	ch := make(chan message, 1)
+	key := idKey(id)
 	s.mu.Lock()
-	s.pending[string(id)] = ch
+	s.pending[key] = ch
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		delete(s.pending, string(id))
+		delete(s.pending, key)
 		s.mu.Unlock()
 	}()
 	if err := s.toEditor.send(message{ID: id, Method: method, Params: b}); err != nil {
@@ -679,6 +688,9 @@ func (s *session) request(ctx context.Context, method string, params, result any
 		}
 		return json.Unmarshal(m.Result, result)
 	case <-ctx.Done():
+		// The agent gave up (or the session ended): the editor may
+		// close its prompt.
+		s.notify("$/cancel_request", map[string]json.RawMessage{"requestId": id})
 		return ctx.Err()
 	}
 }

@@ -640,3 +640,37 @@ func TestProxyCancelRequest(t *testing.T) {
 		t.Errorf("the editor got %s", got)
 	}
 }
+
+func TestProxyAskCancelledByAgent(t *testing.T) {
+	t.Parallel()
+	r := startRaw(t)
+	send(t, r.toProxyA, `{"jsonrpc":"2.0","id":"c1","method":"terminal/create","params":{"sessionId":"s1","command":"touch asked"}}`)
+	var perm struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	line := next(t, r.fromProxyE)
+	if json.Unmarshal([]byte(line), &perm); perm.Method != "session/request_permission" {
+		t.Fatalf("the editor got %s, want a permission request", line)
+	}
+	send(t, r.toProxyA, `{"jsonrpc":"2.0","method":"$/cancel_request","params":{"requestId":"c1"}}`)
+	if got := next(t, r.fromProxyE); !strings.Contains(got, `"method":"$/cancel_request"`) || !strings.Contains(got, string(perm.ID)) {
+		t.Errorf("the editor got %s, want its prompt cancelled", got)
+	}
+	if got := next(t, r.fromProxyE); !strings.Contains(got, `"status":"failed"`) {
+		t.Errorf("the editor got %s, want the ask's tool call failed", got)
+	}
+	if got := next(t, r.fromProxyA); !strings.Contains(got, `"id":"c1"`) || !strings.Contains(got, fmt.Sprint(acp.CodeRefused)) {
+		t.Errorf("the agent got %s, want a refusal", got)
+	}
+	// a late answer (its id spelled with an escape) is the proxy's, not the agent's
+	late := strings.Replace(string(perm.ID), "c", `\u0063`, 1)
+	send(t, r.toProxyE, `{"jsonrpc":"2.0","id":`+late+`,"result":{"outcome":{"outcome":"selected","optionId":"allow_once"}}}`)
+	send(t, r.toProxyE, `{"jsonrpc":"2.0","method":"session/cancel","params":{"sessionId":"s1"}}`)
+	if got := next(t, r.fromProxyA); !strings.Contains(got, "session/cancel") {
+		t.Errorf("the agent got %s, want the late answer kept from it", got)
+	}
+	if _, err := os.Stat(filepath.Join(r.root, "asked")); err == nil {
+		t.Error("a cancelled ask ran")
+	}
+}
