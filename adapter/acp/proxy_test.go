@@ -517,6 +517,8 @@ func startRaw(t *testing.T) *raw {
 		cancel()
 		eToPW.Close()
 		aToPW.Close()
+		pToER.Close() // a write the test did not read fails
+		pToAR.Close()
 		<-done
 		g.Close(context.Background())
 	})
@@ -543,10 +545,22 @@ func next(t *testing.T, s *bufio.Scanner) string {
 	}
 }
 
+// send writes one line to w within a bound (the pipes have no buffer: a
+// proxy stuck on a write the test does not read blocks it).
 func send(t *testing.T, w io.Writer, line string) {
 	t.Helper()
-	if _, err := io.WriteString(w, line+"\n"); err != nil {
-		t.Fatal(err)
+	errc := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(w, line+"\n")
+		errc <- err
+	}()
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("could not send %s within 10s", line)
 	}
 }
 
