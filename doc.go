@@ -15,12 +15,14 @@
 //	default:             // deny: show d.Reasons
 //	}
 //
-// A check runs the pipeline of DESIGN.md §1: the command is parsed with a
-// real bash parser ([parser]), every file it touches is resolved against
-// the file system and matched against the project's ignore files
+// A check runs the pipeline of the [contract]: the command is parsed with
+// a real bash parser ([parser]), every file it touches is resolved
+// against the file system and matched against the project's ignore files
 // ([ignore]), and the policy ([policy]) rates every command and finding.
 // The [Decision] carries every reason with its rule id, message, position
-// and the policy line that fired.
+// and the policy line that fired. The contract (docs/contract.md in the
+// repository) lists the rule ids, the policy schema, the Rego input, the
+// CLI's JSON and exit codes, each with the version since which it holds.
 //
 // # Security
 //
@@ -35,7 +37,14 @@
 // Env is what the request asks for, and every variable it adds is judged
 // as a VAR=value prefix assignment would be.
 //
-// A Guard is a snapshot of the project's policy and ignore files taken
-// when it was built; build a new one when they change. It is safe for
-// concurrent use.
+// A Guard is live and safe for concurrent use: before each check it
+// examines the policy file, its Rego modules and the ignore files it has
+// read with one stat each, and uses them as they are then. An edited
+// policy applies to the next check; one that no longer loads makes every
+// check deny with the load error until it is fixed. Ignore files are read
+// where a check needs them (the directories on the way to each file it
+// names), so a check costs the same in a small project and in a
+// million-file monorepo.
+//
+// [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 package cmdguard

@@ -66,7 +66,7 @@ deny: [rm -rf]
 ignore_files: [.cmdguardignore, .rooignore]
 `
 
-// TestGateVerdicts checks that every construct of DESIGN.md §2 and every
+// TestGateVerdicts checks that every construct of docs/contract.md ("What is checked") and every
 // file-reference rule of §3 ends as the documented verdict through the
 // whole gate, not only in the parser.
 func TestGateVerdicts(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -92,18 +91,17 @@ func (r *Request) env() (base, added []string) {
 }
 
 // Guard checks commands for one project. Build it with [Open] or [New];
-// it is immutable afterwards and safe for concurrent use. A nil or zero
-// Guard denies everything.
+// it is safe for concurrent use, and suits a long-lived process (a
+// server, an adapter): before each check it examines the files it was
+// built from, one stat each, and the check uses them as they are then.
+// A policy file opened with [Open] or [OpenPolicy] that changed is
+// loaded again; one that no longer loads makes every check deny with the
+// load error until it is fixed (never the old policy). Ignore files are
+// read where a check needs them and examined the same way (see
+// [ignore.Matcher]). A nil or zero Guard denies everything.
 type Guard struct {
-	root   string
-	policy *policy.Policy
-	ign    *ignore.Matcher
-	// protected holds root-relative paths that must never be written: the
-	// policy file itself (ignore files and .git/hooks are checked apart).
-	protected []string
-	// anyIgnore reports whether any ignore pattern exists at all: when none
-	// does, no place can hold an ignored file.
-	anyIgnore bool
+	root string
+	src  *source
 	// procs holds the commands Start started, for Close.
 	procs *procSet
 	// stageHook, when set (by tests only), is called before each stage of
@@ -115,7 +113,8 @@ type Guard struct {
 // is the first .cmdguard.yaml found walking up from dir (the embedded
 // default when there is none), and the project root is the policy's
 // directory — or, with the default policy, the nearest enclosing git work
-// tree, else dir itself.
+// tree, else dir itself. With the default policy, a .cmdguard.yaml
+// created later in the root applies from the next check on.
 func Open(dir string) (*Guard, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -128,11 +127,11 @@ func Open(dir string) (*Guard, error) {
 	if ok {
 		return OpenPolicy(path)
 	}
-	p, err := policy.Default()
+	root, err := realRoot(findRoot(dir))
 	if err != nil {
 		return nil, err
 	}
-	return New(p, findRoot(dir))
+	return open(&source{root: root, path: filepath.Join(root, policy.FileName), optional: true})
 }
 
 // OpenPolicy builds the Guard for the policy file at path; the project
@@ -142,42 +141,45 @@ func OpenPolicy(path string) (*Guard, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cmdguard: %w", err)
 	}
-	p, err := policy.Load(path)
+	root, err := realRoot(filepath.Dir(path))
 	if err != nil {
 		return nil, err
 	}
-	return New(p, filepath.Dir(path))
+	return open(&source{root: root, path: path})
 }
 
 // New builds a Guard from a compiled policy for the project at root (an
-// existing directory). It reads the ignore files the policy names from
-// root and every subdirectory, once.
+// existing directory). The policy is fixed; the ignore files it names are
+// read where checks need them, from root and its subdirectories.
 func New(p *policy.Policy, root string) (*Guard, error) {
 	if p == nil {
 		return nil, errors.New("cmdguard: no policy")
 	}
+	root, err := realRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	return open(&source{root: root, fixed: p})
+}
+
+func realRoot(root string) (string, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
-		return nil, fmt.Errorf("cmdguard: %w", err)
+		return "", fmt.Errorf("cmdguard: %w", err)
 	}
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
-	var inline []ignore.Pattern
-	for _, pt := range p.IgnorePatterns() {
-		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
+	return root, nil
+}
+
+// open loads the source once: a policy or root ignore file that does not
+// load is an error here, and a deny reason at later checks.
+func open(src *source) (*Guard, error) {
+	if _, err := src.current(); err != nil {
+		return nil, err
 	}
-	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline})
-	if err != nil {
-		return nil, fmt.Errorf("cmdguard: load ignore files: %w", err)
-	}
-	g := &Guard{root: root, policy: p, ign: m, anyIgnore: len(inline) > 0 || len(m.Files()) > 0, procs: &procSet{}}
-	if path := p.Path(); path != "" {
-		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
-			g.protected = append(g.protected, filepath.ToSlash(rel))
-		}
-	}
-	return g, nil
+	return &Guard{root: src.root, src: src, procs: &procSet{}}, nil
 }
 
 // findRoot returns the nearest directory at or above dir that holds .git,
@@ -198,8 +200,17 @@ func findRoot(dir string) string {
 // Root returns the project root the Guard resolves paths against.
 func (g *Guard) Root() string { return g.root }
 
-// Policy returns the compiled policy of the Guard.
-func (g *Guard) Policy() *policy.Policy { return g.policy }
+// Policy returns the compiled policy of the Guard as of its last check
+// (nil when it no longer loads).
+func (g *Guard) Policy() *policy.Policy {
+	if g == nil || g.src == nil {
+		return nil
+	}
+	if st := g.src.cur.Load(); st != nil {
+		return st.policy
+	}
+	return nil
+}
 
 // Check decides whether req.Command may run. It never returns Allow with
 // an error: on any failure (including ctx's deadline and a panic in any
@@ -215,44 +226,56 @@ func (g *Guard) Explain(ctx context.Context, req Request) (Decision, error) {
 	return g.check(ctx, req, true)
 }
 
-func (g *Guard) check(ctx context.Context, req Request, explain bool) (d Decision, err error) {
+func (g *Guard) check(ctx context.Context, req Request, explain bool) (Decision, error) {
+	d, _, err := g.checkPolicy(ctx, req, explain)
+	return d, err
+}
+
+// checkPolicy is check that also returns the policy the decision was made
+// with (nil on failure), for the exec settings of the run that follows.
+func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d Decision, used *policy.Policy, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("cmdguard: panic while checking: %v\n%s", r, debug.Stack())
-			d = failed("gate.panic", fmt.Sprintf("the gate panicked: %v", r))
+			d, used = failed("gate.panic", fmt.Sprintf("the gate panicked: %v", r)), nil
 		}
 	}()
-	if g == nil || g.policy == nil || g.ign == nil {
-		return failed("gate.error", "no guard"), errors.New("cmdguard: nil or zero Guard")
+	if g == nil || g.src == nil {
+		return failed("gate.error", "no guard"), nil, errors.New("cmdguard: nil or zero Guard")
 	}
 	if err := ctx.Err(); err != nil {
-		return failedCtx(err), err
+		return failedCtx(err), nil, err
+	}
+	g.stage("load")
+	st, err := g.src.current()
+	if err != nil {
+		return failed("policy.invalid", err.Error()), nil, err
 	}
 	g.stage("analyze")
-	in, err := g.input(req)
+	in, err := g.input(req, st)
 	if err != nil {
-		return failed("gate.error", err.Error()), err
+		return failed("gate.error", err.Error()), nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return failedCtx(err), err
+		return failedCtx(err), nil, err
 	}
 	g.stage("policy")
 	var pd policy.Decision
 	if explain {
-		pd, d.Trace = g.policy.Explain(ctx, in)
+		pd, d.Trace = st.policy.Explain(ctx, in)
 	} else {
-		pd = g.policy.Evaluate(ctx, in)
+		pd = st.policy.Evaluate(ctx, in)
 	}
 	if err := ctx.Err(); err != nil {
-		return failedCtx(err), err
+		return failedCtx(err), nil, err
 	}
 	d.Verdict, d.Reasons, d.Commands = pd.Verdict, pd.Reasons, in.Commands
 	if d.Verdict == Allow && len(d.Commands) == 0 {
 		// Unreachable with a correct parser (empty input is a finding),
 		// but an allow must always name what it allows.
-		return failed("gate.error", "allow without a command"), errors.New("cmdguard: allow without a command")
+		return failed("gate.error", "allow without a command"), nil, errors.New("cmdguard: allow without a command")
 	}
-	return d, nil
+	return d, st.policy, nil
 }
 
 func (g *Guard) stage(name string) {
@@ -273,7 +296,7 @@ func failedCtx(err error) Decision {
 }
 
 // input runs the analysis and the file checks and builds the policy input.
-func (g *Guard) input(req Request) (*policy.Input, error) {
+func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
 	env := map[string]string{}
@@ -286,13 +309,9 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 		env["PWD"] = cwd
 	}
 	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added})
-	in := &policy.Input{
-		Source:   req.Command,
-		Cwd:      cwd,
-		Root:     g.root,
-		Commands: make([]policy.Command, len(a.Commands)),
-		Findings: make([]policy.Finding, 0, len(a.Findings)),
-	}
+	in, dyn := newInput(a.Commands)
+	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
+	in.Findings = make([]policy.Finding, 0, len(a.Findings))
 	for _, f := range a.Findings {
 		pf := policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)}
 		if f.Var != "" {
@@ -301,7 +320,9 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 		in.Findings = append(in.Findings, pf)
 	}
 	for i := range a.Commands {
-		g.command(&a.Commands[i], &in.Commands[i], &in.Findings)
+		c := &a.Commands[i]
+		in.Commands[i].Dynamic, dyn = dyn[:len(c.Argv):len(c.Argv)], dyn[len(c.Argv):]
+		g.command(st, c, &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
@@ -309,7 +330,7 @@ func (g *Guard) input(req Request) (*policy.Input, error) {
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
 
 // command converts one analysed command, checking its file references.
-func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
+func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
 	// Lists are empty rather than nil, so that Rego and JSON see [] (count
 	// of null is a Rego type error). Empty slices do not allocate.
 	out.Argv = nonNil(c.Args)
@@ -319,8 +340,7 @@ func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]poli
 	out.Cwd = c.Cwd
 	out.Redirects = []policy.Redirect{}
 	out.Files = []policy.File{}
-	out.Dynamic = make([]bool, len(c.Argv))
-	for i, w := range c.Argv {
+	for i, w := range c.Argv { // out.Dynamic is sized by input
 		out.Dynamic[i] = w.Dynamic
 	}
 	if len(c.Redirects) > 0 {
@@ -330,10 +350,10 @@ func (g *Guard) command(c *parser.Command, out *policy.Command, findings *[]poli
 		}
 	}
 	for i := range c.Files {
-		out.Files = g.fileRef(c, &c.Files[i], out.Files, findings)
+		out.Files = g.fileRef(st, c, &c.Files[i], out.Files, findings)
 	}
 	for _, u := range c.Unknown {
-		g.unknownRef(c, u, findings)
+		g.unknownRef(st, c, u, findings)
 	}
 }
 

@@ -1,6 +1,7 @@
 package cmdguard
 
 import (
+	"errors"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 // refCheck collects the findings of one command's file references.
 type refCheck struct {
 	g        *Guard
+	st       *snapshot
 	c        *parser.Command
 	findings *[]policy.Finding
 }
@@ -28,14 +30,14 @@ func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
 
 // fileRef checks one file reference of c and appends what it found to
 // files (one entry per glob match).
-func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.File, findings *[]policy.Finding) []policy.File {
-	rc := refCheck{g: g, c: c, findings: findings}
+func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, files []policy.File, findings *[]policy.Finding) []policy.File {
+	rc := refCheck{g: g, st: st, c: c, findings: findings}
 	f := policy.File{Written: fr.Path, Pos: pos(fr.Pos), Kind: string(fr.Kind), Write: fr.Write, Recursive: fr.Recursive, Dynamic: fr.Dynamic, Maybe: fr.Maybe}
 	if fr.Dynamic && fr.Maybe {
 		return append(files, f) // a dynamic pattern or option value: nothing to check
 	}
 	if fr.Dynamic {
-		if g.anyIgnore {
+		if st.ign.AnyPatterns() {
 			rc.add("ignore.unknown_ref", fr.Pos, quote(fr.Path)+" is not known before it runs: it may name an ignored file")
 		}
 		return append(files, f)
@@ -70,8 +72,8 @@ func (g *Guard) fileRef(c *parser.Command, fr *parser.FileRef, files []policy.Fi
 // file resolves one path against base and checks it against the ignore
 // rules, the root and the protected paths.
 func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) policy.File {
-	g := rc.g
-	info, err := g.ign.Resolve(base, name)
+	g, ign := rc.g, rc.st.ign
+	info, err := ign.Resolve(base, name)
 	if err != nil {
 		f.Path = name
 		if fr.Maybe {
@@ -96,7 +98,13 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		if rel == "" {
 			continue
 		}
-		if r := g.match(rel, info); r.Ignored && !f.Ignored {
+		r, err := match(ign, rel, info)
+		if err != nil {
+			f.Ignored = true
+			rc.add("ignore.error", fr.Pos, "cannot check "+quote(name)+": "+err.Error())
+			break
+		}
+		if r.Ignored && !f.Ignored {
 			f.Ignored, f.IgnoredBy = true, r.Source
 			by := r.Source
 			if by == "builtin" {
@@ -108,7 +116,7 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			}
 			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
 		}
-		if (fr.Write || !isReader(rc.c.MatchArgv)) && g.isProtected(rel) {
+		if (fr.Write || !isReader(rc.c.MatchArgv)) && g.isProtected(rc.st, rel) {
 			verb := "writes "
 			if !fr.Write {
 				verb = "names " // a program that may write through an option the gate does not know
@@ -124,35 +132,49 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		}
 		rc.add("path.outside_root", fr.Pos, quote(name)+" leaves the project root ("+where+")")
 	}
-	if fr.Recursive && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot && g.ign.ContainsIgnored(info.RealRel) {
-		rc.add("ignore.contains_ignored", fr.Pos, quote(name)+" contains ignored files and is read recursively")
+	if fr.Recursive && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot {
+		rc.recursive(fr.Pos, name, info.RealRel)
 	}
 	return f
 }
 
+// recursive checks a directory that a program reads recursively: it
+// walks the directory's subtree (bounded, cached by the Matcher).
+func (rc refCheck) recursive(p parser.Pos, name, rel string) {
+	found, err := rc.st.ign.CheckDir(rel)
+	switch {
+	case errors.Is(err, ignore.ErrTooManyEntries):
+		rc.add("ignore.walk_limit", p, quote(name)+" is read recursively and holds more entries than the gate walks ("+err.Error()+"): what lies beyond is unknown")
+	case err != nil:
+		rc.add("ignore.error", p, "cannot check "+quote(name)+": "+err.Error())
+	case found:
+		rc.add("ignore.contains_ignored", p, quote(name)+" contains ignored files and is read recursively")
+	}
+}
+
 // match matches a root-relative path: as what it is when it exists, else
 // as both file and directory.
-func (g *Guard) match(rel string, info ignore.PathInfo) ignore.Result {
+func match(ign *ignore.Matcher, rel string, info ignore.PathInfo) (ignore.Result, error) {
 	if rel == "." {
-		return ignore.Result{}
+		return ignore.Result{}, nil
 	}
 	if info.Exists {
-		return g.ign.Match(rel, info.IsDir)
+		return ign.MatchErr(rel, info.IsDir)
 	}
-	return g.ign.MatchPath(rel)
+	return ign.MatchPathErr(rel)
 }
 
 // isProtected reports whether a write to the root-relative path rel could
 // change what the gate or git runs: .git/hooks, .git/config, the .git
 // directory itself, policy files and ignore files.
-func (g *Guard) isProtected(rel string) bool {
+func (g *Guard) isProtected(st *snapshot, rel string) bool {
 	switch {
 	case rel == ".git", rel == ".git/config", rel == ".git/hooks", len(rel) > 10 && rel[:10] == ".git/hooks" && rel[10] == '/':
 		return true
-	case path.Base(rel) == policy.FileName, g.ign.IsIgnoreFile(rel):
+	case path.Base(rel) == policy.FileName, st.ign.IsIgnoreFile(rel):
 		return true
 	}
-	for _, p := range g.protected {
+	for _, p := range st.protected {
 		if rel == p {
 			return true
 		}
@@ -163,19 +185,30 @@ func (g *Guard) isProtected(rel string) bool {
 // unknownRef checks an argument the gate cannot see (xargs stdin, find's
 // {}): it is a finding unless the place it comes from is known to hold no
 // ignored file.
-func (g *Guard) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[]policy.Finding) {
-	if !g.anyIgnore {
+func (g *Guard) unknownRef(st *snapshot, c *parser.Command, u parser.UnknownRef, findings *[]policy.Finding) {
+	ign := st.ign
+	if !ign.AnyPatterns() {
 		return
 	}
-	rc := refCheck{g: g, c: c, findings: findings}
+	rc := refCheck{g: g, st: st, c: c, findings: findings}
 	if len(u.From) == 0 || c.CwdDynamic {
 		rc.add("ignore.unknown_ref", u.Pos, u.Message)
 		return
 	}
 	for _, from := range u.From {
-		info, err := g.ign.Resolve(c.Cwd, from)
-		if err != nil || info.Outside || info.RealOutside || g.ign.ContainsIgnored(info.RealRel) ||
-			g.match(info.Rel, info).Ignored || g.match(info.RealRel, info).Ignored {
+		info, err := ign.Resolve(c.Cwd, from)
+		if err != nil || info.Outside || info.RealOutside {
+			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" holds ignored files)")
+			return
+		}
+		r1, err1 := match(ign, info.Rel, info)
+		r2, err2 := match(ign, info.RealRel, info)
+		found, err3 := ign.CheckDir(info.RealRel)
+		switch err := errors.Join(err1, err2, err3); {
+		case err != nil:
+			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" may hold ignored files: "+err.Error()+")")
+			return
+		case found || r1.Ignored || r2.Ignored:
 			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" holds ignored files)")
 			return
 		}

@@ -197,10 +197,10 @@ func printable(line string) string {
 
 // policyName names the policy file for hints.
 func (g *Guard) policyName() string {
-	if g == nil || g.policy == nil || g.policy.Path() == "" {
-		return "a .cmdguard.yaml (cmdguard init writes one)"
+	if p := g.Policy(); p != nil && p.Path() != "" {
+		return p.Path()
 	}
-	return g.policy.Path()
+	return "a .cmdguard.yaml (cmdguard init writes one)"
 }
 
 // Hint says what in the policy would change the verdict of reason r of
@@ -242,10 +242,11 @@ func (g *Guard) Hint(r Reason, d Decision) string {
 // argv itself — unless the policy already names exactly that prefix (an
 // allow prefix there would contradict it).
 func (g *Guard) allowPrefix(argv []string) ([]string, bool) {
-	if len(argv) == 0 || g == nil || g.policy == nil {
+	pol := g.Policy()
+	if len(argv) == 0 || pol == nil {
 		return nil, false
 	}
-	for _, p := range g.policy.Prefixes() {
+	for _, p := range pol.Prefixes() {
 		if p.Verdict != Allow && slices.Equal(p.Tokens, argv) {
 			return nil, false
 		}
@@ -289,14 +290,15 @@ func (g *Guard) AlwaysAllow(d Decision) ([][]string, error) {
 
 // AddAllow appends each prefix to the allow: list of the policy file in
 // use, keeping the rest of the file as it is. It fails without a policy
-// file (the embedded default). The Guard keeps the policy it was built
-// with: build a new one to apply the change.
+// file (the embedded default). A Guard built by [Open] or [OpenPolicy]
+// applies the change at its next check.
 func (g *Guard) AddAllow(prefixes [][]string) error {
-	if g == nil || g.policy == nil || g.policy.Path() == "" {
+	pol := g.Policy()
+	if pol == nil || pol.Path() == "" {
 		return errors.New("cmdguard: no policy file in use (cmdguard init writes one)")
 	}
 	for _, p := range prefixes {
-		if err := policy.AppendAllow(g.policy.Path(), p); err != nil {
+		if err := policy.AppendAllow(pol.Path(), p); err != nil {
 			return err
 		}
 	}

@@ -46,6 +46,9 @@ type RunRequest struct {
 	// Approve is asked when the verdict is Ask; the command runs only if it
 	// returns true. A nil Approve refuses every Ask.
 	Approve func(Decision) bool
+	// Sandbox runs the command in the policy's sandbox (see
+	// [policy.Sandbox]) even when the policy does not enable it.
+	Sandbox bool
 }
 
 // ErrRefused is returned by Run and Start when the gate did not let the
@@ -61,8 +64,8 @@ var ErrClosed = errors.New("cmdguard: guard closed")
 // is req.Timeout, else the policy's exec.hard_timeout, else its
 // exec.timeout. See [Guard.Start].
 func (g *Guard) Run(ctx context.Context, req RunRequest) (Decision, exec.Result, error) {
-	if req.Timeout == 0 && g != nil && g.policy != nil {
-		cfg := g.policy.Exec()
+	if p := g.Policy(); req.Timeout == 0 && p != nil {
+		cfg := p.Exec()
 		req.Timeout = cmp.Or(cfg.HardTimeout, cfg.Timeout)
 	}
 	req.SoftTimeout = -1 // Run waits for the end
@@ -100,7 +103,7 @@ func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Proc
 
 // start checks req within ctx and starts the command, which life ends.
 func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exec.Process, error) {
-	d, err := g.Check(ctx, req.Request)
+	d, used, err := g.checkPolicy(ctx, req.Request, false)
 	if err != nil {
 		return d, nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
@@ -110,7 +113,7 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	default:
 		return d, nil, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
 	}
-	cfg := g.policy.Exec()
+	cfg := used.Exec() // the policy the command was allowed by
 	base, added := req.env()
 	c := exec.Cmd{
 		Command:     req.Command,
@@ -130,6 +133,7 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	if c.OutputLimit == 0 && cfg.OutputLimit > 0 {
 		c.OutputLimit = int(min(cfg.OutputLimit, 1<<40))
 	}
+	c.Sandbox = g.sandbox(req, used)
 	p, err := g.procs.start(life, c)
 	return d, p, err
 }

@@ -64,6 +64,32 @@
 // process stops after a second drain window, so that [Process.Wait] still
 // returns.
 //
+// # Sandbox
+//
+// With [Cmd.Sandbox] set, the command starts in new user and mount
+// namespaces (and a network namespace without Network), as the caller's
+// own uid, with no privilege needed. Because Go cannot run code between
+// fork and exec, Start runs a copy of the calling program
+// (/proc/self/exe) whose init function, in this package, recognises its
+// role by its argv[0], reads the setup from a pipe, covers each hidden
+// path with an empty read-only file or directory, makes each protected
+// path a read-only mount (and each directory above it a mount point, so
+// that it cannot be renamed away), brings up the loopback interface,
+// enters a Landlock domain (no inspection of outside processes through
+// ptrace or /proc, no mount or umount, and from ABI 6 no signals or
+// abstract Unix sockets outside), drops every capability, sets
+// no_new_privs, and executes bash in its own place: the process id is
+// still the command's. Any program that imports this package therefore
+// serves as its own sandbox helper; its main function never runs in that
+// role, but the initialisers of packages that Go initialises before this
+// one do, so they should have no side effects. The setup runs with an
+// empty environment; the command gets [Cmd.Env].
+//
+// A setup that fails makes Start fail, and the command does not run,
+// unless [Sandbox.Optional] is set: then it runs without, and
+// [Result.Sandbox] says why. What the sandbox does not stop is described
+// in the project README.
+//
 // Output memory is bounded by [Cmd.OutputLimit] per stream, whatever the
 // command prints. Output is not sanitised: it may contain escape sequences
 // that drive a terminal; use [StripANSI] before showing untrusted output.

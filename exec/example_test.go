@@ -2,6 +2,7 @@ package exec_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"syscall"
 
@@ -100,4 +101,47 @@ func ExampleCollapseCR() {
 	fmt.Printf("%q\n", exec.CollapseCR("downloading 10%\rdownloading 99%\rdownloading 100%\ndone\n"))
 	// Output:
 	// "downloading 100%\ndone\n"
+}
+
+func ExampleProcess_Poll() {
+	ctx := context.Background()
+	p, err := exec.Start(ctx, exec.Cmd{Command: "echo one; sleep 0.1; echo two >&2"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer p.Release()
+	var stdout, stderr []byte
+	var so, eo int64
+	for {
+		// Waits for output on either stream, or the end; a final status
+		// always comes with all the output.
+		r, _ := p.Poll(ctx, so, eo, 0)
+		stdout, stderr = append(stdout, r.Stdout.Data...), append(stderr, r.Stderr.Data...)
+		so, eo = r.Stdout.Next, r.Stderr.Next
+		if r.Status != exec.StatusRunning {
+			fmt.Printf("%s %q %q\n", r.Status, stdout, stderr)
+			return
+		}
+	}
+	// Output:
+	// completed "one\n" "two\n"
+}
+
+func ExampleChunk_Clip() {
+	c := exec.Chunk{Data: []byte("añb"), Next: 4}
+	for _, n := range []int{1, 2, 3} {
+		fmt.Printf("%q ", c.Clip(n).Data)
+	}
+	fmt.Println()
+	// Output:
+	// "a" "a" "añ"
+}
+
+func ExampleResult_ExitStatus() {
+	r, _ := exec.Run(context.Background(), exec.Cmd{Command: "kill -TERM $$"})
+	b, _ := json.Marshal(r.ExitStatus())
+	fmt.Println(string(b))
+	// Output:
+	// {"exitCode":null,"signal":"SIGTERM"}
 }

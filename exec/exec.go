@@ -115,6 +115,10 @@ type Cmd struct {
 	// pipes hold is read and reading stops; a window after that, a blocked
 	// tee is given up. Zero or less means DefaultDrainWindow.
 	DrainWindow time.Duration
+
+	// Sandbox, if not nil, is the sandbox the command runs in; see
+	// [Sandbox]. Nil runs it with the caller's view of the system.
+	Sandbox *Sandbox
 }
 
 // A Process is a running or finished command started by [Start].
@@ -148,6 +152,8 @@ type Process struct {
 	ws         syscall.WaitStatus
 	background bool
 	waitErr    error
+
+	sandbox *SandboxReport // what sandbox the command runs in, or nil
 }
 
 // Start starts c and returns without waiting for it. If ctx is done before
@@ -259,14 +265,14 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
 	p.start = time.Now()
-	pid, _, err := syscall.StartProcess(shell, []string{"bash", "-c", c.Command}, attr)
+	pid, sandbox, err := startProcess(shell, []string{"bash", "-c", c.Command}, attr, c.Sandbox)
 	runtime.KeepAlive(stdin)
 	closeAll(childEnds)
 	childEnds = nil
 	if err != nil {
 		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
 	}
-	p.pid = pid
+	p.pid, p.sandbox = pid, sandbox
 	watch(pid)
 	if c.SoftTimeout > 0 {
 		soft := make(chan struct{})
@@ -791,7 +797,7 @@ func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk 
 // PollSettle is how long [Process.Poll] waits, once new output has come,
 // for the command to exit, so that a command's last output and its exit
 // are reported in one answer.
-const PollSettle = 25 * time.Millisecond
+const PollSettle = 100 * time.Millisecond
 
 // Poll is the long poll of the /v1/bash protocol. It waits until either
 // stream has output past its offset, the command has ended, or ctx is
@@ -888,7 +894,7 @@ func (p *Process) result() (Result, error) {
 
 // state returns the current result without output.
 func (p *Process) state() (Result, error) {
-	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start)}
+	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start), Sandbox: p.sandbox}
 	select {
 	case <-p.done:
 		p.mu.Lock()

@@ -38,6 +38,9 @@ type Result struct {
 	BackgroundKilled bool
 	// Pid is the process id, and process group id, of the command's bash.
 	Pid int
+	// Sandbox says what sandbox the command ran in, or is nil when
+	// Cmd.Sandbox was nil.
+	Sandbox *SandboxReport
 }
 
 // Truncated reports whether either stream dropped bytes.

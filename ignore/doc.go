@@ -3,17 +3,26 @@
 // .cursorignore, …) and the policy's inline patterns, with exactly the
 // semantics of git's .gitignore matching.
 //
-// [Load] reads the ignore files from the project root and every
-// subdirectory (a nested file applies to its own subtree) and indexes the
-// tree once. The resulting [Matcher] answers [Matcher.Match] for a path and
-// whether it is a directory, [Matcher.MatchPath] for a path of unknown type
-// (ignored as a file or as a directory), and [Matcher.ContainsIgnored] for
-// "does this directory hold anything ignored", each with the file:line of
-// the deciding pattern. [Resolve] supplies the path facts a gate needs
-// before matching: the path as written and as the kernel would open it
-// (symlinks resolved, also for paths that do not exist yet), and whether
-// either leaves the root ([Matcher.Resolve] is the same, cheaper, for the
-// Matcher's root). [Matcher.MatchRef] does both for one file reference. [ExpandHome] expands a leading ~ or $HOME.
+// [Load] prepares a [Matcher] for a project root without walking the
+// tree: as git does, the ignore files of a directory are read when a path
+// below it is first matched, and only those on the way to it (none below
+// an ignored directory). The Matcher answers [Matcher.Match] for a path
+// and whether it is a directory, [Matcher.MatchPath] for a path of
+// unknown type (ignored as a file or as a directory), and
+// [Matcher.CheckDir] (or [Matcher.ContainsIgnored]) for "does this
+// directory hold anything ignored", walking only that subtree, bounded by
+// Options.MaxEntries; each answer names the file:line of the deciding
+// pattern. It keeps what it read and walked, and after
+// [Matcher.Refresh] examines each kept directory and ignore file again
+// with one stat (mtime, size, inode, ctime) at its next use, so that a
+// long-lived Matcher sees ignore files created, edited and deleted.
+// [Resolve] supplies the path facts a gate needs before matching: the
+// path as written and as the kernel would open it (symlinks resolved,
+// also for paths that do not exist yet), and whether either leaves the
+// root ([Matcher.Resolve] is the same, cheaper: it keeps the entries it
+// looked up while their directory's stat is unchanged).
+// [Matcher.MatchRef] does both for one file reference. [ExpandHome]
+// expands a leading ~ or $HOME.
 //
 // # Semantics
 //
@@ -59,7 +68,7 @@
 // files under ignored directories re-included, no nested files) and
 // go-git's plumbing/format/gitignore on 95%. For a security gate the
 // matcher must agree on every case, so this package implements git's
-// documented semantics itself, compiled once at Load (no regexp), and
+// documented semantics itself, compiled once per file read (no regexp), and
 // proves them with a differential test against git.
 //
 // # Security
@@ -68,13 +77,17 @@
 // path and the real path from [Resolve] (a symlink to an ignored file is
 // as good as the file), treat paths outside the root separately, and use
 // MatchPath for paths that do not exist yet; [Matcher.MatchRef] does all
-// of that. A Matcher is a snapshot of the ignore files at Load time;
-// writes to ignore files ([Matcher.IsIgnoreFile]) should be refused, since
-// a new nested file with "!*" re-includes its subtree, and Load repeated
-// when the tree changes. Load refuses an ignore file that is not a regular
-// file (a FIFO would block it). A subdirectory that cannot be listed is
-// indexed as containing ignored files, but ignore files inside it cannot
-// be read. Backtracking over several '**' can be made to take minutes with
+// of that. Writes to ignore files ([Matcher.IsIgnoreFile]) should be
+// refused, since a new nested file with "!*" re-includes its subtree;
+// call Refresh before each check so that changes made meanwhile count.
+// A file or directory whose timestamps are younger than two seconds when
+// examined is examined again (files re-read and compared) at every use,
+// since a change within one tick of the file system's clock can leave
+// its stat unchanged (git's "racy" entries). An ignore file that is not
+// a regular file (a FIFO would block) or cannot be read is an error, and
+// Match fails closed on it. A subdirectory that cannot be listed counts
+// as containing ignored files, but ignore files inside it cannot be
+// read. Backtracking over several '**' can be made to take minutes with
 // a long crafted path (in git too); Match bounds its work per call, and a
 // pattern it cannot decide within the bound counts as matching if it
 // ignores and as not matching if it re-includes.

@@ -24,7 +24,7 @@ func FuzzMatch(f *testing.F) {
 			wildmatch(content, p, f, &budget)
 		}
 		l := newList("", pats)
-		m := &Matcher{root: "/r", fold: fold, names: map[string]int{}, sets: 1, dirs: map[string][]*list{"": {l}}}
+		m := testMatcher(fold, l)
 		m.Match(p, isDir)
 		m.MatchPath(p)
 		m.ContainsIgnored(p)
@@ -39,6 +39,14 @@ func FuzzMatch(f *testing.F) {
 			t.Errorf("indexed match of %q = %d, plain scan = %d (patterns %q)", rel, got, want, content)
 		}
 	})
+}
+
+// testMatcher is a Matcher for a root that does not exist, with l as its
+// only (inline) list.
+func testMatcher(fold bool, l *list) *Matcher {
+	m := newMatcher("/r", "/r", fold)
+	m.inline = l
+	return m
 }
 
 // scan is list.match without indexes.

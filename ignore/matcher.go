@@ -10,11 +10,15 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // DefaultMaxEntries is the walk bound used when Options.MaxEntries is zero.
-const DefaultMaxEntries = 1_000_000
+const DefaultMaxEntries = 100_000
 
 // maxFileSize bounds one ignore file; a larger one is an error.
 const maxFileSize = 16 << 20
@@ -22,13 +26,13 @@ const maxFileSize = 16 << 20
 // AlwaysFile is the ignore-file name that Load reads whatever the options say.
 const AlwaysFile = ".cmdguardignore"
 
-// ErrTooManyEntries is returned (wrapped) by Load when the project tree has
-// more entries than Options.MaxEntries. Load does not return a partial
-// Matcher: ignore files beyond the bound would go unread.
+// ErrTooManyEntries is returned (wrapped) by [Matcher.CheckDir] when the
+// subtree it must walk has more entries than Options.MaxEntries: what
+// lies beyond the bound is unknown.
 var ErrTooManyEntries = errors.New("too many directory entries")
 
 // DefaultFiles returns the ignore-file names read when Options.Files is
-// empty (DESIGN.md §3). Each call returns a new slice.
+// empty (docs/contract.md, "What is checked"). Each call returns a new slice.
 func DefaultFiles() []string {
 	return []string{AlwaysFile, ".kilocodeignore", ".rooignore", ".clineignore",
 		".geminiignore", ".cursorignore", ".aiexclude"}
@@ -44,9 +48,9 @@ type Options struct {
 	// Patterns are inline patterns (the policy's ignore: list), matched
 	// as if written in a file in the root.
 	Patterns []Pattern
-	// MaxEntries bounds the number of directory entries Load visits;
-	// zero means DefaultMaxEntries. A larger tree makes Load fail with
-	// ErrTooManyEntries.
+	// MaxEntries bounds the number of directory entries one walk of a
+	// subtree visits (see [Matcher.CheckDir]); zero means
+	// DefaultMaxEntries.
 	MaxEntries int
 	// FoldCase makes ASCII letters match in either case, as git does
 	// with core.ignorecase (and with its quirks: see the package doc).
@@ -71,7 +75,7 @@ type Result struct {
 }
 
 // Matcher answers whether paths under one project root are ignored, with
-// git's semantics, by the ignore files found there at Load time.
+// git's semantics.
 //
 // Each ignore-file name is a separate ignore system, as each agent that
 // honours one reads only its own: the .rooignore files of a tree form one
@@ -80,39 +84,55 @@ type Result struct {
 // patterns a third. A path is ignored if any of them ignores it, so a '!'
 // in one file can never re-include what another file excludes.
 //
-// A Matcher is immutable after Load and safe for concurrent use. It is a
-// snapshot: files created later are matched by pattern, but ignore files
-// created later are not read and ContainsIgnored reports true for
-// directories it has not indexed; call Load again to refresh. The zero
-// Matcher (and a nil *Matcher) has no patterns: it ignores nothing and
-// ContainsIgnored always reports true.
+// A Matcher reads ignore files where they matter, as git does: to answer
+// for a path it reads the ignore files of the directories from the root
+// down to the path's directory (and none below an ignored directory),
+// and keeps them. [Matcher.CheckDir] walks only the subtree asked about,
+// bounded by Options.MaxEntries, and keeps the answer. What it keeps is
+// examined again, one stat per directory and per ignore file (mtime,
+// size, inode, ctime), at its first use after each [Matcher.Refresh]: a
+// long-lived Matcher sees ignore files created, edited and deleted.
+//
+// A Matcher is safe for concurrent use. The zero Matcher (and a nil
+// *Matcher) has no patterns: it ignores nothing and ContainsIgnored
+// always reports true.
 type Matcher struct {
-	root  string
-	real  string             // root with symlinks resolved, at Load time
-	fold  bool               // ASCII case folding: keys below are lower case
-	names map[string]int     // ignore-file name → set index; inline patterns use set len(names)
-	sets  int                // len(names) + 1
-	dirs  map[string][]*list // directory → one list per set (nil where none)
-	files []string           // ignore files read, relative to root
-	clean map[string]bool    // directories fully indexed with nothing ignored at or below
+	root   string
+	real   string         // root with symlinks resolved, at Load time
+	fold   bool           // ASCII case folding: keys below are lower case
+	names  map[string]int // ignore-file name → set index; inline patterns use set len(names)
+	sets   int            // len(names) + 1
+	inline *list          // the inline patterns, nil when none
+	max    int            // walk bound
+	racy   time.Duration  // racyWindow; shorter in tests
+
+	epoch atomic.Uint64 // advanced by Refresh
+	stats atomic.Int64  // lstat and stat calls made for matching and Resolve (for tests)
+	gen   atomic.Uint64 // source of dirSnap.gen
+
+	mu   sync.Mutex
+	dirs map[string]*dirState // by root-relative path as spelled on disk
+
+	wmu   sync.Mutex
+	walks map[walkKey]*walkResult
 }
 
-// Load reads the ignore files under root (an absolute directory) and the
-// inline patterns, and indexes the tree for ContainsIgnored.
+// Load prepares a Matcher for root (an absolute directory) with the
+// inline patterns, and reads the ignore files of the root itself. It does
+// not walk the tree: the ignore files of subdirectories are read when a
+// path below them is first matched.
 //
-// It walks the tree once, without following symbolic links and skipping
-// .git directories. As git does, it does not descend into ignored
-// directories: everything below one is ignored by the directory's pattern,
-// so an ignore file inside cannot change any answer. A subdirectory that
-// cannot be listed is not an error; it counts as containing ignored files.
 // An ignore file that cannot be read or holds a malformed pattern is an
-// error (an *Error with file:line), never silently empty.
+// error (an *Error with file:line), never silently empty: at Load for
+// the root's files, from [Matcher.MatchErr] and [Matcher.CheckDir] for
+// the others. A subdirectory that cannot be listed is not an error; it
+// counts as containing ignored files.
 func Load(root string, opts Options) (*Matcher, error) {
 	if !filepath.IsAbs(root) {
 		return nil, fmt.Errorf("ignore: root %q is not absolute", root)
 	}
 	root = filepath.Clean(root)
-	real, exists, isDir, err := realpath("/", root)
+	real, exists, isDir, err := realpath("/", root, nil)
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("ignore: %w", err)
@@ -123,14 +143,7 @@ func Load(root string, opts Options) (*Matcher, error) {
 	if len(files) == 0 {
 		files = DefaultFiles()
 	}
-	m := &Matcher{
-		root:  root,
-		real:  real,
-		fold:  opts.FoldCase || caseInsensitive(root),
-		names: map[string]int{},
-		dirs:  map[string][]*list{},
-		clean: map[string]bool{},
-	}
+	m := newMatcher(root, real, opts.FoldCase || caseInsensitive(root))
 	for _, name := range append([]string{AlwaysFile}, files...) {
 		if name == "" || name == "." || name == ".." || strings.ContainsAny(name, "/\x00") {
 			return nil, fmt.Errorf("ignore: ignore-file name %q is not a base name", name)
@@ -149,18 +162,31 @@ func Load(root string, opts Options) (*Matcher, error) {
 			}
 			pats = append(pats, pt)
 		}
-		m.lists("")[m.sets-1] = newList("", pats)
+		m.inline = newList("", pats)
 	}
-	w := &walker{m: m, max: opts.MaxEntries}
-	if w.max <= 0 {
-		w.max = DefaultMaxEntries
+	if opts.MaxEntries > 0 {
+		m.max = opts.MaxEntries
 	}
-	if _, err := w.walk("", root); err != nil {
-		return nil, err
+	if s := m.dir(""); s.err != nil {
+		return nil, s.err
 	}
-	w.resolveLinks()
-	slices.Sort(m.files)
 	return m, nil
+}
+
+func newMatcher(root, real string, fold bool) *Matcher {
+	m := &Matcher{
+		root:  root,
+		real:  real,
+		fold:  fold,
+		names: map[string]int{},
+		sets:  1,
+		max:   DefaultMaxEntries,
+		racy:  racyWindow,
+		dirs:  map[string]*dirState{},
+		walks: map[walkKey]*walkResult{},
+	}
+	m.epoch.Store(1)
+	return m
 }
 
 func compileInline(p Pattern, fold bool) (pattern, error) {
@@ -200,7 +226,10 @@ func caseInsensitive(root string) bool {
 		b, err2 := os.Lstat(filepath.Join(dir, string(swapped)))
 		return err1 == nil && err2 == nil && os.SameFile(a, b), true
 	}
-	if entries, err := os.ReadDir(root); err == nil {
+	// A few entries are enough: the cost must not grow with the root.
+	if f, err := os.Open(root); err == nil {
+		entries, _ := f.ReadDir(16)
+		f.Close()
 		for _, e := range entries {
 			if insensitive, probed := same(root, e.Name()); probed {
 				return insensitive
@@ -211,17 +240,6 @@ func caseInsensitive(root string) bool {
 	return insensitive
 }
 
-// lists returns the per-set lists of dir, creating them.
-func (m *Matcher) lists(dir string) []*list {
-	dir = m.key(dir)
-	ls := m.dirs[dir]
-	if ls == nil {
-		ls = make([]*list, m.sets)
-		m.dirs[dir] = ls
-	}
-	return ls
-}
-
 // Root returns the cleaned absolute root given to Load.
 func (m *Matcher) Root() string {
 	if m == nil {
@@ -230,13 +248,25 @@ func (m *Matcher) Root() string {
 	return m.root
 }
 
-// Files returns the ignore files read by Load, relative to the root and
+// Files returns the ignore files read so far (those on the way to the
+// paths matched and in the subtrees walked), relative to the root and
 // slash-separated, sorted. The caller may modify the returned slice.
 func (m *Matcher) Files() []string {
-	if m == nil {
+	if m == nil || m.dirs == nil {
 		return nil
 	}
-	return slices.Clone(m.files)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var files []string
+	for _, s := range m.dirs {
+		for _, f := range s.files {
+			if f.name != "" && s.snap.isDir {
+				files = append(files, join(s.rel, f.name))
+			}
+		}
+	}
+	slices.Sort(files)
+	return files
 }
 
 // IsIgnoreFile reports whether the last component of p is one of the
@@ -253,16 +283,28 @@ func (m *Matcher) IsIgnoreFile(p string) bool {
 // Match reports whether p is ignored. p is relative to the root
 // (slash-separated; it is cleaned) or absolute inside the root; a trailing
 // '/' marks a directory, as does isDir. The root itself and paths outside
-// it are never ignored: check those with Resolve. Match does not touch the
-// file system, does not resolve symlinks, and allocates nothing for a
-// clean path (without case folding).
+// it are never ignored: check those with Resolve. Match does not resolve
+// symlinks; it reads the ignore files on the way to p that it has not
+// read yet (see [Matcher.Refresh]), and allocates nothing for a clean
+// path whose ignore files it holds (without case folding).
+//
+// When an ignore file on the way cannot be read or compiled, Match fails
+// closed: p is reported ignored, with the file as Source and an empty
+// Pattern. [Matcher.MatchErr] returns the error.
 func (m *Matcher) Match(p string, isDir bool) Result {
+	r, _ := m.MatchErr(p, isDir)
+	return r
+}
+
+// MatchErr is Match that also returns the error of an ignore file that
+// cannot be read or compiled (the Result is then an ignoring one).
+func (m *Matcher) MatchErr(p string, isDir bool) (Result, error) {
 	if strings.HasSuffix(p, "/") {
 		isDir = true
 	}
 	rel, ok := m.rel(p)
 	if !ok {
-		return Result{}
+		return Result{}, nil
 	}
 	return m.match(rel, isDir)
 }
@@ -270,19 +312,31 @@ func (m *Matcher) Match(p string, isDir bool) Result {
 // MatchPath reports whether p is ignored either as a file or as a
 // directory: the check for a path whose type is unknown, such as one that
 // does not exist yet. The ignoring result is returned when there is one.
+// It fails closed as Match does.
 func (m *Matcher) MatchPath(p string) Result {
+	r, _ := m.MatchPathErr(p)
+	return r
+}
+
+// MatchPathErr is MatchPath that also returns the error of an ignore
+// file that cannot be read or compiled.
+func (m *Matcher) MatchPathErr(p string) (Result, error) {
 	rel, ok := m.rel(p)
 	if !ok {
-		return Result{}
+		return Result{}, nil
 	}
-	r := m.match(rel, false)
-	if r.Ignored {
-		return r
+	return m.matchPath(rel)
+}
+
+func (m *Matcher) matchPath(rel string) (Result, error) {
+	r, err := m.match(rel, false)
+	if r.Ignored || err != nil {
+		return r, err
 	}
-	if d := m.match(rel, true); d.Ignored {
-		return d
+	if d, err := m.match(rel, true); d.Ignored || err != nil {
+		return d, err
 	}
-	return r
+	return r, nil
 }
 
 // MatchRef is the gate's check of one file reference: it resolves name
@@ -292,50 +346,82 @@ func (m *Matcher) MatchPath(p string) Result {
 // what it finally names (a symlink to a directory counts as a directory);
 // a missing one with MatchPath. The Result is the ignoring one, else that
 // of the written path. Paths outside the root are not ignored: see
-// PathInfo.Outside and RealOutside.
+// PathInfo.Outside and RealOutside. An ignore file that cannot be read
+// is an error.
 func (m *Matcher) MatchRef(cwd, name string) (PathInfo, Result, error) {
 	info, err := m.Resolve(cwd, name)
 	if err != nil {
 		return info, Result{}, err
 	}
-	match := func(rel string) Result {
+	match := func(rel string) (Result, error) {
 		if info.Exists {
-			return m.Match(rel, info.IsDir)
+			return m.MatchErr(rel, info.IsDir)
 		}
-		return m.MatchPath(rel)
+		return m.MatchPathErr(rel)
 	}
 	var written Result
 	if !info.Outside {
-		written = match(info.Rel)
+		if written, err = match(info.Rel); err != nil {
+			return info, written, err
+		}
 	}
 	if !written.Ignored && !info.RealOutside && info.RealRel != info.Rel {
-		if r := match(info.RealRel); r.Ignored {
-			return info, r, nil
+		r, err := match(info.RealRel)
+		if r.Ignored || err != nil {
+			return info, r, err
 		}
 	}
 	return info, written, nil
 }
 
 // ContainsIgnored reports whether directory dir (as for Match) or
-// anything below it is ignored, from the index built by Load: one map
-// lookup, no file system access. It answers true, conservatively, for a
-// directory that Load did not index fully: one that did not exist or
-// could not be listed, an ignored directory and everything below it, .git,
-// a path that is not a directory, and anything outside the root. Symbolic links count by their
-// targets: a link to an ignored file, to a directory that contains ignored
-// files, or to anything outside the root makes its directory report true.
+// anything below it is ignored; it is CheckDir answering true when
+// CheckDir fails.
 func (m *Matcher) ContainsIgnored(dir string) bool {
-	if m == nil {
-		return true
+	found, err := m.CheckDir(dir)
+	return found || err != nil
+}
+
+// CheckDir reports whether directory dir (as for Match) or anything
+// below it is ignored. It walks dir's subtree only, without following
+// symbolic links and skipping .git directories, stopping at the first
+// ignored entry and after Options.MaxEntries entries (then the error
+// wraps [ErrTooManyEntries]); the answer is kept and examined again
+// after [Matcher.Refresh] by one stat per directory it rests on. An
+// ignore file in the subtree that cannot be read is an error.
+//
+// It answers true, conservatively, for a directory that cannot be walked
+// fully: one that does not exist or cannot be listed, an ignored
+// directory and everything below it, .git, a path that is not a
+// directory, and anything outside the root. Symbolic links count by their
+// targets: a link to an ignored file, to a directory that contains
+// ignored files, or to anything outside the root makes its directory
+// report true.
+func (m *Matcher) CheckDir(dir string) (bool, error) {
+	if m == nil || m.dirs == nil {
+		return true, nil
 	}
 	rel, ok := m.rel(dir)
 	if !ok {
 		if rel != "." {
-			return true
+			return true, nil
 		}
 		rel = ""
 	}
-	return !m.clean[m.key(rel)]
+	return m.walk(rel, findIgnored)
+}
+
+// AnyPatterns reports whether any ignore pattern exists for the tree:
+// inline patterns or an ignore file anywhere (not below an ignored
+// directory). When no pattern exists no place can hold an ignored file.
+// It walks the tree as CheckDir does, stopping at the first ignore file,
+// and answers true when the walk cannot finish.
+func (m *Matcher) AnyPatterns() bool {
+	if m == nil || m.dirs == nil {
+		return false
+	}
+	found, err := m.walk("", findPattern)
+	return found || err != nil
 }
 
 // rel turns p into a clean root-relative path. It reports false for the
@@ -372,45 +458,65 @@ func (m *Matcher) rel(p string) (string, bool) {
 // ancestor directory, from the top, may be excluded (then everything
 // below is, whatever later patterns say); then the path itself is decided
 // by the last matching pattern of the deepest ignore file that has one.
-func (m *Matcher) match(p string, isDir bool) Result {
-	p = m.key(p)
+// The ignore files of a directory are read only when no ancestor is
+// excluded, the directory is a real one (not reached through a symlink)
+// and not in .git.
+func (m *Matcher) match(p string, isDir bool) (Result, error) {
+	if m.dirs == nil {
+		return Result{}, nil
+	}
+	kp := m.key(p)
 	budget := wmBudget
 	var buf [32][]*list
-	top, ok := m.dirs[""]
-	chain := append(buf[:0], top)
-	// Only the root has lists: skip the per-directory lookups.
-	nested := len(m.dirs) > 1 || (len(m.dirs) == 1 && !ok)
+	root := m.dir("")
+	if root.err != nil {
+		return errResult(root.err), root.err
+	}
+	chain := buf[:0]
+	if root.lists != nil {
+		chain = append(chain, root.lists)
+	}
+	descend, start := root.isDir, 0
 	for i := 0; i < len(p); i++ {
 		if p[i] != '/' {
 			continue
 		}
-		dir := p[:i]
+		dir := kp[:i]
 		for s := 0; s < m.sets; s++ {
 			if pt := decide(chain, s, dir, true, &budget); pt != nil && !pt.negate {
-				return Result{Ignored: true, Source: pt.source, Pattern: pt.text}
+				return Result{Ignored: true, Source: pt.source, Pattern: pt.text}, nil
 			}
 		}
-		if nested {
-			if ls := m.dirs[dir]; ls != nil {
-				chain = append(chain, ls)
+		if descend && p[start:i] == ".git" {
+			descend = false
+		}
+		if descend {
+			st := m.dir(p[:i])
+			if st.err != nil {
+				return errResult(st.err), st.err
+			}
+			descend = st.isDir
+			if st.lists != nil {
+				chain = append(chain, st.lists)
 			}
 		}
+		start = i + 1
 	}
 	var neg *pattern
 	for s := 0; s < m.sets; s++ {
-		pt := decide(chain, s, p, isDir, &budget)
+		pt := decide(chain, s, kp, isDir, &budget)
 		switch {
 		case pt == nil:
 		case !pt.negate:
-			return Result{Ignored: true, Source: pt.source, Pattern: pt.text}
+			return Result{Ignored: true, Source: pt.source, Pattern: pt.text}, nil
 		case neg == nil:
 			neg = pt
 		}
 	}
 	if neg != nil {
-		return Result{Source: neg.source, Pattern: neg.text}
+		return Result{Source: neg.source, Pattern: neg.text}, nil
 	}
-	return Result{}
+	return Result{}, nil
 }
 
 // decide returns the pattern of set s that decides p: the last matching
@@ -429,163 +535,43 @@ func decide(chain [][]*list, s int, p string, isDir bool, budget *int) *pattern 
 	return nil
 }
 
-// walker is Load's single pass over the tree.
-type walker struct {
-	m     *Matcher
-	max   int
-	count int
-	links []link
-}
-
-// link is a symbolic link found by the walk, judged after the walk when
-// every ignore file is known.
-type link struct {
-	dir string // directory holding the link, relative to root
-	rel string // the link, relative to root
-}
-
-// walk reads the ignore files of directory rel, then indexes its entries
-// and recurses into the subdirectories that are not ignored. It reports
-// whether nothing at or below rel is ignored.
-func (w *walker) walk(rel, abs string) (bool, error) {
-	m := w.m
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		if rel == "" {
-			return false, fmt.Errorf("ignore: %w", err)
-		}
-		return false, nil
-	}
-	for _, e := range entries {
-		s, ok := m.names[m.key(e.Name())]
-		if !ok || e.IsDir() {
-			continue
-		}
-		file := join(rel, e.Name())
-		pats, err := readIgnoreFile(filepath.Join(abs, e.Name()), file, m.fold)
-		if err != nil {
-			return false, fmt.Errorf("ignore: %w", err)
-		}
-		m.lists(rel)[s] = newList(m.key(rel), pats)
-		m.files = append(m.files, file)
-	}
-	clean := true
-	for _, e := range entries {
-		if w.count++; w.count > w.max {
-			return false, fmt.Errorf("ignore: walk of %s: more than %d entries: %w", m.root, w.max, ErrTooManyEntries)
-		}
-		name := e.Name()
-		p := join(rel, name)
-		switch t := e.Type(); {
-		case t&fs.ModeSymlink != 0:
-			w.links = append(w.links, link{dir: rel, rel: p})
-			if m.match(p, false).Ignored {
-				clean = false
-			}
-		case t.IsDir():
-			if name == ".git" {
-				continue
-			}
-			if m.match(p, true).Ignored {
-				clean = false
-				continue
-			}
-			sub, err := w.walk(p, filepath.Join(abs, name))
-			if err != nil {
-				return false, err
-			}
-			clean = clean && sub
-		default:
-			if m.match(p, false).Ignored {
-				clean = false
-			}
-		}
-	}
-	if clean {
-		m.clean[m.key(rel)] = true
-	}
-	return clean, nil
-}
-
-// resolveLinks marks the directory of each symlink unclean when the
-// link's target is ignored, outside the root, unresolvable, or a
-// directory that is not clean (repeated until nothing changes, so chains
-// of directory links settle).
-func (w *walker) resolveLinks() {
-	m := w.m
-	type dep struct{ dir, target string }
-	var deps []dep
-	for _, l := range w.links {
-		info, err := resolve(m.root, m.real, "", l.rel)
-		if err != nil || info.RealOutside {
-			w.dirty(m.key(l.dir))
-			continue
-		}
-		r := m.MatchPath(info.RealRel)
-		if info.Exists {
-			r = m.Match(info.RealRel, info.IsDir)
-		}
-		if r.Ignored {
-			w.dirty(m.key(l.dir))
-			continue
-		}
-		if info.IsDir {
-			target := info.RealRel
-			if target == "." {
-				target = ""
-			}
-			deps = append(deps, dep{m.key(l.dir), m.key(target)})
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for _, d := range deps {
-			if m.clean[d.dir] && !m.clean[d.target] {
-				w.dirty(d.dir)
-				changed = true
-			}
-		}
-	}
-}
-
-// dirty removes dir (a map key) and its ancestors from the clean set.
-func (w *walker) dirty(dir string) {
-	for {
-		delete(w.m.clean, dir)
-		if dir == "" {
-			return
-		}
-		dir = path.Dir(dir)
-		if dir == "." {
-			dir = ""
-		}
-	}
-}
-
-// readIgnoreFile reads and compiles one ignore file; name is its
-// root-relative path, used in sources.
-func readIgnoreFile(abs, name string, fold bool) ([]pattern, error) {
+// readIgnoreFile reads one ignore file; name is its root-relative path,
+// used in errors. The key is that of the open file.
+func readIgnoreFile(abs, name string) ([]byte, statKey, error) {
 	// O_NONBLOCK: a FIFO planted under an ignore-file name must not hang
-	// Load; it is refused below like any other non-regular file.
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	// the Matcher; it is refused below like any other non-regular file.
+	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
-		return nil, &Error{Source: name, Err: err}
+		return nil, statKey{}, &Error{Source: name, Err: &fs.PathError{Op: "open", Path: abs, Err: err}}
 	}
+	f := os.NewFile(uintptr(fd), abs)
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
-		return nil, &Error{Source: name, Err: err}
-	} else if !fi.Mode().IsRegular() {
-		return nil, &Error{Source: name, Err: fmt.Errorf("not a regular file (%s)", fi.Mode().Type())}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return nil, statKey{}, &Error{Source: name, Err: err}
+	}
+	k := keyOf(&st)
+	if !k.isRegular() {
+		typ := "unknown type"
+		if fi, err := f.Stat(); err == nil {
+			typ = fi.Mode().Type().String()
+		}
+		return nil, k, &Error{Source: name, Err: fmt.Errorf("not a regular file (%s)", typ)}
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
-		return nil, &Error{Source: name, Err: err}
+		return nil, k, &Error{Source: name, Err: err}
 	}
 	if len(data) > maxFileSize {
-		return nil, &Error{Source: name, Err: fmt.Errorf("larger than %d bytes", maxFileSize)}
+		return nil, k, &Error{Source: name, Err: fmt.Errorf("larger than %d bytes", maxFileSize)}
 	}
+	return data, k, nil
+}
+
+// compileFile compiles the content of one ignore file.
+func compileFile(data []byte, name string, fold bool) ([]pattern, error) {
 	var pats []pattern
-	err = lines(data, func(n int, text string) error {
+	err := lines(data, func(n int, text string) error {
 		pt, err := compile(text, source(name, n), fold)
 		pats = append(pats, pt)
 		return err

@@ -46,11 +46,11 @@ func Resolve(root, cwd, name string) (PathInfo, error) {
 		return PathInfo{}, fmt.Errorf("resolve %q: root %q is not absolute", name, root)
 	}
 	root = filepath.Clean(root)
-	realRoot, _, _, err := realpath("/", root)
+	realRoot, _, _, err := realpath("/", root, nil)
 	if err != nil {
 		return PathInfo{}, fmt.Errorf("resolve root: %w", err)
 	}
-	return resolve(root, realRoot, cwd, name)
+	return resolve(root, realRoot, cwd, name, nil)
 }
 
 // Resolve is the function Resolve for the Matcher's root, whose real path
@@ -59,11 +59,12 @@ func (m *Matcher) Resolve(cwd, name string) (PathInfo, error) {
 	if m == nil {
 		return PathInfo{}, errors.New("resolve: nil Matcher")
 	}
-	return resolve(m.root, m.real, cwd, name)
+	return resolve(m.root, m.real, cwd, name, m.look)
 }
 
-// resolve is Resolve with root clean and realRoot its real path.
-func resolve(root, realRoot, cwd, name string) (PathInfo, error) {
+// resolve is Resolve with root clean and realRoot its real path; look
+// looks up directory entries (lstatEntry when nil).
+func resolve(root, realRoot, cwd, name string, look lookupFunc) (PathInfo, error) {
 	switch {
 	case cwd == "":
 		cwd = root
@@ -82,7 +83,7 @@ func resolve(root, realRoot, cwd, name string) (PathInfo, error) {
 	} else if r, ok := under(realRoot, raw); ok {
 		start, rest = realRoot, r
 	}
-	real, exists, isDir, err := realpath(start, rest)
+	real, exists, isDir, err := realpath(start, rest, look)
 	if err != nil {
 		return PathInfo{}, fmt.Errorf("resolve %q: %w", name, err)
 	}
@@ -108,13 +109,52 @@ func under(dir, p string) (string, bool) {
 	return "", false
 }
 
+// entry is what resolution needs of one directory entry: its type and,
+// for a symlink, its target. missing is set for a name that does not
+// exist (ENOENT, ENOTDIR).
+type entry struct {
+	mode    fs.FileMode // type bits only
+	target  string
+	missing bool
+}
+
+// lookupFunc looks up entry name of directory dir (absolute, real).
+type lookupFunc func(dir, name string) (entry, error)
+
+// lstatEntry is the uncached lookupFunc: one lstat, and a readlink for a
+// symlink.
+func lstatEntry(dir, name string) (entry, error) {
+	next := dir + "/" + name
+	if dir == "/" {
+		next = "/" + name
+	}
+	fi, err := os.Lstat(next)
+	if err != nil {
+		if missing(err) {
+			return entry{missing: true}, nil
+		}
+		return entry{}, err
+	}
+	e := entry{mode: fi.Mode().Type()}
+	if e.mode&fs.ModeSymlink != 0 {
+		if e.target, err = os.Readlink(next); err != nil {
+			return entry{}, err
+		}
+	}
+	return e, nil
+}
+
 // realpath resolves rest (a relative path, not necessarily clean) below
 // dir (absolute and real) component by component as the kernel does, and
 // reports whether the result exists and is a directory. Past the first
-// missing component the rest is appended lexically.
-func realpath(dir, rest string) (real string, exists, isDir bool, err error) {
+// missing component the rest is appended lexically. look looks entries
+// up (lstatEntry when nil).
+func realpath(dir, rest string, look lookupFunc) (real string, exists, isDir bool, err error) {
+	if look == nil {
+		look = lstatEntry
+	}
 	resolved := dir
-	var last fs.FileInfo // of resolved; nil when not looked up
+	known, lastDir := false, false // the type of resolved, when known
 	links := 0
 	for rest != "" {
 		c := rest
@@ -127,48 +167,50 @@ func realpath(dir, rest string) (real string, exists, isDir bool, err error) {
 		case "", ".":
 			continue
 		case "..":
-			resolved, last = filepath.Dir(resolved), nil
+			resolved, known = filepath.Dir(resolved), false
 			continue
+		}
+		e, err := look(resolved, c)
+		if err != nil {
+			return "", false, false, err
 		}
 		next := resolved + "/" + c
 		if resolved == "/" {
 			next = "/" + c
 		}
-		fi, err := os.Lstat(next)
-		if err != nil {
-			if missing(err) {
-				return filepath.Join(next, rest), false, false, nil
+		if e.missing {
+			if rest == "" {
+				return next, false, false, nil
 			}
-			return "", false, false, err
+			return filepath.Join(next, rest), false, false, nil
 		}
-		if fi.Mode()&fs.ModeSymlink == 0 {
-			resolved, last = next, fi
+		if e.mode&fs.ModeSymlink == 0 {
+			resolved, known, lastDir = next, true, e.mode.IsDir()
 			continue
 		}
 		if links++; links > maxLinks {
 			return "", false, false, &fs.PathError{Op: "resolve", Path: next, Err: syscall.ELOOP}
 		}
-		target, err := os.Readlink(next)
-		if err != nil {
-			return "", false, false, err
-		}
+		target := e.target
 		if filepath.IsAbs(target) {
-			resolved, last = "/", nil
+			resolved, known = "/", false
 		}
 		if rest != "" {
 			target += "/" + rest
 		}
 		rest = target
 	}
-	if last == nil {
-		if last, err = os.Stat(resolved); err != nil {
+	if !known {
+		fi, err := os.Stat(resolved)
+		if err != nil {
 			if missing(err) {
 				return resolved, false, false, nil
 			}
 			return "", false, false, err
 		}
+		lastDir = fi.IsDir()
 	}
-	return resolved, true, last.IsDir(), nil
+	return resolved, true, lastDir, nil
 }
 
 // missing reports errors that mean "this path does not exist".

@@ -20,7 +20,6 @@ func TestWildmatchBudget(t *testing.T) {
 		if _, exhausted := wildmatch(tc.p, tc.text, wmPathname, &budget); !exhausted {
 			t.Errorf("wildmatch(%q, %d bytes) finished within the budget; want a case that exhausts it", tc.p, len(tc.text))
 		}
-		m := &Matcher{root: "/r", names: map[string]int{}, sets: 1}
 		var pats []pattern
 		for i, text := range []string{"*.keep", tc.p, "!" + tc.p} {
 			pt, err := compile(text, source("f", i+1), false)
@@ -30,15 +29,16 @@ func TestWildmatchBudget(t *testing.T) {
 			pats = append(pats, pt)
 		}
 		// Positive pattern last: counts as matching.
-		m.dirs = map[string][]*list{"": {newList("", pats[:2])}}
+		m := testMatcher(false, newList("", pats[:2]))
 		want := Result{Ignored: true, Source: "f:2", Pattern: tc.p}
-		if diff := cmp.Diff(want, m.match(tc.text, false)); diff != "" {
+		if got, _ := m.match(tc.text, false); !cmp.Equal(want, got) {
+			diff := cmp.Diff(want, got)
 			t.Errorf("Match(long path) with %q mismatch (-want +got):\n%s", tc.p, diff)
 		}
 		// A negation that cannot be decided does not re-include.
 		pats[0], _ = compile("*", "f:1", false)
-		m.dirs = map[string][]*list{"": {newList("", []pattern{pats[0], pats[2]})}}
-		if r := m.match(tc.text, false); !r.Ignored || r.Pattern != "*" {
+		m = testMatcher(false, newList("", []pattern{pats[0], pats[2]}))
+		if r, _ := m.match(tc.text, false); !r.Ignored || r.Pattern != "*" {
 			t.Errorf("Match(long path) with \"*\" then \"!%s\" = %+v, want ignored by \"*\"", tc.p, r)
 		}
 	}
@@ -49,9 +49,8 @@ func TestWildmatchBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &Matcher{root: "/r", names: map[string]int{}, sets: 1,
-		dirs: map[string][]*list{"": {newList("", []pattern{neg})}}}
-	if r := m.match(slow[0].text+"/y", false); r.Ignored {
+	m := testMatcher(false, newList("", []pattern{neg}))
+	if r, _ := m.match(slow[0].text+"/y", false); r.Ignored {
 		t.Errorf("Match(long path) with only a negation = %+v, want not ignored", r)
 	}
 	// Ordinary long paths stay well inside the budget.

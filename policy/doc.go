@@ -1,6 +1,7 @@
 // Package policy compiles cmdguard policy files — YAML prefix rules plus
-// optional Rego modules — and decides on the analysis of a command string
-// (DESIGN.md §4).
+// optional Rego modules — and decides on the analysis of a command string.
+// The policy schema, the rule ids and the Rego input are part of the
+// [contract] (docs/contract.md in the repository).
 //
 // A [Policy] comes from [Load] (a file, usually found by [Find] walking up
 // from the working directory to the first .cmdguard.yaml), [Parse] (bytes)
@@ -20,6 +21,11 @@
 //	rules: {path.outside_root: deny}
 //	rego: [policies/*.rego]
 //	exec: {timeout: 30s, hard_timeout: 5m, output_limit: 1MiB, env_allow: [PATH, HOME]}
+//	sandbox: {network: false, required: true, hide: [.env, ~/.ssh], protect: [~/.bashrc]}
+//
+// The sandbox: section ([Sandbox], [Policy.Sandbox]) turns on the kernel
+// sandbox approved commands run in (enabled: false keeps it off); a key it
+// leaves out takes the embedded default policy's value.
 //
 // Decoding is strict: an unknown key, a wrong type, a missing or
 // unsupported version, an empty prefix, a prefix repeated or in two lists,
@@ -81,8 +87,9 @@
 // deny and ask can only make the verdict stricter. allow never overrides
 // a deny or ask — from the lists, from findings, from Rego itself — it
 // only lifts the policy.no_match reason of the command it names with
-// "command" (an index into input.commands), or of every command when it
-// names none; write such an allow so that it holds for the whole input. A
+// "command" (the 0-based index into input.commands, as everywhere in
+// cmdguard: a reason's "command" in JSON and the explain trace use the
+// same base), or of every command when it names none; write such an allow so that it holds for the whole input. A
 // deny, ask or allow that is not a set (deny if …) is a compile error.
 //
 // The query is prepared once, at load, and shared by every evaluation;
@@ -135,4 +142,6 @@
 // finding id is deny; a Rego error is deny. A Policy is immutable after
 // loading and safe for concurrent use; Evaluate never panics on a
 // well-formed Input and never prints.
+//
+// [contract]: https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 package policy

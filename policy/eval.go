@@ -2,10 +2,12 @@ package policy
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Trace is the list of every rule considered by [Policy.Explain], in
@@ -14,7 +16,7 @@ type Trace []TraceStep
 
 // TraceStep is one rule considered while evaluating an Input.
 type TraceStep struct {
-	Command int     `json:"command"` // index into Input.Commands, -1 for findings and Rego
+	Command int     `json:"command"` // 0-based index into Input.Commands, -1 for none (absent in JSON)
 	Kind    string  `json:"kind"`    // prefix | default | option | finding | rego
 	Rule    string  `json:"rule"`    // rule id
 	Prefix  string  `json:"prefix,omitempty"`
@@ -24,10 +26,44 @@ type TraceStep struct {
 	Note    string  `json:"note,omitempty"`
 }
 
+// MarshalJSON writes the step with "command" absent when it names no
+// command, as for a [Reason].
+func (s TraceStep) MarshalJSON() ([]byte, error) {
+	j := traceJSON{Kind: s.Kind, Rule: s.Rule, Prefix: s.Prefix, Verdict: s.Verdict, Source: s.Source, Matched: s.Matched, Note: s.Note}
+	if s.Command >= 0 {
+		j.Command = &s.Command
+	}
+	return json.Marshal(j)
+}
+
+type traceJSON struct {
+	Command *int    `json:"command,omitempty"`
+	Kind    string  `json:"kind"`
+	Rule    string  `json:"rule"`
+	Prefix  string  `json:"prefix,omitempty"`
+	Verdict Verdict `json:"verdict"`
+	Source  string  `json:"source"`
+	Matched bool    `json:"matched"`
+	Note    string  `json:"note,omitempty"`
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *TraceStep) UnmarshalJSON(b []byte) error {
+	var j traceJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = TraceStep{Command: -1, Kind: j.Kind, Rule: j.Rule, Prefix: j.Prefix, Verdict: j.Verdict, Source: j.Source, Matched: j.Matched, Note: j.Note}
+	if j.Command != nil {
+		s.Command = *j.Command
+	}
+	return nil
+}
+
 // Evaluate decides on in. Every simple command gets one reason from the
 // prefix rules (policy.allow, policy.ask, policy.deny or policy.no_match),
 // every finding one reason rated by rules:, and Rego adds its own; the
-// verdict is the strictest of them (DESIGN.md §4). Reasons come strictest
+// verdict is the strictest of them (docs/contract.md, "Policy file"). Reasons come strictest
 // first. Evaluate never fails: a nil or zero Policy, a nil Input, an
 // unknown finding id and a Rego error are all Deny reasons. It is safe for
 // concurrent use.
@@ -98,10 +134,67 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		v, src := p.RuleVerdict("parser.empty")
 		reasons = append(reasons, Reason{Verdict: v, Rule: "parser.empty", Message: "no command to check", Source: src})
 	}
+	// cmdguard's own messages cut long words; Rego's are the policy
+	// author's text, kept as written.
+	for i := range reasons {
+		reasons[i].Message = cutWords(reasons[i].Message)
+	}
+	if trace != nil {
+		for i := range *trace {
+			(*trace)[i].Note = cutWords((*trace)[i].Note)
+		}
+	}
 	if p.rego != nil {
 		reasons = p.rego.apply(ctx, in, reasons, noMatch, trace)
 	}
 	return decide(reasons)
+}
+
+// Words longer than maxWord bytes are cut in messages to their first
+// keepWord bytes and the count, so that a reason about a 1 MB word stays a
+// line a person can read. The command itself (Input, Decision.Commands)
+// keeps every byte.
+const (
+	maxWord  = 200
+	keepWord = 80
+)
+
+// cutWords shortens every run of non-space bytes longer than maxWord in
+// msg: "'aaaa…[1000002 bytes]'". Runs are cut at a UTF-8 boundary.
+func cutWords(msg string) string {
+	if len(msg) <= maxWord {
+		return msg
+	}
+	var b strings.Builder
+	start, changed := 0, false
+	flush := func(end int) {
+		w := msg[start:end]
+		if len(w) <= maxWord {
+			b.WriteString(w)
+			return
+		}
+		changed = true
+		k := keepWord
+		for k > 0 && !utf8.RuneStart(w[k]) {
+			k--
+		}
+		b.WriteString(w[:k])
+		b.WriteString("…[")
+		b.WriteString(strconv.Itoa(len(w)))
+		b.WriteString(" bytes]")
+	}
+	for i := 0; i < len(msg); i++ {
+		if msg[i] == ' ' || msg[i] == '\n' {
+			flush(i)
+			b.WriteByte(msg[i])
+			start = i + 1
+		}
+	}
+	flush(len(msg))
+	if !changed {
+		return msg
+	}
+	return b.String()
 }
 
 // decide sorts reasons strictest first (stable) and takes the strictest

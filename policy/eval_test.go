@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -399,16 +400,17 @@ func TestFindingSource(t *testing.T) {
 	}
 }
 
-// withCommand fills the expected Reason.Command of prefix-rule reasons:
-// the 1-based index of the input command at the reason's position (every
-// test input here has its commands at distinct positions).
+// withCommand fills the expected Reason.Command of prefix-rule and Rego
+// reasons: the index plus one of the input command at the reason's
+// position (every test input here has its commands at distinct
+// positions; a Rego reason that names no command has no position).
 func withCommand(in *policy.Input, want []policy.Reason) []policy.Reason {
 	if in == nil {
 		return want
 	}
 	out := slices.Clone(want)
 	for i, r := range out {
-		if !strings.HasPrefix(r.Rule, "policy.") {
+		if !strings.HasPrefix(r.Rule, "policy.") && !strings.HasPrefix(r.Rule, "rego.") {
 			continue
 		}
 		for ci, c := range in.Commands {
@@ -441,5 +443,78 @@ func TestReasonCommand(t *testing.T) {
 	want := map[string]int{"policy.allow": 1, "policy.no_match": 2}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Reason.Command mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestIndexJSON checks the one base of command indexes in JSON: a reason's
+// and a trace step's "command" is the 0-based index into commands, as in
+// Rego, and is absent when they name no command; both read back.
+func TestIndexJSON(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		r    policy.Reason
+		json string
+	}{
+		{policy.Reason{Verdict: policy.Allow, Rule: "policy.allow", Source: "p:1", Command: 1},
+			`{"verdict":"allow","rule":"policy.allow","message":"","pos":{"line":0,"col":0},"source":"p:1","command":0}`},
+		{policy.Reason{Verdict: policy.Deny, Rule: "rego.deny", Source: "p:2", Command: 3},
+			`{"verdict":"deny","rule":"rego.deny","message":"","pos":{"line":0,"col":0},"source":"p:2","command":2}`},
+		{policy.Reason{Verdict: policy.Deny, Rule: "ignore.denied", Source: "builtin"},
+			`{"verdict":"deny","rule":"ignore.denied","message":"","pos":{"line":0,"col":0},"source":"builtin"}`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.r)
+		if err != nil || string(b) != tt.json {
+			t.Errorf("json.Marshal(%+v) = %s, %v; want %s", tt.r, b, err, tt.json)
+		}
+		var back policy.Reason
+		if err := json.Unmarshal(b, &back); err != nil || back != tt.r {
+			t.Errorf("json.Unmarshal(%s) = %+v, %v; want %+v", b, back, err, tt.r)
+		}
+	}
+	if err := json.Unmarshal([]byte(`{"command":-1}`), new(policy.Reason)); err == nil {
+		t.Error(`json.Unmarshal({"command":-1}) into a Reason: no error`)
+	}
+	for _, st := range []policy.TraceStep{{Command: -1, Kind: "finding"}, {Command: 0, Kind: "prefix"}, {Command: 4, Kind: "rego"}} {
+		b, err := json.Marshal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if has := strings.Contains(string(b), `"command"`); has != (st.Command >= 0) {
+			t.Errorf("json.Marshal(%+v) = %s: \"command\" present = %v", st, b, has)
+		}
+		var back policy.TraceStep
+		if err := json.Unmarshal(b, &back); err != nil || back != st {
+			t.Errorf("json.Unmarshal(%s) = %+v, %v; want %+v", b, back, err, st)
+		}
+	}
+}
+
+// TestLongWordMessages checks that reason messages cut a word longer than
+// 200 bytes to its first 80 and the count, leaving short ones alone.
+func TestLongWordMessages(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\nallow: [rm]\ndeny: [rm -rf]\n")
+	long := strings.Repeat("é", 500) // 1000 bytes, cut at a rune boundary
+	c := cmd("rm", "$X"+long)
+	c.Dynamic[1] = true
+	in := input(c)
+	in.Findings = []policy.Finding{{Rule: "ignore.denied", Message: "'" + long + "' is ignored by .cmdguardignore:1 (x)"}}
+	d := p.Evaluate(context.Background(), in)
+	for _, r := range d.Reasons {
+		if len(r.Message) > 400 || !strings.Contains(r.Message, "…[") {
+			t.Errorf("reason %s: message of %d bytes, want it cut with the count: %q", r.Rule, len(r.Message), r.Message)
+		}
+		if !utf8.ValidString(r.Message) {
+			t.Errorf("reason %s: cut inside a character: %q", r.Rule, r.Message)
+		}
+	}
+	want := "'" + strings.Repeat("é", 39) + "…[1002 bytes] is ignored by .cmdguardignore:1 (x)"
+	if i := slices.IndexFunc(d.Reasons, func(r policy.Reason) bool { return r.Rule == "ignore.denied" }); i < 0 || d.Reasons[i].Message != want {
+		t.Errorf("ignore.denied reason: %v, want message %q", d.Reasons, want)
+	}
+	short := p.Evaluate(context.Background(), input(cmd("rm", "x")))
+	if m := short.Reasons[0].Message; strings.Contains(m, "…[") {
+		t.Errorf("short message cut: %q", m)
 	}
 }

@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 }
 
 // FuzzMatch checks the trie against a direct reading of the prefix rules
-// (DESIGN.md §4): the longest matching prefix wins, ties go to the
+// (docs/contract.md, "Policy file"): the longest matching prefix wins, ties go to the
 // stricter, "*" matches any one word. A dynamic word may expand to any
 // words or none, so the verdict is the strictest of the longest match
 // before it (or the default) and every rule that could match beyond it.

@@ -1,6 +1,9 @@
 package policy
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Verdict is the outcome of a check. The zero Verdict is Deny, so that a
 // Decision nobody filled in never lets a command through.
@@ -86,10 +89,58 @@ type Reason struct {
 	Message string  `json:"message"`
 	Pos     Pos     `json:"pos"`
 	Source  string  `json:"source"` // "file:line" of the policy rule that fired, or "builtin"
-	// Command is the 1-based index into Input.Commands of the command the
-	// reason is about (a prefix rule's verdict); 0 when it is about no
-	// single command (a finding, a Rego rule).
-	Command int `json:"command,omitempty"`
+	// Command names the command the reason is about (a prefix rule's
+	// verdict, a guarded option, a Rego entry with "command"): it is the
+	// index into Input.Commands plus one, so that the zero Reason names
+	// none (a finding, a Rego entry without "command"). Use
+	// [Reason.CommandIndex] for the index. In JSON, "command" is the
+	// 0-based index itself, as in Rego and the explain trace, and is
+	// absent when the reason names no command.
+	Command int `json:"-"`
+}
+
+// CommandIndex returns the 0-based index into Input.Commands (and
+// Decision.Commands) of the command the reason is about; ok is false
+// when it is about no single command.
+func (r Reason) CommandIndex() (i int, ok bool) {
+	return r.Command - 1, r.Command > 0
+}
+
+// reasonJSON is the JSON form of a Reason: "command" is 0-based and
+// absent for none.
+type reasonJSON struct {
+	Verdict Verdict `json:"verdict"`
+	Rule    string  `json:"rule"`
+	Message string  `json:"message"`
+	Pos     Pos     `json:"pos"`
+	Source  string  `json:"source"`
+	Command *int    `json:"command,omitempty"`
+}
+
+// MarshalJSON writes the reason with its 0-based "command" index, absent
+// when the reason names no command.
+func (r Reason) MarshalJSON() ([]byte, error) {
+	j := reasonJSON{Verdict: r.Verdict, Rule: r.Rule, Message: r.Message, Pos: r.Pos, Source: r.Source}
+	if i, ok := r.CommandIndex(); ok {
+		j.Command = &i
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *Reason) UnmarshalJSON(b []byte) error {
+	var j reasonJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*r = Reason{Verdict: j.Verdict, Rule: j.Rule, Message: j.Message, Pos: j.Pos, Source: j.Source}
+	if j.Command != nil {
+		if *j.Command < 0 {
+			return fmt.Errorf("reason command %d: want a 0-based index", *j.Command)
+		}
+		r.Command = *j.Command + 1
+	}
+	return nil
 }
 
 // Decision is the verdict on an Input with every reason for it.

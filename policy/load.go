@@ -27,7 +27,7 @@ var defaultPolicy []byte
 var starterPolicy []byte
 
 // DefaultIgnoreFiles are the ignore files read when a policy has no
-// ignore_files: key (DESIGN.md §3).
+// ignore_files: key (docs/contract.md, "Policy file").
 var defaultIgnoreFiles = [...]string{".cmdguardignore", ".kilocodeignore", ".rooignore", ".clineignore", ".geminiignore", ".cursorignore", ".aiexclude"}
 
 // Policy is a compiled policy file. Build one with [Load], [Parse] or
@@ -50,6 +50,7 @@ type Policy struct {
 	ignoreFiles []string
 	ignore      []Pattern
 	exec        Exec
+	sandbox     Sandbox
 	rego        *regoPolicy
 }
 
@@ -89,6 +90,9 @@ type Exec struct {
 	HardTimeout time.Duration `json:"hard_timeout"`
 	OutputLimit int64         `json:"output_limit"` // bytes
 	EnvAllow    []string      `json:"env_allow"`    // nil when unset
+	// ModelOutputLimit is the bytes of each stream a model is shown (the
+	// MCP server's tool results).
+	ModelOutputLimit int64 `json:"model_output_limit"`
 }
 
 // Find walks up from cwd to the first directory holding a FileName and
@@ -128,7 +132,7 @@ func Load(path string) (*Policy, error) {
 	}
 	p, err := Parse(path, data, filepath.Dir(path))
 	if err != nil {
-		return nil, fmt.Errorf("load policy %s: %w", path, err)
+		return nil, fmt.Errorf("load policy: %w", err) // each error names the file
 	}
 	p.path = path
 	return p, nil
@@ -256,7 +260,7 @@ func parse(name string, data []byte, dir string, builtin bool) (*Policy, error) 
 	d.decode(data)
 	if len(d.errs) == 0 && len(d.rego) > 0 {
 		rp, errs := compileRego(d.rego, d.regoSource)
-		d.errs = append(d.errs, errs...)
+		d.errs = append(d.errs, explainRefused(errs)...)
 		p.rego = rp
 	}
 	if len(d.errs) > 0 {
@@ -351,12 +355,17 @@ func (d *decoder) decode(data []byte) {
 			d.regoGlobs(k, v)
 		case "exec":
 			d.execSettings(v)
+		case "sandbox":
+			d.sandboxSettings(v)
 		default:
 			d.errorf(k, "unknown key %q", k.Value)
 		}
 	}
 	if !haveVersion {
 		d.errorf(root, "missing \"version: 1\"")
+	}
+	if len(d.errs) == 0 && !d.p.builtin {
+		d.sandboxDefaults()
 	}
 }
 
@@ -586,6 +595,8 @@ func (d *decoder) execSettings(n *yaml.Node) {
 			e.HardTimeout = d.duration(v)
 		case "output_limit":
 			e.OutputLimit = d.size(v)
+		case "model_output_limit":
+			e.ModelOutputLimit = d.size(v)
 		case "env_allow":
 			e.EnvAllow = make([]string, 0)
 			for _, item := range d.seq(v, "env_allow") {

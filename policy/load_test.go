@@ -257,3 +257,24 @@ func TestDefault(t *testing.T) {
 		t.Errorf("starter policy: %v", err)
 	}
 }
+
+// TestStarterIgnoreFiles checks that the starter policy's commented
+// ignore_files: line, uncommented, is the default list: what a user sees
+// there is what applies when the key is unset.
+func TestStarterIgnoreFiles(t *testing.T) {
+	t.Parallel()
+	var line string
+	for _, l := range strings.Split(string(policy.Starter()), "\n") {
+		if strings.HasPrefix(l, "# ignore_files:") {
+			line = strings.TrimPrefix(l, "# ")
+		}
+	}
+	if line == "" {
+		t.Fatal("the starter policy has no commented ignore_files: line")
+	}
+	with := mustParse(t, "version: 1\n"+line+"\n")
+	without := mustParse(t, "version: 1\n")
+	if diff := cmp.Diff(without.IgnoreFiles(), with.IgnoreFiles()); diff != "" {
+		t.Errorf("starter's %q is not the default list (-default +starter):\n%s", line, diff)
+	}
+}

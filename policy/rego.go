@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/rego"
@@ -27,6 +28,15 @@ type regoPolicy struct {
 	keys   *keyTerms
 	source string // "file:line" of the rego: key
 	files  []string
+}
+
+// RegoFiles returns the Rego modules the policy evaluates (the files its
+// rego: globs matched at load), in order.
+func (p *Policy) RegoFiles() []string {
+	if p == nil || p.rego == nil {
+		return nil
+	}
+	return slices.Clone(p.rego.files)
 }
 
 // refusedBuiltin reports builtins a repository's policy may not call:
@@ -257,14 +267,14 @@ func (rp *regoPolicy) apply(ctx context.Context, in *Input, reasons []Reason, no
 			if e.command >= 0 {
 				pos = in.Commands[e.command].Pos
 			}
-			r := Reason{Verdict: s.verdict, Rule: rule, Message: msg, Pos: pos, Source: rp.source}
+			r := Reason{Verdict: s.verdict, Rule: rule, Message: msg, Pos: pos, Source: rp.source, Command: e.command + 1}
 			lifted := 0
 			if s.verdict != Allow {
 				reasons = append(reasons, r)
 			} else {
 				for ci, ri := range noMatch {
 					if ri >= 0 && (e.command < 0 || e.command == ci) {
-						r.Pos = in.Commands[ci].Pos
+						r.Pos, r.Command = in.Commands[ci].Pos, ci+1
 						reasons[ri] = r
 						lifted++
 					}
@@ -367,17 +377,25 @@ const (
 	numKeys
 )
 
-// keyTerms holds the key terms of the input document. Each Policy with
-// Rego builds its own once, at load; they are never modified, so
-// concurrent evaluations share them.
-type keyTerms [numKeys]*ast.Term
+// keyTerms holds the key terms of the input document, and the position
+// objects of small positions as they are first built. Each Policy with
+// Rego builds its own once, at load; terms are never modified once
+// built, so concurrent evaluations share them.
+type keyTerms struct {
+	k   [numKeys]*ast.Term
+	pos [(posLines + 1) * (posCols + 1)]atomic.Pointer[ast.Term]
+}
+
+// Positions up to posLines:posCols (and the zero Pos) share their
+// {line, col} object.
+const posLines, posCols = 4, 255
 
 func newKeyTerms() *keyTerms {
-	var k keyTerms
+	k := new(keyTerms)
 	for i, s := range inputKeys {
-		k[i] = ast.StringTerm(s)
+		k.k[i] = ast.StringTerm(s)
 	}
-	return &k
+	return k
 }
 
 // inputValue builds the Rego input document directly as an ast.Value, the
@@ -400,8 +418,8 @@ func (k *keyTerms) inputValue(in *Input) ast.Value {
 	}
 	return ast.NewObject(
 		b.item(kSource, b.str(in.Source)),
-		b.item(kCommands, ast.ArrayTerm(cmds...)),
-		b.item(kFindings, ast.ArrayTerm(finds...)),
+		b.item(kCommands, b.array(cmds)),
+		b.item(kFindings, b.array(finds)),
 		b.item(kCwd, b.str(in.Cwd)),
 		b.item(kRoot, b.str(in.Root)),
 	)
@@ -435,6 +453,9 @@ func (b *builder) str(s string) *ast.Term {
 }
 
 func (b *builder) strs(ss []string) *ast.Term {
+	if len(ss) == 0 {
+		return ast.InternedEmptyArray
+	}
 	ts := make([]*ast.Term, len(ss))
 	for i, s := range ss {
 		ts[i] = b.str(s)
@@ -444,10 +465,30 @@ func (b *builder) strs(ss []string) *ast.Term {
 
 func (b *builder) object(items ...[2]*ast.Term) *ast.Term { return b.term(ast.NewObject(items...)) }
 
-func (b *builder) item(key int, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{b.keys[key], v} }
+func (b *builder) item(key int, v *ast.Term) [2]*ast.Term { return [2]*ast.Term{b.keys.k[key], v} }
+
+// array is an array term; the empty one is shared.
+func (b *builder) array(ts []*ast.Term) *ast.Term {
+	if len(ts) == 0 {
+		return ast.InternedEmptyArray
+	}
+	return b.term(ast.NewArray(ts...))
+}
 
 func (b *builder) pos(p Pos) *ast.Term {
-	return b.object(b.item(kLine, ast.InternedTerm(p.Line)), b.item(kCol, ast.InternedTerm(p.Col)))
+	build := func() *ast.Term {
+		return ast.ObjectTerm(b.item(kLine, ast.InternedTerm(p.Line)), b.item(kCol, ast.InternedTerm(p.Col)))
+	}
+	if p.Line < 0 || p.Line > posLines || p.Col < 0 || p.Col > posCols {
+		return build()
+	}
+	slot := &b.keys.pos[p.Line*(posCols+1)+p.Col]
+	if t := slot.Load(); t != nil {
+		return t
+	}
+	t := build()
+	slot.CompareAndSwap(nil, t)
+	return slot.Load()
 }
 
 func (b *builder) command(c *Command) ast.Value {
@@ -496,11 +537,11 @@ func (b *builder) command(c *Command) ast.Value {
 	return ast.NewObject(
 		b.item(kArgv, argv),
 		b.item(kMatchArgv, matchArgv),
-		b.item(kDynamic, b.term(ast.NewArray(dyn...))),
+		b.item(kDynamic, b.array(dyn)),
 		b.item(kPos, b.pos(c.Pos)),
 		b.item(kWrappers, b.strs(c.Wrappers)),
-		b.item(kRedirects, b.term(ast.NewArray(reds...))),
-		b.item(kFiles, b.term(ast.NewArray(files...))),
+		b.item(kRedirects, b.array(reds)),
+		b.item(kFiles, b.array(files)),
 		b.item(kCwd, b.str(c.Cwd)),
 	)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	"github.com/open-policy-agent/opa/v1/tester"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestResult is the outcome of one Rego test rule (test_*).
@@ -48,7 +49,7 @@ func RunTests(ctx context.Context, path string) ([]TestResult, error) {
 	caps := capabilities()
 	mods, errs := parseModules(files, caps)
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("policy test: %w", errs)
+		return nil, fmt.Errorf("policy test: %w", explainRefused(errs))
 	}
 	c := ast.NewCompiler().WithCapabilities(caps).WithEnablePrintStatements(true)
 	ch, err := tester.NewRunner().
@@ -57,7 +58,7 @@ func RunTests(ctx context.Context, path string) ([]TestResult, error) {
 		RaiseBuiltinErrors(true).
 		Run(ctx, mods)
 	if err != nil {
-		return nil, fmt.Errorf("policy test: %w", astErrors(files[0], err))
+		return nil, fmt.Errorf("policy test: %w", explainRefused(astErrors(files[0], err)))
 	}
 	var out []TestResult
 	for r := range ch {
@@ -139,15 +140,19 @@ var riskyPrograms = map[string]string{
 // is a directory): every load error as an "error" diagnostic, then
 // warnings for risky choices (allowing network or code-running
 // programs, default: allow, parser rules re-rated to allow) and OPA's
-// strict-mode checks of the Rego modules. The error is for an unreadable
-// file only.
+// strict-mode checks of the Rego modules. A warning about a line of the
+// policy file whose comment holds "lint:ok" (- curl -I  # lint:ok: HEAD
+// only) is left out: the choice was made knowingly. Errors cannot be
+// silenced. The error is for an unreadable file only. The ignore files
+// are not read here (this package does not know them): cmdguard.Lint
+// checks them too.
 func Lint(path string) ([]Diagnostic, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, FileName)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("lint policy: %w", err)
+		return nil, err // names the path already: "open x.yaml: …"
 	}
 	var diags []Diagnostic
 	p, err := Parse(path, data, filepath.Dir(path))
@@ -193,6 +198,7 @@ func Lint(path string) ([]Diagnostic, error) {
 			}
 		}
 	}
+	diags = dropAcknowledged(diags, path, data)
 	slices.SortStableFunc(diags, func(a, b Diagnostic) int {
 		if a.File != b.File {
 			return strings.Compare(a.File, b.File)
@@ -200,4 +206,30 @@ func Lint(path string) ([]Diagnostic, error) {
 		return a.Line - b.Line
 	})
 	return diags, nil
+}
+
+// dropAcknowledged removes the warnings about policy lines whose YAML
+// comment holds "lint:ok".
+func dropAcknowledged(diags []Diagnostic, path string, data []byte) []Diagnostic {
+	var doc yaml.Node
+	if yaml.Unmarshal(data, &doc) != nil {
+		return diags
+	}
+	ok := map[int]bool{}
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		if strings.Contains(n.LineComment, "lint:ok") {
+			ok[n.Line] = true
+		}
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(&doc)
+	if len(ok) == 0 {
+		return diags
+	}
+	return slices.DeleteFunc(diags, func(d Diagnostic) bool {
+		return d.Severity == "warning" && d.File == path && ok[d.Line]
+	})
 }

@@ -47,8 +47,8 @@ func TestRunTestsRefusesNetwork(t *testing.T) {
 	if !errors.As(err, &errs) {
 		t.Fatalf("RunTests = %v, want policy.Errors", err)
 	}
-	if e := errs[0]; !strings.HasSuffix(e.File, "x_test.rego") || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, "http.send") {
-		t.Errorf("RunTests error = %v, want x_test.rego:4:2 undefined function http.send", e)
+	if e := errs[0]; !strings.HasSuffix(e.File, "x_test.rego") || e.Line != 4 || e.Col != 2 || !strings.Contains(e.Msg, "http.send is refused by cmdguard: ") {
+		t.Errorf("RunTests error = %v, want x_test.rego:4:2 http.send is refused by cmdguard", e)
 	}
 }
 
@@ -124,13 +124,13 @@ allow:
   - ls # listing is fine
   # Git, read only.
   - git status
-  - [grep, a b]
+  - [grep, "a b"]
 deny: [rm -rf] # never
 `, ""},
 		{"already allowed", src, []string{"git", "status"}, src, ""},
 		{"denied", src, []string{"rm", "-rf"}, src, `"rm -rf" is in deny`},
-		{"no allow key", "version: 1\n", []string{"ls"}, "version: 1\nallow:\n  - ls\n", ""},
-		{"empty allow key", "version: 1\nallow:\nask: [x]\n", []string{"ls"}, "version: 1\nallow:\n  - ls\nask: [x]\n", ""},
+		{"no allow key", "version: 1\n", []string{"ls"}, "version: 1\nallow: [ls]\n", ""},
+		{"empty allow key", "version: 1\nallow:\nask: [x]\n", []string{"ls"}, "version: 1\nallow: [ls]\nask: [x]\n", ""},
 		{"invalid policy", "version: 2\n", []string{"ls"}, "version: 2\n", "unsupported version"},
 		{"empty prefix", src, nil, src, "empty prefix"},
 	}

@@ -531,10 +531,11 @@ func (s *session) file(ctx context.Context, m message) (message, *lineWriter) {
 	return m, s.toEditor
 }
 
-// checkFile judges a read (cat -- PATH) or write (tee -- PATH) of path
-// by the gate's file rules only: ignore files, protected paths, paths
-// outside the root. The policy's command prefixes are about commands, not
-// about the editor's file access, so their reasons do not count.
+// checkFile judges a read or a write of path with the gate's file
+// checks (Guard.CheckFile): ignore files, protected paths, paths outside
+// the root. The policy's command prefixes are about commands, not about
+// the editor's file access, so they are not consulted. It returns the
+// equivalent command line (cat -- PATH, tee -- PATH) for the refusal.
 func (s *session) checkFile(ctx context.Context, path string, write bool) (string, cmdguard.Decision) {
 	prog := "cat"
 	if write {
@@ -544,26 +545,8 @@ func (s *session) checkFile(ctx context.Context, path string, write bool) (strin
 	if err != nil {
 		return path, denyDecision("gate.error", err.Error())
 	}
-	d, err := s.p.Guard.Check(ctx, cmdguard.Request{Command: line, BaseEnv: s.p.BaseEnv})
-	if err != nil {
-		return line, d
-	}
-	if len(d.Commands) != 1 || len(d.Commands[0].Argv) != 3 || d.Commands[0].Argv[2] != path {
-		return line, denyDecision("gate.error", "the file check did not see the path as one word")
-	}
-	out := cmdguard.Decision{Verdict: cmdguard.Allow, Commands: d.Commands, Reasons: []cmdguard.Reason{}}
-	for _, r := range d.Reasons {
-		if strings.HasPrefix(r.Rule, "policy.") {
-			continue
-		}
-		out.Reasons = append(out.Reasons, r)
-		v := r.Verdict
-		if v > cmdguard.Allow {
-			v = cmdguard.Deny // out of range: unknown is not harmless
-		}
-		out.Verdict = min(out.Verdict, v)
-	}
-	return line, out
+	d, _ := s.p.Guard.CheckFile(ctx, cmdguard.FileRequest{Path: path, Write: write})
+	return line, d
 }
 
 func denyDecision(rule, msg string) cmdguard.Decision {

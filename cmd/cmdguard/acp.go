@@ -15,25 +15,23 @@ import (
 	"github.com/cmdguard/cmdguard/adapter/acp"
 )
 
-const acpUsage = `usage: cmdguard acp [--policy FILE] [--cwd DIR] [--quiet] -- AGENT [ARGS...]
-
-Runs the ACP agent AGENT and stands between it and the editor that started
+const acpAbout = `Runs the ACP agent AGENT and stands between it and the editor that started
 cmdguard, on standard input and output. Every message passes both ways, but:
 the agent is told the editor supports terminals, and its terminal/* requests
 are run by cmdguard through the gate (an ask becomes a permission prompt in
 the editor: allow once, always allow, reject); its fs/read_text_file and
 fs/write_text_file requests are checked against the ignore files and
-protected paths. When either side ends, the other is ended and so is every
-command cmdguard started.
+protected paths; a terminal the agent shows in a tool call reaches the
+editor as text (command, output, exit). When either side ends, the other is
+ended and so is every command cmdguard started. Details: docs/acp.md.
 
 In Zed (settings.json):
   "agent_servers": {"My agent (cmdguard)": {"type": "custom",
     "command": "cmdguard", "args": ["acp", "--", "my-agent", "--acp"]}}
 
-Exit status: 0 when the editor closed the session, the agent's own exit
-code when it ended first (128+n for signal n), 125 when the agent could not
-be started or the policy is invalid.
-`
+Exit codes: 0 when the editor closed the session; the agent's own exit
+code when it ended first (128+n for signal n); 125 when the agent could
+not be started or the policy is invalid.`
 
 // acpGrace is how long the agent gets to exit once its input is closed,
 // and again after SIGTERM, before SIGKILL.
@@ -42,19 +40,19 @@ const acpGrace = 2 * time.Second
 func (c *cli) acp(args []string) int {
 	fs := c.flagSet("acp")
 	var f gateFlags
-	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (default: the first .cmdguard.yaml above the cwd, else the built-in policy)")
+	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (default: the first .cmdguard.yaml above --cwd, else the built-in policy)")
 	fs.StringVar(&f.cwd, "cwd", "", "project `DIR` the agent and its commands run in (default: the current directory)")
 	quiet := fs.Bool("quiet", false, "do not log refusals and dropped messages to stderr")
-	fs.Usage = func() { fmt.Fprint(c.stderr, acpUsage) }
-	if err := fs.Parse(args); err != nil {
+	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		fmt.Fprintf(c.stderr, "cmdguard: acp: %v\n", err)
 		return exitRefused
 	}
 	argv := fs.Args()
 	if len(argv) == 0 {
-		fmt.Fprintf(c.stderr, "cmdguard: acp: no agent given\n%s", acpUsage)
+		fmt.Fprintf(c.stderr, "cmdguard: acp: no agent given: cmdguard acp [flags] -- AGENT [ARGS...]\n")
 		return exitRefused
 	}
 	g, dir, err := f.guard()

@@ -332,4 +332,24 @@ func TestPromptNotOffered(t *testing.T) {
 			t.Errorf("\"a\" was not explained:\n%s", out)
 		}
 	})
+	t.Run("wildcard word", func(t *testing.T) {
+		// touch '*' must not become "allow: touch *", which would allow
+		// touching any one file: no [a]lways.
+		t.Parallel()
+		dir := t.TempDir()
+		path := writePolicy(t, dir)
+		p := startPTY(t, dir, "run", "--", "touch '*'")
+		p.waitFor("Run it? [y]es once, [n]o: ")
+		p.typeIn("a\rn\r")
+		code, out := p.exit()
+		if code != exitRefused {
+			t.Errorf("exit code %d, want %d; the terminal showed:\n%s", code, exitRefused, out)
+		}
+		if !strings.Contains(out, "always cannot help here: the command has the word *") {
+			t.Errorf("\"a\" was not explained:\n%s", out)
+		}
+		if data, _ := os.ReadFile(path); string(data) != promptPolicy {
+			t.Errorf("policy file changed:\n%s", data)
+		}
+	})
 }

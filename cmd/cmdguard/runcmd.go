@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,7 +32,9 @@ type runResult struct {
 	Stderr     string            `json:"stderr"`
 	Truncated  bool              `json:"truncated"`
 	DurationMS int64             `json:"duration_ms"`
-	Error      string            `json:"error,omitempty"`
+	// Sandbox is what sandbox the command ran in; null without one.
+	Sandbox *exec.SandboxReport `json:"sandbox"`
+	Error   string              `json:"error,omitempty"`
 }
 
 func (c *cli) run(args []string) int {
@@ -39,24 +42,30 @@ func (c *cli) run(args []string) int {
 	var f gateFlags
 	f.register(fs)
 	timeout := fs.Duration("timeout", 0, "end the command after `D` (exit 124); default: the policy's exec timeout")
-	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB; at least 4)")
+	sandbox := fs.Bool("sandbox", false, "run the command in the policy's sandbox (its defaults if it has no sandbox: section), even if it is not enabled")
+	limit := fs.String("output-limit", "", "keep the newest `N` bytes of each stream in JSON (e.g. 65536, 64KiB, 1MiB)")
+	if wantsJSON(args) {
+		c.jsonErr = func(msg string) {
+			writeJSON(c.stdout, runResult{Decision: cmdguard.Deny, Reasons: []cmdguard.Reason{}, Status: "error", Error: msg})
+		}
+	}
 	cmd, err := c.parse(fs, &f, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
-		fmt.Fprintf(c.stderr, "cmdguard: run: %v\n", err)
-		return exitRefused
+		return c.failf(exitRefused, "run: %v", err)
+	}
+	if *timeout < 0 {
+		return c.failf(exitRefused, "run: --timeout %v: want a positive duration such as 30s (0 or none: the policy's)", *timeout)
 	}
 	outLimit, err := parseSize(*limit)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "cmdguard: run: --output-limit: %v\n", err)
-		return exitRefused
+		return c.failf(exitRefused, "run: --output-limit: %v", err)
 	}
 	g, cwd, err := f.guard()
 	if err != nil {
-		fmt.Fprintf(c.stderr, "cmdguard: %v\n", err)
-		return exitRefused
+		return c.failf(exitRefused, "%v", err)
 	}
 	req := cmdguard.RunRequest{
 		Request:     cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ()},
@@ -64,6 +73,7 @@ func (c *cli) run(args []string) int {
 		Timeout:     *timeout,
 		SoftTimeout: -1, // run waits for the end, as Guard.Run does
 		OutputLimit: outLimit,
+		Sandbox:     *sandbox,
 	}
 	if req.Timeout == 0 {
 		cfg := g.Policy().Exec()
@@ -88,11 +98,11 @@ func (c *cli) run(args []string) int {
 		}
 		return exitRefused
 	case err != nil:
-		out.Status, out.Error = "error", err.Error()
+		out.Status, out.Error = "error", errText(err)
 		if f.format == "json" {
 			writeJSON(c.stdout, out)
 		}
-		fmt.Fprintf(c.stderr, "cmdguard: run: %v\n", err)
+		fmt.Fprintf(c.stderr, "cmdguard: run: %s\n", errText(err))
 		return exitRefused
 	}
 	out.ExitCode = res.ExitCode
@@ -100,11 +110,14 @@ func (c *cli) run(args []string) int {
 		out.Signal = &res.Signal
 	}
 	out.CoreDumped = res.CoreDumped
-	out.Stdout, out.Stderr = string(res.Stdout.Data), string(res.Stderr.Data)
 	out.Truncated = res.Truncated()
 	out.DurationMS = res.Duration.Milliseconds()
+	out.Sandbox = res.Sandbox
+	if res.Sandbox != nil && !res.Sandbox.Applied && f.format == "text" {
+		fmt.Fprintf(c.stderr, "cmdguard: ran WITHOUT the sandbox (required: false): %s\n", res.Sandbox.Error)
+	}
 	if f.format == "json" {
-		writeJSON(c.stdout, out)
+		writeRunJSON(c.stdout, out, res.Stdout.Data, res.Stderr.Data)
 	} else if res.Signal != "" || res.Status != exec.StatusCompleted {
 		fmt.Fprintf(c.stderr, "cmdguard: %s\n", res.Explain())
 	}
@@ -183,6 +196,12 @@ func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
 	fmt.Fprintf(c.stderr, "cmdguard: this command needs your approval: ")
 	g.Render(c.stderr, cmd, d)
 	prefixes, whyNot := g.AlwaysAllow(d)
+	for _, p := range prefixes {
+		if slices.Contains(p, "*") {
+			// policy.AppendAllow refuses it too: a policy reads * as any word.
+			whyNot = errors.New("the command has the word *, which a policy reads as any word")
+		}
+	}
 	path := g.Policy().Path()
 	choices := "[y]es once, [n]o"
 	if whyNot == nil && path != "" {

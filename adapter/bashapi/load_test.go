@@ -1,0 +1,280 @@
+package bashapi_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	osexec "os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cmdguard/cmdguard"
+	"github.com/cmdguard/cmdguard/adapter/bashapi"
+)
+
+// The load test and the latency comparison are not in the default run
+// (they start thousands of processes): CMDGUARD_LOAD=1 go test -run 'TestLoad|TestLatency' -v ./adapter/bashapi/
+
+func needLoad(t *testing.T) {
+	if os.Getenv("CMDGUARD_LOAD") == "" {
+		t.Skip("set CMDGUARD_LOAD=1 to run the load test")
+	}
+}
+
+// postJSON posts body to url and decodes the answer.
+func postJSON(ctx context.Context, c *http.Client, url string, body any) (int, map[string]any, error) {
+	j, _ := json.Marshal(body)
+	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(j))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	var m map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+		return resp.StatusCode, nil, err
+	}
+	return resp.StatusCode, m, nil
+}
+
+func openFDs(t *testing.T) int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
+}
+
+// TestLoad: 200 clients × 20 commands on loopback, bounded in time. Every
+// command's output arrives whole, no process group outlives its command,
+// and no file descriptor is left open.
+func TestLoad(t *testing.T) {
+	needLoad(t)
+	const clients, perClient = 200, 20
+	s := newServer(t, bashapi.Config{}) // the default limits: 64 commands at once, so clients retry on 429 as the SDKs do
+	hs := httptest.NewServer(s.h)
+	client := &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: clients}}
+	fdsBefore := openFDs(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	var (
+		mu      sync.Mutex
+		pgids   []int
+		errs    []string
+		retries atomic.Int64
+	)
+	failf := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		if len(errs) < 20 {
+			errs = append(errs, fmt.Sprintf(format, args...))
+		}
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range clients {
+		wg.Go(func() {
+			sid := ""
+			for j := range perClient {
+				body := map[string]any{"command": fmt.Sprintf("echo $$; printf 'client %d command %d:'; printf '%%3000s|\\n' ''", i, j)}
+				if sid != "" {
+					body["session_id"] = sid
+				}
+				var m map[string]any
+				for {
+					code, a, err := postJSON(ctx, client, hs.URL+"/v1/bash/exec", body)
+					if err != nil {
+						failf("client %d command %d: %v", i, j, err)
+						return
+					}
+					if code == http.StatusTooManyRequests {
+						retries.Add(1)
+						time.Sleep(20 * time.Millisecond)
+						continue
+					}
+					if code != http.StatusOK {
+						failf("client %d command %d: status %d %v", i, j, code, a)
+						return
+					}
+					m = a
+					break
+				}
+				d, _ := m["data"].(map[string]any)
+				out := str(d["stdout"])
+				pid, rest, _ := strings.Cut(out, "\n")
+				want := fmt.Sprintf("client %d command %d:%s|\n", i, j, strings.Repeat(" ", 3000))
+				if d["status"] != "completed" || d["exit_code"] != 0.0 || rest != want || num(d["offset"]) != int64(len(out)) {
+					failf("client %d command %d: status %v exit %v, %d bytes of output, want %d", i, j, d["status"], d["exit_code"], len(rest), len(want))
+				}
+				pgid, _ := strconv.Atoi(pid)
+				mu.Lock()
+				pgids = append(pgids, pgid)
+				mu.Unlock()
+				sid = str(d["session_id"])
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if len(errs) > 0 {
+		t.Fatalf("%d+ failures, first:\n%s", len(errs), strings.Join(errs, "\n"))
+	}
+	if len(pgids) != clients*perClient {
+		t.Fatalf("%d commands answered, want %d", len(pgids), clients*perClient)
+	}
+	for _, pgid := range pgids {
+		if pgid <= 1 || syscall.Kill(-pgid, 0) == nil {
+			t.Errorf("process group %d is still alive after its command completed", pgid)
+		}
+	}
+	// Close the sessions (freeing their commands' output), then count fds.
+	ctxc, cancelc := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelc()
+	s.api.Close(ctxc)
+	client.CloseIdleConnections()
+	hs.Close()
+	var fdsAfter int
+	for range 50 {
+		if fdsAfter = openFDs(t); fdsAfter <= fdsBefore {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if fdsAfter > fdsBefore {
+		t.Errorf("%d file descriptors open after the load, %d before", fdsAfter, fdsBefore)
+	}
+	t.Logf("%d clients × %d commands in %v (%.0f commands/s), %d answers 429 retried, fds %d before, %d after",
+		clients, perClient, elapsed.Round(time.Millisecond), float64(clients*perClient)/elapsed.Seconds(), retries.Load(), fdsBefore, fdsAfter)
+}
+
+// bareHandler runs {"command"} with os/exec and bash, as a /v1/bash server
+// without the gate would: the baseline of TestLatencyRatio.
+func bareHandler(w http.ResponseWriter, r *http.Request) {
+	var req struct{ Command string }
+	json.NewDecoder(r.Body).Decode(&req)
+	cmd := osexec.Command("bash", "-c", req.Command)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()} // as small as the gated commands'
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	status, code := "completed", 0
+	if err := cmd.Run(); err != nil {
+		code = cmd.ProcessState.ExitCode()
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"success": true, "data": map[string]any{
+		"status": status, "exit_code": code, "stdout": out.String(), "stderr": errOut.String()}})
+}
+
+// latencies sends n execs of `true` to url, one at a time, and returns
+// the sorted latencies.
+func latencies(t *testing.T, client *http.Client, url string, n int, session bool) []time.Duration {
+	t.Helper()
+	ds := make([]time.Duration, 0, n)
+	sid := ""
+	for range n {
+		body := map[string]any{"command": "true"}
+		if sid != "" {
+			body["session_id"] = sid
+		}
+		t0 := time.Now()
+		code, m, err := postJSON(context.Background(), client, url, body)
+		ds = append(ds, time.Since(t0))
+		d, _ := m["data"].(map[string]any)
+		if err != nil || code != http.StatusOK || d["status"] != "completed" || d["exit_code"] != 0.0 {
+			t.Fatalf("exec true: %d %v %v", code, m, err)
+		}
+		if session {
+			sid = str(d["session_id"])
+		}
+	}
+	slices.Sort(ds)
+	return ds
+}
+
+func pct(ds []time.Duration, p float64) time.Duration {
+	return ds[min(len(ds)-1, int(float64(len(ds))*p))]
+}
+
+// TestLatencyRatio compares a gated exec of `true` through the server
+// with the same through a bare os/exec handler, over loopback HTTP,
+// interleaved in rounds so that both see the same machine load. It logs
+// p50 and p99 and their ratios; it asserts only that every answer is right.
+func TestLatencyRatio(t *testing.T) {
+	needLoad(t)
+	s := newServer(t, bashapi.Config{})
+	gated := httptest.NewServer(s.h)
+	defer gated.Close()
+	bare := httptest.NewServer(http.HandlerFunc(bareHandler))
+	defer bare.Close()
+	client := &http.Client{Timeout: time.Minute}
+	latencies(t, client, gated.URL+"/v1/bash/exec", 20, true) // warm up
+	latencies(t, client, bare.URL, 20, false)
+	var g, b []time.Duration
+	for range 10 {
+		g = append(g, latencies(t, client, gated.URL+"/v1/bash/exec", 50, true)...)
+		b = append(b, latencies(t, client, bare.URL, 50, false)...)
+	}
+	slices.Sort(g)
+	slices.Sort(b)
+	t.Logf("exec `true`, %d requests each, one at a time over loopback HTTP:", len(g))
+	t.Logf("  gated (cmdguard serve): p50 %v  p99 %v", pct(g, 0.5), pct(g, 0.99))
+	t.Logf("  bare os/exec handler:   p50 %v  p99 %v", pct(b, 0.5), pct(b, 0.99))
+	t.Logf("  ratio gated/bare:       p50 %.2f  p99 %.2f", float64(pct(g, 0.5))/float64(pct(b, 0.5)), float64(pct(g, 0.99))/float64(pct(b, 0.99)))
+}
+
+// BenchmarkExecTrue and BenchmarkBareExecTrue are the same comparison as
+// TestLatencyRatio, as means: go test -run '^$' -bench ExecTrue -benchmem ./adapter/bashapi/
+func BenchmarkExecTrue(b *testing.B) {
+	dir := b.TempDir()
+	os.WriteFile(dir+"/.cmdguard.yaml", []byte(testPolicy), 0o644)
+	g, err := cmdguard.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := bashapi.New(bashapi.Config{Guard: g, BaseEnv: []string{"PATH=" + os.Getenv("PATH")}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	hs := httptest.NewServer(s)
+	defer hs.Close()
+	client := &http.Client{}
+	sid := ""
+	for b.Loop() {
+		body := map[string]any{"command": "true"}
+		if sid != "" {
+			body["session_id"] = sid
+		}
+		code, m, err := postJSON(context.Background(), client, hs.URL+"/v1/bash/exec", body)
+		if err != nil || code != 200 {
+			b.Fatal(code, m, err)
+		}
+		sid = str(m["data"].(map[string]any)["session_id"])
+	}
+}
+
+func BenchmarkBareExecTrue(b *testing.B) {
+	hs := httptest.NewServer(http.HandlerFunc(bareHandler))
+	defer hs.Close()
+	client := &http.Client{}
+	for b.Loop() {
+		if code, m, err := postJSON(context.Background(), client, hs.URL, map[string]any{"command": "true"}); err != nil || code != 200 {
+			b.Fatal(code, m, err)
+		}
+	}
+}

@@ -1,0 +1,313 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/cmdguard/cmdguard"
+	"github.com/cmdguard/cmdguard/adapter/hook"
+)
+
+// isHelp reports whether args ask for a command's help and nothing else.
+func isHelp(args []string) bool {
+	return len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help")
+}
+
+// agentCmd is cmdguard hook, install and import.
+func (c *cli) agentCmd(args []string) int {
+	switch args[0] {
+	case "hook":
+		return c.hook(args[1:])
+	case "install":
+		return c.install(args[1:])
+	}
+	return c.importRules(args[1:])
+}
+
+func (c *cli) hook(args []string) int {
+	flags := c.flagSet("hook")
+	agent := flags.String("agent", "", "the agent's dialect: claude, gemini, codex, cursor or cline (default: detected from the input)")
+	askAsDeny := flags.Bool("ask-as-deny", false, "answer ask as deny (headless runs: Gemini CLI would wait forever)")
+	policy := flags.String("policy", "", "policy `FILE` (default: the first .cmdguard.yaml above the hook's cwd)")
+	timeout := flags.Duration("timeout", hook.DefaultTimeout, "the whole hook's budget; running out is a deny")
+	opts := hook.Options{Env: os.Environ()}
+	opts.Dir, _ = os.Getwd()
+	if isHelp(args) {
+		c.parseFlags(flags, []string{"--help"})
+		return 0
+	}
+	flags.SetOutput(io.Discard) // the answer goes to stdout; the reason names the bad flag
+	if err := flags.Parse(args); err != nil || flags.NArg() > 0 {
+		// Still answer: an agent that runs a mistyped hook must not run the command.
+		if err == nil {
+			err = fmt.Errorf("unexpected arguments %q", flags.Args())
+		}
+		return hook.Fail(guessAgent(args), fmt.Sprintf("bad hook arguments: %v", err), c.stdout, c.stderr)
+	}
+	if *agent != "" {
+		a, err := hook.ParseAgent(*agent)
+		if err != nil {
+			return hook.Fail("", err.Error(), c.stdout, c.stderr)
+		}
+		opts.Agent = a
+	}
+	opts.AskAsDeny, opts.Policy, opts.Timeout = *askAsDeny, *policy, *timeout
+	return hook.Run(context.Background(), opts, c.stdin, c.stdout, c.stderr)
+}
+
+// guessAgent finds --agent X in arguments that did not parse.
+func guessAgent(args []string) hook.Agent {
+	for i, a := range args {
+		v, ok := strings.CutPrefix(a, "--agent=")
+		if !ok && (a == "--agent" || a == "-agent") && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok {
+			if ag, err := hook.ParseAgent(v); err == nil {
+				return ag
+			}
+		}
+	}
+	return ""
+}
+
+func (c *cli) install(args []string) int {
+	flags := c.flagSet("install")
+	user := flags.Bool("user", false, "install for the user (~/.claude, ~/.gemini, $CODEX_HOME, ~/.cursor, ~/Documents/Cline)")
+	flags.Bool("project", true, "install in the project (the default)")
+	uninstall := flags.Bool("uninstall", false, "remove what install added")
+	dir := flags.String("dir", ".", "the project `DIR`")
+	askAsDeny := flags.Bool("ask-as-deny", false, "the hook answers ask as deny (headless runs)")
+	bin := flags.String("bin", "", "the cmdguard `PATH` the hook runs (default: cmdguard when that is this program on PATH, else this program's absolute path)")
+	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
+	if isHelp(args) {
+		c.parseFlags(flags, []string{"--help"})
+		return 0
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return c.errorf("install: name the agent first: claude, gemini, codex, cursor or cline (cmdguard install --help)")
+	}
+	agent, err := hook.ParseAgent(args[0])
+	if err != nil {
+		return c.errorf("install: %v", err)
+	}
+	if err := c.parseFlags(flags, args[1:]); err != nil {
+		return c.errorf("install: %v", err)
+	}
+	if flags.NArg() > 0 {
+		return c.errorf("install: unexpected arguments %q", flags.Args())
+	}
+	project, err := filepath.Abs(*dir)
+	if err != nil {
+		return c.errorf("install: %v", err)
+	}
+	home, err := os.UserHomeDir()
+	if err != nil && *user {
+		return c.errorf("install: %v", err)
+	}
+	scope := hook.Project
+	if *user {
+		scope = hook.User
+	}
+	command, err := hookCommand(*bin, agent, *askAsDeny)
+	if err != nil {
+		return c.errorf("install: %v", err)
+	}
+	s, err := hook.HookSettings(agent, scope, hook.Locations{Project: project, Home: home, CodexHome: os.Getenv("CODEX_HOME")}, command)
+	if err != nil {
+		return c.errorf("install: %v", err)
+	}
+	before, err := os.ReadFile(s.File)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return c.errorf("install: %v", err)
+	}
+	existed := err == nil
+	var after []byte
+	remove := false
+	if *uninstall {
+		after, remove, err = s.Uninstall(before)
+	} else {
+		after, err = s.Install(before)
+	}
+	if err != nil {
+		return c.errorf("install: %v", err)
+	}
+	switch {
+	case remove && existed:
+		fmt.Fprintf(c.stdout, "remove %s (nothing but cmdguard's hook was in it)\n", s.File)
+		fmt.Fprint(c.stdout, lineDiff(s.File, string(before), ""))
+	case remove || string(after) == string(before):
+		fmt.Fprintf(c.stdout, "%s: nothing to change\n", s.File)
+		return 0
+	default:
+		fmt.Fprint(c.stdout, lineDiff(s.File, string(before), string(after)))
+	}
+	if *dryRun {
+		fmt.Fprintln(c.stdout, "(dry run: nothing written)")
+		return 0
+	}
+	if remove {
+		if err := os.Remove(s.File); err != nil {
+			return c.errorf("install: %v", err)
+		}
+		return 0
+	}
+	mode := fs.FileMode(0o644)
+	if s.Script != "" {
+		mode = 0o755
+	}
+	if err := writeFile(s.File, after, mode); err != nil {
+		return c.errorf("install: %v", err)
+	}
+	fmt.Fprintf(c.stdout, "wrote %s\n%s", s.File, afterInstall(agent, *uninstall))
+	if !*uninstall && scope == hook.Project && strings.HasPrefix(command, "/") {
+		fmt.Fprintf(c.stdout, "The hook runs cmdguard by its absolute path; if this file is shared, put cmdguard on PATH and install with --bin cmdguard.\n")
+	}
+	return 0
+}
+
+// afterInstall says what a person still has to do.
+func afterInstall(agent hook.Agent, uninstall bool) string {
+	if uninstall {
+		return ""
+	}
+	switch agent {
+	case hook.Codex:
+		return "Codex runs hooks it trusts: approve it in the TUI's /hooks (codex exec: --dangerously-bypass-hook-trust), and project hooks only in trusted projects.\nCodex cannot ask: cmdguard's ask is a deny there, with the reason.\n"
+	case hook.Gemini:
+		return "Gemini CLI fingerprints project hooks: it asks you to trust this one once. Headless runs (gemini -p) wait forever on an ask: install with --ask-as-deny for them.\n"
+	case hook.Cline:
+		return "Turn hooks on in Cline (CLI: cline config set hooks-enabled=true).\n"
+	}
+	return ""
+}
+
+// hookCommand is the shell line the agent runs.
+func hookCommand(bin string, agent hook.Agent, askAsDeny bool) (string, error) {
+	if bin == "" {
+		self, err := os.Executable()
+		if err != nil {
+			return "", err
+		}
+		bin = self
+		if onPath, err := exec.LookPath("cmdguard"); err == nil && sameFile(onPath, self) {
+			bin = "cmdguard"
+		}
+	}
+	args := []string{"hook", "--agent", string(agent)}
+	if askAsDeny {
+		args = append(args, "--ask-as-deny")
+	}
+	return cmdguard.CommandLine(bin, args)
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// writeFile replaces path with data atomically, keeping the mode of a file
+// that exists.
+func writeFile(path string, data []byte, mode fs.FileMode) error {
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".cmdguard-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// lineDiff is a small unified-style diff of two texts by lines: the
+// changed lines with two lines of context.
+func lineDiff(name, a, b string) string {
+	al, bl := splitLines(a), splitLines(b)
+	// Longest common subsequence table (settings files are small).
+	n, m := len(al), len(bl)
+	if n*m > 4_000_000 {
+		return fmt.Sprintf("--- %s\n+++ %s\n(%d lines → %d lines: too large to show)\n", name, name, n, m)
+	}
+	lcs := make([][]int32, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int32, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if al[i] == bl[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	type line struct {
+		op   byte
+		text string
+	}
+	var lines []line
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && al[i] == bl[j]:
+			lines = append(lines, line{' ', al[i]})
+			i, j = i+1, j+1
+		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
+			lines = append(lines, line{'+', bl[j]})
+			j++
+		default:
+			lines = append(lines, line{'-', al[i]})
+			i++
+		}
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- %s\n+++ %s\n", name, name)
+	last := -1
+	for k, l := range lines {
+		near := false
+		for d := max(0, k-2); d <= min(len(lines)-1, k+2); d++ {
+			if lines[d].op != ' ' {
+				near = true
+			}
+		}
+		if !near {
+			continue
+		}
+		if last >= 0 && k > last+1 {
+			out.WriteString("@@\n")
+		}
+		fmt.Fprintf(&out, "%c%s\n", l.op, l.text)
+		last = k
+	}
+	return out.String()
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}

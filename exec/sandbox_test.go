@@ -1,0 +1,377 @@
+package exec_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cmdguard/cmdguard/exec"
+)
+
+// These tests run the same command with and without the sandbox: without
+// it, the command must reach the secret or change the protected file, so
+// that each case proves something. They pass as root and as a normal user
+// (.ci/run runs them as both).
+
+const secret = "TOPSECRET-7f3a"
+
+// sandboxProject makes a project directory (symbolic links resolved, as
+// the sandbox wants) with a secret file, a secret directory, and a git
+// directory with a config and hooks.
+func sandboxProject(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		".env":              "API_KEY=" + secret + "\n",
+		"secrets/db.txt":    "password=" + secret + "\n",
+		"main.txt":          "hello\n",
+		".git/config":       "[core]\n\tbare = false\n",
+		".git/hooks/README": "hooks\n",
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func projectSandbox(dir string) *exec.Sandbox {
+	return &exec.Sandbox{
+		Hide:    []string{filepath.Join(dir, ".env"), filepath.Join(dir, "secrets")},
+		Protect: []string{filepath.Join(dir, ".git/config"), filepath.Join(dir, ".git/hooks")},
+	}
+}
+
+func sandboxRun(t *testing.T, dir, command string, sb *exec.Sandbox) exec.Result {
+	t.Helper()
+	return run(t, exec.Cmd{
+		Command: command,
+		Dir:     dir,
+		Env:     []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DIR=" + dir},
+		Sandbox: sb,
+	})
+}
+
+func output(r exec.Result) string { return string(r.Stdout.Data) + string(r.Stderr.Data) }
+
+func TestSandboxHides(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, command string }{
+		{"cat", `cat .env`},
+		{"cat dir", `cat secrets/db.txt`},
+		{"python", `python3 -c "print(open('.env').read())"`},
+		{"grep -r", `grep -r ` + secret + ` .`},
+		{"symlink made inside", `ln -s .env l && cat l`},
+		{"symlink to dir made inside", `ln -s secrets s && cat s/db.txt`},
+		{"hard link made inside", `ln .env h; cat h`},
+		{"proc self root", `cat /proc/self/root$DIR/.env`},
+		{"proc self cwd", `cat /proc/self/cwd/.env`},
+		{"proc of the caller", `cat /proc/$PPID/root$DIR/.env`},
+		{"cd", `cd secrets && cat db.txt`},
+		{"cd up and back", `cd .. && cd "$DIR/./secrets/../secrets" && cat ./db.txt`},
+		{"rename", `mv .env x; cat x; mv secrets s2; cat s2/db.txt`},
+		{"rename project", `cd .. && mv "$DIR" "$DIR.x"; cat "$DIR.x/.env"; mv "$DIR.x" "$DIR"`},
+		{"umount", `umount .env; umount secrets; cat .env secrets/db.txt`},
+		{"nested user namespace", `unshare -Urm sh -c 'umount -l .env; umount -l secrets; cat .env secrets/db.txt'`},
+		{"copy out", `cp .env /tmp/cg-copy-$$ && cat /tmp/cg-copy-$$; rm -f /tmp/cg-copy-$$`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			without := sandboxRun(t, sandboxProject(t), c.command, nil)
+			if !strings.Contains(output(without), secret) {
+				t.Fatalf("without the sandbox, %q does not reach the secret, so this case proves nothing:\n%s", c.command, output(without))
+			}
+			dir := sandboxProject(t)
+			r := sandboxRun(t, dir, c.command, projectSandbox(dir))
+			if strings.Contains(output(r), secret) {
+				t.Errorf("in the sandbox, %q read the secret:\n%s", c.command, output(r))
+			}
+			if r.Sandbox == nil || !r.Sandbox.Applied || r.Sandbox.Hidden != 2 {
+				t.Errorf("report = %+v, want applied with 2 hidden", r.Sandbox)
+			}
+		})
+	}
+}
+
+func TestSandboxProtects(t *testing.T) {
+	t.Parallel()
+	cases := []struct{ name, command string }{
+		{"append config", `echo '[core] hooksPath = /tmp' >> .git/config`},
+		{"write hook", `printf '#!/bin/sh\necho pwned\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit`},
+		{"python", `python3 -c "open('.git/config','a').write('[alias]\n')"`},
+		{"replace config", `echo evil > c && mv -f c .git/config`},
+		{"remove config", `rm -f .git/config; echo evil > .git/config`},
+		{"remove hooks", `rm -rf .git/hooks; mkdir .git/hooks; echo evil > .git/hooks/pre-commit`},
+		{"rename git dir", `mv .git .git.old && mkdir -p .git/hooks && echo evil > .git/config && echo evil > .git/hooks/pre-commit`},
+		{"rename project", `cd .. && mv "$DIR" "$DIR.old" && mkdir -p "$DIR/.git/hooks" && echo evil > "$DIR/.git/config" && echo evil > "$DIR/.git/hooks/pre-commit"`},
+		{"symlink swap", `rm -rf .git/hooks && ln -s /tmp .git/hooks; echo evil > .git/hooks/pre-commit`},
+	}
+	changed := func(dir string) string {
+		var why []string
+		if data, err := os.ReadFile(filepath.Join(dir, ".git/config")); err != nil || !bytes.Equal(data, []byte("[core]\n\tbare = false\n")) {
+			why = append(why, fmt.Sprintf("config now %q (%v)", data, err))
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git/hooks/pre-commit")); err == nil {
+			why = append(why, "hooks/pre-commit exists")
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, ".git/hooks")); err != nil || !fi.IsDir() {
+			why = append(why, "hooks is no longer a directory")
+		}
+		return strings.Join(why, "; ")
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			dir := sandboxProject(t)
+			sandboxRun(t, dir, c.command, nil)
+			if changed(dir) == "" {
+				t.Fatalf("without the sandbox, %q changes nothing, so this case proves nothing", c.command)
+			}
+			dir = sandboxProject(t)
+			r := sandboxRun(t, dir, c.command, projectSandbox(dir))
+			if why := changed(dir); why != "" {
+				t.Errorf("in the sandbox, %q: %s\n%s", c.command, why, output(r))
+			}
+			if r.Sandbox == nil || r.Sandbox.Protected != 2 {
+				t.Errorf("report = %+v, want 2 protected", r.Sandbox)
+			}
+		})
+	}
+}
+
+// TestSandboxOrdinaryWork checks that what is neither hidden nor
+// protected works as usual: reading, writing, the git directory's other
+// files, the loopback interface.
+func TestSandboxOrdinaryWork(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	cmd := `set -e; cat main.txt; echo more >> main.txt; mkdir -p build && echo x > build/out;
+		echo ref > .git/HEAD; rm build/out; ls secrets | wc -l; test ! -s .env; echo done`
+	r := sandboxRun(t, dir, cmd, projectSandbox(dir))
+	if r.ExitCode == nil || *r.ExitCode != 0 || !strings.Contains(string(r.Stdout.Data), "done") {
+		t.Fatalf("%s\n%s", r.Explain(), output(r))
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "main.txt")); string(data) != "hello\nmore\n" {
+		t.Errorf("main.txt = %q", data)
+	}
+}
+
+func TestSandboxNetwork(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	cmd := fmt.Sprintf(`exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`, port)
+	dir := sandboxProject(t)
+	for _, network := range []bool{true, false} {
+		r := sandboxRun(t, dir, cmd, &exec.Sandbox{Network: network})
+		if got := strings.Contains(string(r.Stdout.Data), "connected"); got != network {
+			t.Errorf("Network %v: connected = %v, want %v\n%s", network, got, network, output(r))
+		}
+		if r.Sandbox == nil || r.Sandbox.Network != network || slices.Contains(r.Sandbox.Layers, "net") == network {
+			t.Errorf("Network %v: report %+v", network, r.Sandbox)
+		}
+	}
+	// Without a network, the command still has its own loopback.
+	r := sandboxRun(t, dir, `python3 -c "
+import socket
+s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen()
+c = socket.create_connection(s.getsockname()); print('loopback ok')"`, &exec.Sandbox{})
+	if !strings.Contains(string(r.Stdout.Data), "loopback ok") {
+		t.Errorf("own loopback: %s", output(r))
+	}
+}
+
+// TestSandboxOutside checks the Landlock layer: the command cannot signal
+// or inspect processes outside the sandbox.
+func TestSandboxOutside(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	cmd := `kill -0 $PPID && echo signalled; tr "\\0" "\\n" < /proc/$PPID/environ | grep -q ^PATH= && echo inspected`
+	if r := sandboxRun(t, dir, cmd, nil); !strings.Contains(string(r.Stdout.Data), "signalled\ninspected") {
+		t.Fatalf("without the sandbox: %s", output(r))
+	}
+	r := sandboxRun(t, dir, cmd, &exec.Sandbox{})
+	if strings.Contains(string(r.Stdout.Data), "signalled") || strings.Contains(string(r.Stdout.Data), "inspected") {
+		t.Errorf("in the sandbox: %s", output(r))
+	}
+	if !slices.Contains(r.Sandbox.Layers, "landlock") || r.Sandbox.LandlockABI < 6 {
+		t.Errorf("report %+v, want the landlock layer with ABI ≥ 6 on this kernel", r.Sandbox)
+	}
+}
+
+// TestSandboxLifecycle checks that the executor drives a sandboxed
+// command as any other: exit status, death by signal, timeout, kill,
+// stdin, a relative directory.
+func TestSandboxLifecycle(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	sb := projectSandbox(dir)
+	if r := sandboxRun(t, dir, "exit 7", sb); r.Status != exec.StatusCompleted || r.ExitCode == nil || *r.ExitCode != 7 {
+		t.Errorf("exit 7: %+v", exitOf(r))
+	}
+	if r := sandboxRun(t, dir, "kill -USR1 $$", sb); r.Signal != "SIGUSR1" || r.ShellCode() != 128+10 {
+		t.Errorf("kill -USR1 $$: %+v", exitOf(r))
+	}
+	r := run(t, exec.Cmd{Command: "trap '' TERM; sleep 60", Dir: dir, HardTimeout: 100 * time.Millisecond, Grace: 100 * time.Millisecond, Sandbox: sb})
+	if r.Status != exec.StatusTimedOut || r.Signal != "SIGKILL" {
+		t.Errorf("timeout: %+v", exitOf(r))
+	}
+	p, err := exec.Start(testContext(t), exec.Cmd{Command: "cat; echo end", Dir: dir, StdinPipe: true, Sandbox: sb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	p.Write(testContext(t), []byte("typed\n"))
+	p.CloseStdin()
+	if r, _ := p.Wait(testContext(t)); string(r.Stdout.Data) != "typed\nend\n" {
+		t.Errorf("stdin: %q", r.Stdout.Data)
+	}
+	p, err = exec.Start(testContext(t), exec.Cmd{Command: "sleep 60", Dir: dir, Sandbox: sb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := p.Kill(0); r.Status != exec.StatusKilled || r.Signal != "SIGTERM" {
+		t.Errorf("Kill: %+v", exitOf(r))
+	}
+	p.Release()
+	wd, _ := os.Getwd()
+	rel, err := filepath.Rel(wd, filepath.Join(dir, "secrets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, exec.Cmd{Command: "pwd; ls", Dir: rel, Sandbox: sb}); string(r.Stdout.Data) != filepath.Join(dir, "secrets")+"\n" {
+		t.Errorf("relative Dir %s (a hidden directory): %q", rel, output(r))
+	}
+}
+
+func TestSandboxSetupFails(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	marker := filepath.Join(dir, "ran")
+	bad := []*exec.Sandbox{
+		{Hide: []string{"relative/.env"}},
+		{Hide: []string{dir + "/./.env"}},
+		{Err: errors.New("hidden file .env has 1 other hard link(s)")},
+		{Hide: []string{filepath.Join(dir, "link")}}, // a symbolic link, made below
+	}
+	if err := os.Symlink(".env", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, sb := range bad {
+		_, err := exec.Start(testContext(t), exec.Cmd{Command: "touch " + marker, Dir: dir, Sandbox: sb})
+		if err == nil || !strings.Contains(err.Error(), "sandbox") {
+			t.Errorf("Start with %+v: err = %v, want a sandbox error", sb, err)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("Start with %+v: the command ran", sb)
+		}
+		opt := *sb
+		opt.Optional = true
+		r := run(t, exec.Cmd{Command: "touch " + marker, Dir: dir, Sandbox: &opt})
+		if r.Sandbox == nil || r.Sandbox.Applied || r.Sandbox.Error == "" {
+			t.Errorf("Optional %+v: report %+v, want not applied, with the error", sb, r.Sandbox)
+		}
+		if err := os.Remove(marker); err != nil {
+			t.Errorf("Optional %+v: the command did not run: %v", sb, err)
+		}
+	}
+}
+
+func TestSandboxMissingPaths(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	sb := &exec.Sandbox{Hide: []string{filepath.Join(dir, "none")}, Protect: []string{filepath.Join(dir, "none/x")}}
+	r := sandboxRun(t, dir, "echo ok", sb)
+	if string(r.Stdout.Data) != "ok\n" || r.Sandbox.Hidden != 0 || r.Sandbox.Protected != 0 {
+		t.Errorf("%s %+v", output(r), r.Sandbox)
+	}
+}
+
+// BenchmarkSandboxTrue measures start to exit of `bash -c true` in the
+// sandbox; compare with BenchmarkStartTrue. The hidden paths are made
+// with -bench's first iteration.
+func BenchmarkSandboxTrue(b *testing.B) {
+	for _, n := range []int{0, 1000} {
+		for _, network := range []bool{true, false} {
+			b.Run(fmt.Sprintf("hidden=%d/network=%v", n, network), func(b *testing.B) {
+				dir, err := filepath.EvalSymlinks(b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				sb := &exec.Sandbox{Network: network}
+				for i := range n {
+					p := filepath.Join(dir, fmt.Sprintf("s%04d.key", i))
+					if err := os.WriteFile(p, []byte(secret), 0o600); err != nil {
+						b.Fatal(err)
+					}
+					sb.Hide = append(sb.Hide, p)
+				}
+				b.ReportAllocs()
+				ctx := context.Background()
+				for b.Loop() {
+					r, err := exec.Run(ctx, exec.Cmd{Command: "true", Dir: dir, Sandbox: sb})
+					if err != nil || r.ExitCode == nil || *r.ExitCode != 0 || r.Sandbox.Hidden != n {
+						b.Fatalf("Run(true) = %s, %v, %+v", r.Explain(), err, r.Sandbox)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkBareNamespacesTrue is the kernel's share of BenchmarkSandboxTrue:
+// /bin/true started directly in new user and mount namespaces (no setup,
+// no re-exec), started and reaped.
+func BenchmarkBareNamespacesTrue(b *testing.B) {
+	for _, flags := range []uintptr{0, syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS, syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET} {
+		b.Run(fmt.Sprintf("flags=%#x", flags), func(b *testing.B) {
+			uid, gid := os.Geteuid(), os.Getegid()
+			attr := &syscall.ProcAttr{Sys: &syscall.SysProcAttr{Cloneflags: flags}}
+			if flags != 0 {
+				attr.Sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+				attr.Sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+			}
+			for b.Loop() {
+				pid, _, err := syscall.StartProcess("/bin/true", []string{"true"}, attr)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var ws syscall.WaitStatus
+				if _, err := syscall.Wait4(pid, &ws, 0, nil); err != nil || ws.ExitStatus() != 0 {
+					b.Fatal(err, ws)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,143 @@
+package policy
+
+import (
+	"path"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Sandbox holds the sandbox: settings of a policy (DESIGN.md §8): the
+// kernel sandbox that approved commands run in. A policy without a
+// sandbox: section has it disabled, with the default policy's settings
+// for `cmdguard run --sandbox`; a section that leaves a key out gets the
+// default policy's value for it, and "enabled" defaults to true.
+type Sandbox struct {
+	// Enabled makes the executor run every approved command in the sandbox.
+	Enabled bool `json:"enabled"`
+	// Hide lists what no process may read, in addition to what the
+	// project's ignore files and ignore: patterns ignore: gitignore
+	// patterns matched against the project tree, and "~/PATH" entries
+	// naming a file or directory in the person's home directory.
+	Hide []Pattern `json:"hide"`
+	// Protect lists paths no process may write, in addition to the real
+	// git directory's config and hooks and the policy and ignore files:
+	// "~/PATH" in the home directory, absolute paths, or paths relative
+	// to the project root; each may hold glob characters.
+	Protect []Pattern `json:"protect"`
+	// Network lets commands reach the network.
+	Network bool `json:"network"`
+	// Required refuses to run a command when the sandbox cannot be set
+	// up; otherwise the command runs without it and the result says so.
+	Required bool `json:"required"`
+
+	set map[string]bool // keys the policy wrote
+}
+
+// Sandbox returns the sandbox: settings, with defaults filled in.
+func (p *Policy) Sandbox() Sandbox {
+	if p == nil {
+		return Sandbox{Required: true}
+	}
+	s := p.sandbox
+	s.Hide = append([]Pattern(nil), s.Hide...)
+	s.Protect = append([]Pattern(nil), s.Protect...)
+	s.set = nil
+	return s
+}
+
+func (d *decoder) sandboxSettings(n *yaml.Node) {
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, "sandbox must be a mapping")
+		return
+	}
+	s := &d.p.sandbox
+	s.set = map[string]bool{}
+	s.Enabled = true
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if s.set[k.Value] {
+			d.errorf(k, "key %q repeated in sandbox", k.Value)
+			continue
+		}
+		s.set[k.Value] = true
+		switch k.Value {
+		case "enabled":
+			s.Enabled = d.boolean(v)
+		case "network":
+			s.Network = d.boolean(v)
+		case "required":
+			s.Required = d.boolean(v)
+		case "hide":
+			s.Hide = d.sandboxPaths(v, "sandbox.hide", true)
+		case "protect":
+			s.Protect = d.sandboxPaths(v, "sandbox.protect", false)
+		default:
+			d.errorf(k, "unknown key %q in sandbox", k.Value)
+		}
+	}
+}
+
+func (d *decoder) boolean(n *yaml.Node) bool {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		return n.Value == "true"
+	}
+	d.errorf(n, "invalid value %q: want true or false", n.Value)
+	return false
+}
+
+// sandboxPaths reads a hide: or protect: list. Entries are never empty
+// and never climb out with "..": what they name must be plain to a
+// reviewer.
+func (d *decoder) sandboxPaths(n *yaml.Node, key string, pattern bool) []Pattern {
+	out := make([]Pattern, 0)
+	for _, item := range d.seq(n, key) {
+		s, ok := d.str(item)
+		if !ok {
+			continue
+		}
+		if strings.ContainsAny(s, "\r\n\x00") {
+			d.errorf(item, "%s entry %q holds a line break or NUL", key, s)
+			continue
+		}
+		rest, home := strings.CutPrefix(s, "~/")
+		if s == "~" || strings.HasPrefix(s, "~") && !home {
+			d.errorf(item, "%s entry %q: write ~/PATH for a path in the home directory", key, s)
+			continue
+		}
+		if home || !pattern {
+			if p := path.Clean(rest); p == "." || p == ".." || strings.HasPrefix(p, "../") || strings.Contains(p, "/../") {
+				d.errorf(item, "%s entry %q must name a path below its base, without ..", key, s)
+				continue
+			}
+		}
+		out = append(out, Pattern{Pattern: s, Source: d.source(item)})
+	}
+	return out
+}
+
+// sandboxDefaults fills what a policy's sandbox: section leaves out (or
+// the whole section) from the embedded default policy.
+func (d *decoder) sandboxDefaults() {
+	def, err := Default()
+	if err != nil {
+		d.errorf(nil, "embedded default policy: %v", err)
+		return
+	}
+	s, ds := &d.p.sandbox, def.sandbox
+	if !s.set["hide"] {
+		s.Hide = ds.Hide
+	}
+	if !s.set["protect"] {
+		s.Protect = ds.Protect
+	}
+	if !s.set["network"] {
+		s.Network = ds.Network
+	}
+	if !s.set["required"] {
+		s.Required = ds.Required
+	}
+	if s.set == nil {
+		s.Enabled = false
+	}
+}

@@ -1,0 +1,92 @@
+package policy_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+func patterns(ps []policy.Pattern) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Pattern)
+	}
+	return out
+}
+
+func TestSandboxSection(t *testing.T) {
+	t.Parallel()
+	def, err := policy.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := def.Sandbox()
+	if ds.Enabled || !ds.Network || !ds.Required {
+		t.Errorf("default policy: %+v, want disabled, network, required", ds)
+	}
+	for _, want := range []string{".env", ".env.*", "!.env.example", "*.pem", "*.key", "secrets/", "~/.ssh", "~/.aws", "~/.config/gcloud", "~/.netrc", "~/.git-credentials", "~/.docker/config.json", "~/.kube", "~/.npmrc"} {
+		if !strings.Contains(strings.Join(patterns(ds.Hide), "\n")+"\n", want+"\n") {
+			t.Errorf("default hide lacks %q", want)
+		}
+	}
+	for _, want := range []string{"~/.bashrc", "~/.profile", "~/.zshrc", "~/.gitconfig"} {
+		if !strings.Contains(strings.Join(patterns(ds.Protect), "\n")+"\n", want+"\n") {
+			t.Errorf("default protect lacks %q", want)
+		}
+	}
+
+	cases := []struct {
+		yaml    string
+		enabled bool
+		network bool
+		hide    []string // nil: the default's
+		protect []string
+	}{
+		{"version: 1\n", false, true, nil, nil},
+		{"version: 1\nsandbox: {}\n", true, true, nil, nil},
+		{"version: 1\nsandbox: {network: false, hide: [\"*.secret\", ~/.vault]}\n", true, false, []string{"*.secret", "~/.vault"}, nil},
+		{"version: 1\nsandbox: {enabled: false, hide: [], protect: [Makefile, /etc/hosts]}\n", false, true, []string{}, []string{"Makefile", "/etc/hosts"}},
+	}
+	for _, c := range cases {
+		p, err := policy.Parse("p.yaml", []byte(c.yaml), "")
+		if err != nil {
+			t.Fatalf("%q: %v", c.yaml, err)
+		}
+		s := p.Sandbox()
+		if c.hide == nil {
+			c.hide = patterns(ds.Hide)
+		}
+		if c.protect == nil {
+			c.protect = patterns(ds.Protect)
+		}
+		got := []any{s.Enabled, s.Network, s.Required, patterns(s.Hide), patterns(s.Protect)}
+		want := []any{c.enabled, c.network, true, c.hide, c.protect}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b []string) bool { return strings.Join(a, "\n") == strings.Join(b, "\n") })); diff != "" {
+			t.Errorf("%q mismatch (-want +got):\n%s", c.yaml, diff)
+		}
+	}
+}
+
+func TestSandboxSectionInvalid(t *testing.T) {
+	t.Parallel()
+	cases := map[string]string{
+		"version: 1\nsandbox: [a]\n":                  "p.yaml:2:10: sandbox must be a mapping",
+		"version: 1\nsandbox: {enabled: yes}\n":       `p.yaml:2:20: invalid value "yes": want true or false`,
+		"version: 1\nsandbox: {network: \"false\"}\n": `p.yaml:2:20: invalid value "false": want true or false`,
+		"version: 1\nsandbox: {hidden: [x]}\n":        `p.yaml:2:11: unknown key "hidden" in sandbox`,
+		"version: 1\nsandbox: {hide: [~root/.ssh]}\n": `p.yaml:2:18: sandbox.hide entry "~root/.ssh": write ~/PATH for a path in the home directory`,
+		"version: 1\nsandbox: {hide: [~/../x]}\n":     `p.yaml:2:18: sandbox.hide entry "~/../x" must name a path below its base, without ..`,
+		"version: 1\nsandbox: {protect: [../x]}\n":    `p.yaml:2:21: sandbox.protect entry "../x" must name a path below its base, without ..`,
+		"version: 1\nsandbox: {hide: x}\n":            "p.yaml:2:17: sandbox.hide must be a list",
+		"version: 1\nsandbox: {required: 1}\n":        `p.yaml:2:21: invalid value "1": want true or false`,
+	}
+	for in, want := range cases {
+		_, err := policy.Parse("p.yaml", []byte(in), "")
+		if err == nil || err.Error() != want {
+			t.Errorf("Parse(%q) = %v, want %s", in, err, want)
+		}
+	}
+}

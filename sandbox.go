@@ -1,0 +1,545 @@
+package cmdguard
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// maxSandboxEntries bounds the directory entries looked at to build one
+// sandbox; a larger project refuses the sandbox (with that reason) rather
+// than leave part of it unread.
+const maxSandboxEntries = 500_000
+
+// sandbox returns the sandbox a command of req runs in, or nil when the
+// policy does not ask for one and req does not force it. A sandbox that
+// could not be worked out carries the reason in its Err, which the
+// executor handles as a failure to set it up (refused when required).
+func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
+	cfg := pol.Sandbox()
+	if !cfg.Enabled && !req.Sandbox {
+		return nil
+	}
+	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required}
+	env := req.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	sb.Hide, sb.Protect, sb.Err = g.sandboxPaths(pol, cfg, homes(append(slices.Clip(env), req.Env...)))
+	return sb
+}
+
+// homes returns the home directories whose credentials are hidden: the
+// caller's, and every other one a HOME in env names (the request cannot
+// move the caller's credentials out of view by setting HOME).
+func homes(env []string) []string {
+	var hs []string
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		hs = append(hs, filepath.Clean(h))
+	}
+	for _, kv := range env {
+		if h, ok := strings.CutPrefix(kv, "HOME="); ok && filepath.IsAbs(h) && !slices.Contains(hs, filepath.Clean(h)) {
+			hs = append(hs, filepath.Clean(h))
+		}
+	}
+	return hs
+}
+
+// sandboxPaths works out the real paths to hide and to protect.
+func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (hide, protect []string, err error) {
+	var homePats []string
+	var inline []ignore.Pattern
+	for _, p := range cfg.Hide {
+		if rest, ok := strings.CutPrefix(p.Pattern, "~/"); ok {
+			homePats = append(homePats, rest)
+			continue
+		}
+		inline = append(inline, ignore.Pattern{Text: p.Pattern, Source: p.Source})
+	}
+	// One matcher, loaded afresh for each run (a secret created since
+	// the Guard was built is hidden too): the ignore files, then the
+	// hide: patterns and, after them, the policy's ignore: patterns, so
+	// that a "!" in hide: never re-includes what the policy ignores.
+	for _, pt := range pol.IgnorePatterns() {
+		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
+	}
+	m, err := ignore.Load(g.root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries})
+	if err != nil {
+		return nil, nil, fmt.Errorf("hide patterns: %w", err)
+	}
+	w := &hideWalk{m: m, hidden: map[string]bool{}}
+	if m.ContainsIgnored("") {
+		if err := w.walk("", g.root); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, h := range homes {
+		for _, pat := range homePats {
+			matches, _ := filepath.Glob(filepath.Join(h, pat))
+			for _, m := range matches {
+				w.add(m)
+			}
+		}
+	}
+	if err := w.hardLinks(g.root); err != nil {
+		return nil, nil, err
+	}
+
+	ps, err := g.protectedPaths(pol, cfg, homes)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, p := range ps {
+		for _, q := range linkChain(p) {
+			if !slices.Contains(protect, q) {
+				protect = append(protect, q)
+			}
+		}
+	}
+	if protect, err = protectLinks(g.root, protect); err != nil {
+		return nil, nil, err
+	}
+	return w.list, protect, nil
+}
+
+// hideWalk collects the paths of the project that a matcher ignores.
+type hideWalk struct {
+	m       *ignore.Matcher
+	hidden  map[string]bool
+	list    []string
+	entries int
+}
+
+// add hides the file that p finally names (a symbolic link is followed:
+// reading through it reads its target).
+func (w *hideWalk) add(p string) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil || w.hidden[real] {
+		return
+	}
+	w.hidden[real] = true
+	w.list = append(w.list, real)
+}
+
+func (w *hideWalk) count() error {
+	if w.entries++; w.entries > maxSandboxEntries {
+		return fmt.Errorf("the project has more than %d entries to look at: %w", maxSandboxEntries, ignore.ErrTooManyEntries)
+	}
+	return nil
+}
+
+// walk visits the directories below abs (root-relative rel) that hold
+// something ignored, by the index the matcher built while loading. It
+// does not descend into .git or into what it hides.
+func (w *hideWalk) walk(rel, abs string) error {
+	f, err := os.Open(abs)
+	if err != nil {
+		if rel == "" {
+			return fmt.Errorf("read %s: %w", abs, err)
+		}
+		// The executor cannot hide below a directory it cannot read,
+		// and neither can the command read it.
+		return nil
+	}
+	entries, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil && rel == "" {
+		return fmt.Errorf("read %s: %w", abs, err)
+	}
+	for _, e := range entries {
+		if err := w.count(); err != nil {
+			return err
+		}
+		name := e.Name()
+		r := name
+		if rel != "" {
+			r = rel + "/" + name
+		}
+		isDir := e.IsDir()
+		if isDir && name == ".git" {
+			continue
+		}
+		var res ignore.Result
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A symbolic link is matched as git matches it (a file),
+			// and also as what it names, as the gate does.
+			res = w.m.MatchPath(r)
+		} else {
+			res = w.m.Match(r, isDir)
+		}
+		switch {
+		case res.Ignored:
+			w.add(abs + "/" + name)
+		case isDir && w.m.ContainsIgnored(r):
+			if err := w.walk(r, abs+"/"+name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type devIno struct{ dev, ino uint64 }
+
+// hardLinks finds the other names of hidden files that have more than
+// one: those in the project are hidden too; if some are not found, the
+// sandbox cannot hide them, and that is an error.
+func (w *hideWalk) hardLinks(root string) error {
+	want := map[devIno]uint64{} // links not yet accounted for
+	first := map[devIno]string{}
+	note := func(p string, st *syscall.Stat_t) {
+		if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Nlink < 2 {
+			return
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if _, seen := want[k]; !seen {
+			want[k] = uint64(st.Nlink)
+			first[k] = p
+		}
+		want[k]--
+	}
+	for _, p := range slices.Clone(w.list) {
+		err := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable: the command cannot read it either
+			}
+			if err := w.count(); err != nil {
+				return err
+			}
+			if d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
+				return nil
+			}
+			if fi, err := d.Info(); err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					note(q, st)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	open := func() bool {
+		for _, n := range want {
+			if n > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	if !open() {
+		return nil
+	}
+	// Look for the other names in the whole project, outside what is
+	// hidden already.
+	found, err := otherLinks(root, want, func(q string) bool { return w.hidden[q] }, w.count)
+	if err != nil {
+		return err
+	}
+	for _, q := range found {
+		w.add(q)
+	}
+	for k, n := range want {
+		if n > 0 {
+			return fmt.Errorf("hidden file %s has %d other hard link(s) outside the project (or its hidden paths) that cannot be hidden: remove them, or the command could read it", first[k], n)
+		}
+	}
+	return nil
+}
+
+// linkChain returns the real paths to protect for p: each symbolic link
+// on the way from p to what it finally names (so that a dotfile that is a
+// link cannot be replaced by a file), and that file. Its directories have
+// their links resolved. A path that does not exist gives nothing.
+func linkChain(p string) []string {
+	var out []string
+	for range 16 {
+		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		if err != nil {
+			return out
+		}
+		p = filepath.Join(dir, filepath.Base(p))
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return out
+		}
+		out = append(out, p)
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return out
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return out
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(dir, target)
+		}
+		p = target
+	}
+	return out
+}
+
+// otherLinks walks root for the regular files that are other names of
+// the inodes in want (how many names are still to be found), counting
+// them off; it skips the paths (and directories) for which skip is true.
+func otherLinks(root string, want map[devIno]uint64, skip func(string) bool, count func() error) ([]string, error) {
+	var found []string
+	err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if err := count(); err != nil {
+			return err
+		}
+		if skip(q) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok {
+			return nil
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if n, ok := want[k]; ok && n > 0 {
+			want[k]--
+			found = append(found, q)
+		}
+		return nil
+	})
+	return found, err
+}
+
+// protectLinks adds to protect the other names, in the project, of
+// protected files that have hard links: a write through one would change
+// the protected file. A name it cannot find is an error.
+func protectLinks(root string, protect []string) ([]string, error) {
+	want := map[devIno]uint64{}
+	first := map[devIno]string{}
+	isProtected := map[string]bool{}
+	for _, p := range protect {
+		isProtected[p] = true
+	}
+	for _, p := range protect {
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok || st.Nlink < 2 {
+			continue
+		}
+		k := devIno{uint64(st.Dev), st.Ino}
+		if _, seen := want[k]; !seen {
+			want[k], first[k] = uint64(st.Nlink), p
+		}
+		want[k]--
+	}
+	if len(want) == 0 {
+		return protect, nil
+	}
+	n := 0
+	count := func() error {
+		if n++; n > maxSandboxEntries {
+			return fmt.Errorf("the project has more than %d entries to look at: %w", maxSandboxEntries, ignore.ErrTooManyEntries)
+		}
+		return nil
+	}
+	found, err := otherLinks(root, want, func(q string) bool { return isProtected[q] }, count)
+	if err != nil {
+		return nil, err
+	}
+	protect = append(protect, found...)
+	for k, n := range want {
+		if n > 0 {
+			return nil, fmt.Errorf("protected file %s has %d other hard link(s) outside the project that cannot be protected: a write through one would change it", first[k], n)
+		}
+	}
+	return protect, nil
+}
+
+// protectedPaths returns the paths no command may write, as found: the
+// real git directory's config and hooks (and the .git file that points
+// to it), the policy file and its Rego modules, the ignore files, and the
+// policy's protect: list.
+func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) ([]string, error) {
+	var ps []string
+	ps = append(ps, gitProtected(g.root)...)
+	if p := pol.Path(); p != "" {
+		ps = append(ps, p)
+	}
+	ps = append(ps, pol.RegoFiles()...)
+	files, err := ignoreFilesIn(g.root, pol.IgnoreFiles(), maxSandboxEntries)
+	if err != nil {
+		return nil, err
+	}
+	ps = append(ps, files...)
+	for _, pt := range cfg.Protect {
+		var pats []string
+		switch rest, home := strings.CutPrefix(pt.Pattern, "~/"); {
+		case home:
+			for _, h := range homes {
+				pats = append(pats, filepath.Join(h, rest))
+			}
+		case filepath.IsAbs(pt.Pattern):
+			pats = append(pats, filepath.Clean(pt.Pattern))
+		default:
+			pats = append(pats, filepath.Join(g.root, pt.Pattern))
+		}
+		for _, pat := range pats {
+			matches, _ := filepath.Glob(pat)
+			ps = append(ps, matches...)
+		}
+	}
+	return ps, nil
+}
+
+// gitProtected finds the git directory of the work tree at or above root
+// as git does (a .git directory, or a .git file with "gitdir: PATH", and
+// its "commondir"), and returns what must not be written there: config,
+// config.worktree, hooks/ (created empty when missing, so that it cannot
+// be created with a hook in it), the .git file, and a hooks directory that
+// core.hooksPath names; the same for each submodule's git directory.
+func gitProtected(root string) []string {
+	top, dotgit := "", ""
+	for d := root; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			top, dotgit = d, filepath.Join(d, ".git")
+			break
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+	var ps []string
+	gitdir := dotgit
+	if fi, err := os.Lstat(dotgit); err == nil && fi.Mode().IsRegular() {
+		ps = append(ps, dotgit)
+		data, err := os.ReadFile(dotgit)
+		if err != nil {
+			return ps
+		}
+		target, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:")
+		if !ok {
+			return ps
+		}
+		gitdir = strings.TrimSpace(target)
+		if !filepath.IsAbs(gitdir) {
+			gitdir = filepath.Join(top, gitdir)
+		}
+	}
+	common := gitdir
+	if data, err := os.ReadFile(filepath.Join(gitdir, "commondir")); err == nil {
+		c := strings.TrimSpace(string(data))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(gitdir, c)
+		}
+		common = filepath.Clean(c)
+	}
+	hooks := filepath.Join(common, "hooks")
+	if fi, err := os.Stat(common); err == nil && fi.IsDir() {
+		if _, err := os.Lstat(hooks); errors.Is(err, fs.ErrNotExist) {
+			os.Mkdir(hooks, 0o755)
+		}
+	}
+	ps = append(ps, filepath.Join(common, "config"), hooks,
+		filepath.Join(gitdir, "config.worktree"), filepath.Join(common, "config.worktree"))
+	// Submodules keep their git directories in modules/ (nested for
+	// nested submodules): git runs their hooks too.
+	filepath.WalkDir(filepath.Join(common, "modules"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		if fi, err := os.Stat(filepath.Join(p, "HEAD")); err == nil && fi.Mode().IsRegular() {
+			ps = append(ps, filepath.Join(p, "config"), filepath.Join(p, "hooks"), filepath.Join(p, "config.worktree"))
+		}
+		switch d.Name() {
+		case "objects", "refs", "logs", "hooks", "info", "lfs":
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if hp := hooksPath(filepath.Join(common, "config")); hp != "" {
+		if rest, ok := strings.CutPrefix(hp, "~/"); ok {
+			if h, err := os.UserHomeDir(); err == nil {
+				hp = filepath.Join(h, rest)
+			}
+		}
+		if !filepath.IsAbs(hp) {
+			hp = filepath.Join(top, hp)
+		}
+		ps = append(ps, hp)
+	}
+	return ps
+}
+
+// hooksPath returns the value of core.hooksPath in a git config file, by
+// a plain reading of the [core] section (no includes).
+func hooksPath(config string) string {
+	f, err := os.Open(config)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	core, val := false, ""
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			sect := strings.ToLower(strings.Trim(strings.Fields(line + " ")[0], "[]"))
+			core = sect == "core"
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if core && ok && strings.EqualFold(strings.TrimSpace(k), "hookspath") {
+			val = strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return val
+}
+
+// ignoreFilesIn returns every file below root named like one of the
+// ignore files in names (not looking into .git), or an error when the
+// tree has more than max entries.
+func ignoreFilesIn(root string, names []string, max int) ([]string, error) {
+	var out []string
+	entries := 0
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // what cannot be read holds nothing to find
+		}
+		if entries++; entries > max {
+			return fmt.Errorf("more than %d entries below %s", max, root)
+		}
+		switch {
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case !d.IsDir() && slices.Contains(names, d.Name()):
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, err
+}

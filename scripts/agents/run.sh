@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Runs the real Claude Code, Codex and Gemini CLI offline, each with
+# cmdguard's hook put in place by `cmdguard install`, against a fake model
+# API on loopback (fake-api.mjs) that asks for one shell command per run:
+#
+#   (a) git status     — must run; the model sees its output
+#   (b) cat .env       — .env is in .cmdguardignore: must not run; the model
+#                        is told why (ignore.denied) and never sees the secret
+#   (c) touch asked.txt — no rule matches, so cmdguard asks; nobody can
+#                        answer in a headless run: must not run; the model is
+#                        told it needs a person's approval
+#   (d) the agent's own file tool reads secret.txt, also ignored (Claude Code's Read, Gemini's
+#       read_file; Codex has no file-tool hook) — denied, told why
+#   (e) Codex only: the model runs `cat /abs/proj/.env` with workdir set
+#       to a directory holding a lax .cmdguard.yaml — the project's policy
+#       still decides (the model cannot pick the policy by moving)
+#   (f) Claude Code only: one session, `cd secrets` then `cat db.txt` —
+#       the shell's cwd persists between calls, and so must the check's
+#   (z) a control: `cmdguard install --uninstall`, then cat .env — runs and
+#       the model sees the secret, so the checks above can fail
+#
+# Usage: scripts/agents/run.sh [claude] [codex] [gemini]   (default: all three)
+# The agents come from `npm ci` in scripts/agents (see package.json). What
+# each model saw is kept in $CMDGUARD_AGENT_OUT (default: a temp dir) as
+# AGENT-CASE.json, and summed up on stdout. Exit 0 only if every check held.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+bin=$here/node_modules/.bin
+out=${CMDGUARD_AGENT_OUT:-$(mktemp -d /tmp/cmdguard-agents-out.XXXXXX)}
+mkdir -p "$out"
+work=$(mktemp -d /tmp/cmdguard-agents.XXXXXX)
+api_pid=
+cleanup() {
+	if [ -n "$api_pid" ]; then kill "$api_pid" 2>/dev/null || true; wait "$api_pid" 2>/dev/null || true; fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+agents=("$@")
+[ ${#agents[@]} -gt 0 ] || agents=(claude codex gemini)
+
+(cd "$repo" && go build -o "$work/cmdguard" ./cmd/cmdguard)
+cg=$work/cmdguard
+
+mkdir -p "$work/api"
+node "$here/fake-api.mjs" "$work/api" &
+api_pid=$!
+for _ in $(seq 100); do [ -s "$work/api/port" ] && break; sleep 0.1; done
+port=$(cat "$work/api/port")
+echo "fake model API on 127.0.0.1:$port; records in $out"
+
+fails=0
+check() { # name condition-description result
+	if [ "$3" = ok ]; then echo "  ok    $1: $2"; else echo "  FAIL  $1: $2"; fails=$((fails + 1)); fi
+}
+
+# project AGENT: a fresh project (git repo, policy, ignored .env) and home.
+project() {
+	local p=$work/$1/proj h=$work/$1/home
+	rm -rf "$work/$1"; mkdir -p "$p" "$h"
+	(cd "$p" && git init -q && git config user.email t@example.com && git config user.name t)
+	printf 'version: 1\ndefault: ask\nallow: [git status, ls, echo, cd]\n' > "$p/.cmdguard.yaml"
+	printf '.env\nsecret.txt\nsecrets/db.txt\n' > "$p/.cmdguardignore"
+	mkdir -p "$p/secrets"; printf 'sekrit-4711\n' > "$p/secrets/db.txt"
+	printf 'TOKEN=sekrit-4711\n' > "$p/.env"
+	printf 'sekrit-4711\n' > "$p/secret.txt"
+	echo "$p"
+}
+
+# run_agent AGENT PROJECT HOME: one headless run of the agent in PROJECT.
+run_agent() {
+	local agent=$1 p=$2 h=$3
+	case $agent in
+	claude)
+		(cd "$p" && HOME=$h ANTHROPIC_BASE_URL=http://127.0.0.1:$port ANTHROPIC_API_KEY=sk-test \
+			CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
+			timeout 120 "$bin/claude" -p go --output-format json --model claude-sonnet-4-5) ;;
+	codex)
+		(cd "$p" && HOME=$h CODEX_HOME=$h/.codex MOCK_KEY=x \
+			timeout 120 "$bin/codex" exec --skip-git-repo-check --dangerously-bypass-hook-trust go) ;;
+	gemini)
+		(cd "$p" && HOME=$h GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port GEMINI_API_KEY=test \
+			GEMINI_CLI_TRUST_WORKSPACE=true timeout 120 "$bin/gemini" -p go -m gemini-2.5-pro --yolo) ;;
+	esac
+}
+
+# setup AGENT PROJECT HOME: the agent's own configuration, then cmdguard install.
+setup() {
+	local agent=$1 p=$2 h=$3
+	case $agent in
+	claude)
+		"$cg" install claude --dir "$p" --bin "$cg" ;;
+	codex)
+		mkdir -p "$h/.codex"
+		cat > "$h/.codex/config.toml" <<-EOF
+		model = "gpt-5.1-codex"
+		model_provider = "mock"
+		approval_policy = "never"
+		sandbox_mode = "danger-full-access"
+		[model_providers.mock]
+		name = "mock"
+		base_url = "http://127.0.0.1:$port/v1"
+		wire_api = "responses"
+		env_key = "MOCK_KEY"
+		[projects."$p"]
+		trust_level = "trusted"
+		EOF
+		"$cg" install codex --dir "$p" --bin "$cg" ;;
+	gemini)
+		mkdir -p "$h/.gemini"
+		printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' > "$h/.gemini/settings.json"
+		# Headless: an ask would make Gemini CLI wait forever.
+		"$cg" install gemini --dir "$p" --bin "$cg" --ask-as-deny ;;
+	esac
+}
+
+for agent in "${agents[@]}"; do
+	if [ ! -x "$bin/$agent" ]; then
+		echo "== $agent: not installed (npm ci in scripts/agents)"; fails=$((fails + 1)); continue
+	fi
+	echo "== $agent $("$bin/$agent" --version 2>/dev/null | head -1)"
+	case $agent in
+	claude) cases="a b c d f z" ;;
+	codex) cases="a b c e z" ;;
+	*) cases="a b c d z" ;;
+	esac
+	for case in $cases; do
+		p=$(project "$agent")
+		h=$work/$agent/home
+		setup "$agent" "$p" "$h" > "$out/$agent-install.txt"
+		case $case in
+		a) cmd='git status' ;;
+		b) cmd='cat .env' ;;
+		c) cmd='touch asked.txt' ;;
+		d) cmd='{"tool":"Read","input":{"file_path":"'$p'/secret.txt"}}'
+			# Gemini's read_file refuses dot files itself, before any hook.
+			[ "$agent" = gemini ] && cmd='{"tool":"read_file","input":{"file_path":"secret.txt"}}' ;;
+		e) mkdir -p "$work/lax"
+			printf 'version: 1\ndefault: allow\nrules: {path.outside_root: allow}\n' > "$work/lax/.cmdguard.yaml"
+			cmd='{"tool":"exec_command","input":{"cmd":"cat '$p'/.env","workdir":"'$work/lax'"}}' ;;
+		f) cmd='[{"tool":"Bash","input":{"command":"cd secrets"}},{"tool":"Bash","input":{"command":"cat db.txt"}}]' ;;
+		z) cmd='cat .env'
+			"$cg" install "$agent" --dir "$p" --uninstall >> "$out/$agent-install.txt" ;;
+		esac
+		printf '%s' "$cmd" > "$work/api/next_cmd"
+		rm -f "$work/api/seen.json"
+		set +e
+		run_agent "$agent" "$p" "$h" > "$out/$agent-$case.stdout" 2> "$out/$agent-$case.stderr"
+		rc=$?
+		set -e
+		seen=$(cat "$work/api/seen.json" 2>/dev/null || echo '')
+		printf '%s\n' "$seen" > "$out/$agent-$case.json"
+		name="$agent ($case) \`$cmd\`"
+		if [ -z "$seen" ]; then
+			check "$name" "the model got a tool result (agent exit $rc; see $out/$agent-$case.stderr)" fail
+			continue
+		fi
+		case $case in
+		a)
+			grep -q 'On branch\|No commits yet' <<<"$seen" && r=ok || r=fail
+			check "$name" "ran; the model saw its output" $r ;;
+		b)
+			grep -q 'ignore.denied' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
+			check "$name" "did not run; the model was told why (ignore.denied)" $r ;;
+		c)
+			[ ! -e "$p/asked.txt" ] && grep -q 'policy.no_match' <<<"$seen" && r=ok || r=fail
+			check "$name" "did not run; the model was told it needs approval (policy.no_match)" $r ;;
+		d)
+			grep -q 'ignore.denied' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
+			check "$name" "the file tool did not read it; the model was told why (ignore.denied)" $r ;;
+		e)
+			grep -q 'ignore.denied' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
+			check "$name" "did not run; the project's policy decided, not the workdir's" $r ;;
+		f)
+			grep -q 'ignore.denied' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
+			check "$name" "after the cd, cat db.txt did not run; the model was told why" $r ;;
+		z)
+			grep -q 'sekrit-4711' <<<"$seen" && ! grep -q cmdguard "$p/.$agent/"* 2>/dev/null && r=ok || r=fail
+			check "$name" "control, hook uninstalled: it ran and the model saw the secret" $r ;;
+		esac
+		echo "        model saw: $(tr -s ' \n' ' ' <<<"$seen" | cut -c1-400)"
+	done
+done
+echo
+if [ $fails -gt 0 ]; then echo "$fails check(s) failed; records in $out"; exit 1; fi
+echo "all checks passed; records in $out"
