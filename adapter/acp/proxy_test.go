@@ -288,6 +288,17 @@ func TestProxyAsk(t *testing.T) {
 			if got := strings.Contains(string(policy), "touch made"); got != tc.allowed {
 				t.Errorf("policy has the allow rule: %v, want %v:\n%s", got, tc.allowed, policy)
 			}
+			if tc.allowed {
+				// the same command again: allowed by the new rule, nobody asked
+				if _, err := x.agent.CreateTerminal(c, sdk.CreateTerminalRequest{SessionId: "s1", Command: "touch", Args: []string{"made"}}); err != nil {
+					t.Errorf("after allow always: %v", err)
+				}
+				x.editor.mu.Lock()
+				if n := len(x.editor.perms); n != 1 {
+					t.Errorf("after allow always: %d permission requests, want still 1", n)
+				}
+				x.editor.mu.Unlock()
+			}
 		})
 	}
 }
