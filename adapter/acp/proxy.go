@@ -331,6 +331,11 @@ func (s *session) fromAgent(r io.Reader) error {
 		case m.isRequest() && (m.Method == sdk.ClientMethodFsReadTextFile || m.Method == sdk.ClientMethodFsWriteTextFile):
 			s.serve(m, s.file)
 			continue
+		case m.isNotification() && (strings.HasPrefix(m.Method, "terminal/") || strings.HasPrefix(m.Method, "fs/")):
+			// Not a request the proxy serves or checks: it does not reach
+			// the editor either.
+			s.log.Warn("dropped a "+m.Method+" notification from the agent", "bytes", len(line))
+			continue
 		case m.isNotification() && m.Method == "$/cancel_request":
 			if s.cancel(m.Params) {
 				continue

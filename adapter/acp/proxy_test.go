@@ -632,6 +632,9 @@ func TestProxySmuggling(t *testing.T) {
 	if strings.Contains(got, ".env") || strings.Count(got, `"path"`) != 1 {
 		t.Errorf("the editor got %s", got)
 	}
+	// A terminal or fs method without an id is not served, nor passed on.
+	send(t, r.toProxyA, `{"jsonrpc":"2.0","method":"terminal/create","params":{"sessionId":"s1","command":"echo started > started"}}`)
+	send(t, r.toProxyA, `{"jsonrpc":"2.0","method":"fs/read_text_file","params":{"sessionId":"s1","path":"`+env+`"}}`)
 	// What is not one JSON object is not passed on.
 	send(t, r.toProxyA, `{"jsonrpc":"2.0","id":8,"method":"fs/read_text_file"}{"x":1}`)
 	send(t, r.toProxyA, `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"after"}}}}`)
