@@ -96,7 +96,10 @@ func (c *cli) acp(args []string) int {
 		close(exited)
 	}()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// SIGPIPE too: a write to an editor that is gone must end the session
+	// in order (commands ended, agent stopped), not kill cmdguard outright;
+	// a caught signal, unlike an ignored one, is not inherited.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer stop()
 	p := &acp.Proxy{Guard: g, BaseEnv: os.Environ(), Log: log}
 	runErr := p.Run(ctx, c.stdin, c.stdout, agentIn, agentOut)
