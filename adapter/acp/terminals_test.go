@@ -233,6 +233,8 @@ func TestCreateRefusedNeverStarts(t *testing.T) {
 	}{
 		{"ignored file", "echo started > started; cat .env", nil, nil, "deny", "ignore.denied", ".cmdguardignore:1"},
 		{"ignored file in args", "cat", []string{".env"}, nil, "deny", "ignore.denied", ".cmdguardignore:1"},
+		{"a shell in command and args", "sh", []string{"-c", "echo started > started; cat .env"}, nil, "deny", "ignore.denied", ".cmdguardignore:1"},
+		{"a program name with spaces is one word", "echo started > started; cat", []string{"a.txt"}, nil, "deny", "policy.no_match", ""},
 		{"no rule", "echo started > started; rm -rf sub", nil, nil, "deny", "policy.no_match", ""},
 		{"ask without approver", "echo started > started; touch x", nil, nil, "ask", "policy.ask", ""},
 		{"dangerous env", "echo started > started", nil, []sdk.EnvVariable{{Name: "BASH_ENV", Value: "a.txt"}}, "deny", "env.code_injection", "env:BASH_ENV"},
