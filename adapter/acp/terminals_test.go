@@ -498,7 +498,7 @@ func TestReleaseEndsAndFrees(t *testing.T) {
 		waited <- w
 		werr <- err
 	}()
-	time.Sleep(100 * time.Millisecond) // the wait is in flight
+	time.Sleep(500 * time.Millisecond) // the wait is in flight (a loaded machine may take a while)
 	if _, err := a.ReleaseTerminal(c, sdk.ReleaseTerminalRequest{SessionId: "s1", TerminalId: ct.TerminalId}); err != nil {
 		t.Fatal(err)
 	}
