@@ -150,7 +150,7 @@ func (s *session) follow(sessionID, toolCallID json.RawMessage, items []json.Raw
 	if every <= 0 {
 		every = 300 * time.Millisecond
 	}
-	s.wg.Go(func() {
+	s.spawn(func() {
 		tick := time.NewTicker(every)
 		defer tick.Stop()
 		last, _, _ := s.render(items)

@@ -68,7 +68,8 @@ type Proxy struct {
 // Then it releases every terminal it started (their commands end) and
 // closes agentIn, so that the agent sees the end of its input. It returns
 // [ErrEditorClosed] or [ErrAgentClosed] for the side that ended first, or
-// the read error.
+// the read error. The goroutine reading the other side ends when its
+// reader does: close it (a program that exits need not).
 func (p *Proxy) Run(ctx context.Context, editorIn io.Reader, editorOut io.Writer, agentIn io.WriteCloser, agentOut io.Reader) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &session{
@@ -97,6 +98,9 @@ func (p *Proxy) Run(ctx context.Context, editorIn io.Reader, editorOut io.Writer
 	}
 	cancel()
 	agentIn.Close()
+	s.mu.Lock()
+	s.closing = true // no handler starts after this
+	s.mu.Unlock()
 	s.wg.Wait() // handlers of the agent's requests see ctx end
 	s.terms.Close()
 	return err
@@ -122,6 +126,7 @@ type session struct {
 	nextID atomic.Uint64
 
 	mu       sync.Mutex
+	closing  bool                          // Run is ending: no new goroutines
 	pending  map[string]chan message       // our requests to the editor
 	inflight map[string]context.CancelFunc // the agent's requests we serve
 	watches  map[string]*watch             // tool calls showing terminals, by session+id
@@ -359,7 +364,7 @@ func (s *session) serve(m message, handle func(ctx context.Context, m message) (
 	s.mu.Lock()
 	s.inflight[key] = cancel
 	s.mu.Unlock()
-	s.wg.Go(func() {
+	if !s.spawn(func() {
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, key)
@@ -376,7 +381,20 @@ func (s *session) serve(m message, handle func(ctx context.Context, m message) (
 			return handle(ctx, m)
 		}()
 		to.send(out)
-	})
+	}) {
+		cancel()
+	}
+}
+
+// spawn runs f on a goroutine that Run waits for, unless Run is ending.
+func (s *session) spawn(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return false
+	}
+	s.wg.Go(f)
+	return true
 }
 
 // idKey is the canonical form of a JSON-RPC id.
