@@ -37,43 +37,43 @@ func newTextItem(text string) json.RawMessage {
 }
 
 // showTerminals rewrites a session/update's params so that the proxy's
-// terminals in a tool call's content show as text, and keeps that text
-// up to date. Params it does not understand pass as they are.
-func (s *session) showTerminals(params json.RawMessage) json.RawMessage {
+// terminals in a tool call's content show as text. Params it does not
+// understand pass as they are. after, when not nil, is to be called once
+// the rewritten update has been sent: it keeps the text up to date.
+func (s *session) showTerminals(params json.RawMessage) (_ json.RawMessage, after func()) {
 	var p map[string]json.RawMessage
 	if json.Unmarshal(params, &p) != nil {
-		return params
+		return params, nil
 	}
 	var u map[string]json.RawMessage
 	if json.Unmarshal(p["update"], &u) != nil {
-		return params
+		return params, nil
 	}
 	var kind string
 	json.Unmarshal(u["sessionUpdate"], &kind)
 	if kind != "tool_call" && kind != "tool_call_update" {
-		return params
+		return params, nil
 	}
 	var items []json.RawMessage
 	if json.Unmarshal(u["content"], &items) != nil {
-		return params
+		return params, nil
 	}
 	rendered, running, ok := s.render(items)
 	if !ok {
-		return params
+		return params, nil
 	}
 	content, _ := json.Marshal(rendered)
 	u["content"] = content
 	update, err := json.Marshal(u)
 	if err != nil {
-		return params
+		return params, nil
 	}
 	p["update"] = update
 	out, err := json.Marshal(p)
 	if err != nil {
-		return params
+		return params, nil
 	}
-	s.follow(p["sessionId"], u["toolCallId"], items, running)
-	return out
+	return out, s.follow(p["sessionId"], u["toolCallId"], items, rendered, running)
 }
 
 // render replaces each of the proxy's terminals in items by its text. ok
@@ -121,11 +121,12 @@ func terminalText(s Snapshot) string {
 	return b.String()
 }
 
-// follow keeps a tool call's terminal text up to date while a terminal
-// in it runs: it re-renders every Refresh and sends a tool_call_update
-// when the text changed, until every terminal has ended, the agent
-// updates the tool call's content again, or the session ends.
-func (s *session) follow(sessionID, toolCallID json.RawMessage, items []json.RawMessage, running bool) {
+// follow returns what keeps a tool call's terminal text up to date while
+// a terminal in it runs (nil when none runs): from the text sent, it
+// re-renders every Refresh and at a terminal's end, and sends a
+// tool_call_update when the text changed, until every terminal has ended,
+// the agent updates the tool call's content again, or the session ends.
+func (s *session) follow(sessionID, toolCallID json.RawMessage, items, sent []json.RawMessage, running bool) func() {
 	key := string(sessionID) + "\x00" + string(toolCallID)
 	s.mu.Lock()
 	w := s.watches[key]
@@ -138,7 +139,7 @@ func (s *session) follow(sessionID, toolCallID json.RawMessage, items []json.Raw
 	if !running {
 		delete(s.watches, key)
 		s.mu.Unlock()
-		return
+		return nil
 	}
 	s.mu.Unlock()
 	current := func() bool {
@@ -150,44 +151,46 @@ func (s *session) follow(sessionID, toolCallID json.RawMessage, items []json.Raw
 	if every <= 0 {
 		every = 300 * time.Millisecond
 	}
-	s.spawn(func() {
-		tick := time.NewTicker(every)
-		defer tick.Stop()
-		last, _, _ := s.render(items)
-		for running {
-			select {
-			case <-s.ctx.Done():
-				return
-			case <-tick.C:
-			case <-s.ended(items):
-				// the last output and the exit status show at once
+	return func() {
+		s.spawn(func() {
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			defer func() {
+				s.mu.Lock()
+				if s.watches[key] == w && w.gen == gen {
+					delete(s.watches, key)
+				}
+				s.mu.Unlock()
+			}()
+			for {
+				now, running, _ := s.render(items)
+				if !current() {
+					return
+				}
+				if !same(now, sent) {
+					sent = now
+					content, _ := json.Marshal(now)
+					update, _ := json.Marshal(map[string]json.RawMessage{
+						"sessionUpdate": json.RawMessage(`"tool_call_update"`),
+						"toolCallId":    toolCallID,
+						"content":       content,
+					})
+					params, _ := json.Marshal(map[string]json.RawMessage{"sessionId": sessionID, "update": update})
+					s.toEditor.send(message{Method: "session/update", Params: params})
+				}
+				if !running {
+					return
+				}
+				select {
+				case <-s.ctx.Done():
+					return
+				case <-tick.C:
+				case <-s.ended(items):
+					// the last output and the exit status show at once
+				}
 			}
-			if !current() {
-				return
-			}
-			var now []json.RawMessage
-			now, running, _ = s.render(items)
-			if same(now, last) {
-				continue
-			}
-			last = now
-			content, _ := json.Marshal(now)
-			update, _ := json.Marshal(map[string]json.RawMessage{
-				"sessionUpdate": json.RawMessage(`"tool_call_update"`),
-				"toolCallId":    toolCallID,
-				"content":       content,
-			})
-			params, _ := json.Marshal(map[string]json.RawMessage{"sessionId": sessionID, "update": update})
-			if current() {
-				s.toEditor.send(message{Method: "session/update", Params: params})
-			}
-		}
-		s.mu.Lock()
-		if s.watches[key] == w && w.gen == gen {
-			delete(s.watches, key)
-		}
-		s.mu.Unlock()
-	})
+		})
+	}
 }
 
 // ended returns a channel closed when one of the proxy's running

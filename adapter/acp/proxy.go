@@ -346,7 +346,15 @@ func (s *session) fromAgent(r io.Reader) error {
 				continue
 			}
 		case m.isNotification() && m.Method == sdk.ClientMethodSessionUpdate && bytes.Contains(m.Params, []byte(`"terminal"`)):
-			m.Params = s.showTerminals(m.Params)
+			var after func()
+			m.Params, after = s.showTerminals(m.Params)
+			if err := s.toEditor.send(m); err != nil {
+				return fmt.Errorf("acp proxy: write to the editor: %w", err)
+			}
+			if after != nil {
+				after() // its updates follow the one they update
+			}
+			continue
 		}
 		if err := s.toEditor.send(m); err != nil {
 			return fmt.Errorf("acp proxy: write to the editor: %w", err)
