@@ -30,7 +30,7 @@ trap 'rm -rf "$work"' EXIT
 cp scripts/acp/package.json scripts/acp/package-lock.json scripts/acp/*.mjs "$work"/
 if ! (cd "$work" && timeout 300 npm ci --no-audit --no-fund --loglevel=error >"$work/npm.log" 2>&1); then
 	tail -5 "$work/npm.log"
-	skip "npm ci did not finish within 300 s (is the npm registry reachable?)"
+	skip "npm ci failed or did not finish within 300 s (is the npm registry reachable?)"
 fi
 go build -o "$work/cmdguard" ./cmd/cmdguard
 
