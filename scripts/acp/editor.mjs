@@ -39,6 +39,14 @@ fs.writeFileSync(path.join(project, ".cmdguard.yaml"), "version: 1\ndefault: den
 fs.writeFileSync(path.join(project, ".cmdguardignore"), ".env\n");
 fs.writeFileSync(path.join(project, ".env"), `SECRET=${secret}\n`);
 fs.writeFileSync(path.join(project, "a.txt"), "just a file\n");
+process.on("exit", () => {
+  // also when a step throws: no project, home or agent left behind
+  try {
+    child?.kill("SIGKILL");
+  } catch {}
+  fs.rmSync(project, { recursive: true, force: true });
+  fs.rmSync(home, { recursive: true, force: true });
+});
 
 // --- the fake model (Anthropic Messages API, streaming) ---------------------
 let plan = null; // the tool call the model makes in this turn: {tool, input}
@@ -84,7 +92,7 @@ await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const modelURL = `http://127.0.0.1:${server.address().port}`;
 
 // --- the editor: JSON-RPC over the agent server's stdio ---------------------
-const child = spawn(cmdguard, ["acp", "--cwd", project, "--", ...agentArgv], {
+var child = spawn(cmdguard, ["acp", "--cwd", project, "--", ...agentArgv], {
   cwd: project,
   stdio: ["pipe", "pipe", "pipe"],
   env: {
