@@ -124,6 +124,7 @@ file:line. The format comes first: cmdguard import claude --out p.yaml.
 Exit codes: 0 converted, 3 not converted.`},
 	{"serve", "", "serve the AIO sandbox's /v1/bash HTTP API, every command gated", serveAbout},
 	{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout},
+	{"acp", "[--] AGENT [ARGS...]", "stand between an editor and an ACP agent: its terminals and file requests gated", acpAbout},
 }
 
 func lookupSub(name string) (subcommand, bool) {
@@ -240,6 +241,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return env.serve(args[1:])
 	case "hook", "install", "import":
 		return env.agentCmd(args)
+	case "acp":
+		return env.acp(args[1:])
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			// cmdguard help check = cmdguard check --help
