@@ -25,6 +25,7 @@ const testPolicy = `version: 1
 default: deny
 allow: [echo, printf, sleep, pwd, cat, sh -c, exit, exec, kill]
 ask: [touch]
+env_safe: [NAME, OTHER]
 `
 
 // project writes a project with the test policy, an ignore file and a
