@@ -5,8 +5,8 @@
 // the executor of cmdguard: the gate decides whether a command may run,
 // and this package runs it.
 //
-// A [Cmd] is started with [Start] as `bash -c COMMAND` in a process group
-// of its own, with a given working directory, environment and standard
+// A [Cmd] is started with [Start] as `bash -c COMMAND` in a session (and
+// so a process group) of its own, with a given working directory, environment and standard
 // input. Its output is read without pause into a [Buffer] per stream — or
 // one buffer for both, in true order, with [Cmd.Combined] — which keeps
 // the newest bytes up to a limit, counts every byte ever written, and
@@ -21,8 +21,8 @@
 //
 // No command outlives the program that started it: the command's bash is
 // started with Pdeathsig, and a watchdog process shared by the program
-// kills the process groups of its commands when the program dies, even by
-// SIGKILL. What leaves its process group (setsid, a daemon) escapes both;
+// kills the sessions of its commands when the program dies, even by
+// SIGKILL. What leaves its session (setsid, a daemon) escapes both;
 // the sandbox's PID namespace closes that.
 //
 // A command's life is [StatusRunning], then [StatusCompleted],
@@ -54,11 +54,12 @@
 // built-in default PATH. Bash itself is found in the caller's PATH unless
 // [Cmd.Shell] names it.
 //
-// Ending a command ends its whole process group: the signal, SIGCONT, a
-// grace period, then SIGKILL. When the main process exits, the rest of its
-// group is killed too, after a short drain window if its output is still
-// held open, so no process outlives the run. A process that leaves the
-// group (setsid, setpgid, a daemon that double-forks into a new session)
+// Ending a command ends its whole process group, and every other group of
+// its session (timeout, job control and setpgid make one): the signal,
+// SIGCONT, a grace period, then SIGKILL. When the main process exits, the
+// rest of its session is killed too, after a short drain window if its
+// output is still held open, so no process outlives the run. A process
+// that leaves the session (setsid, a daemon that double-forks into a new session)
 // escapes this; only a container or cgroup can hold such processes, and
 // this package does not provide one. Reading from the pipes of an escaped
 // process stops after a second drain window, so that [Process.Wait] still

@@ -8,6 +8,8 @@ import (
 	"os"
 	osexec "os/exec"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -261,8 +263,11 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		Env:   c.Env,
 		Files: []uintptr{stdin.Fd(), outW.Fd(), errW.Fd()},
 		// Pdeathsig ends bash if this program dies; the watchdog ends
-		// the rest of the group (see watchdog.go).
-		Sys: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+		// the rest of the session (see watchdog.go). A session of its own,
+		// not just a process group: a program the command starts may
+		// make a group of its own (timeout does, so do job control and
+		// setpgid), but it cannot leave the session without setsid.
+		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
 	}
 	p.start = time.Now()
 	pid, sandbox, err := startProcess(shell, []string{"bash", "-c", c.Command}, attr, c.Sandbox)
@@ -547,7 +552,95 @@ func (p *Process) signalLocked(sig syscall.Signal) error {
 	if err := syscall.Kill(-p.pid, sig); err != nil && err != syscall.ESRCH {
 		return fmt.Errorf("exec: signal group %d: %w", p.pid, err)
 	}
+	if terminating(sig) || sig == syscall.SIGCONT {
+		// The other groups of the command's session (timeout 300 cmd &
+		// puts timeout in a group of its own). The session id cannot be
+		// reused while bash, its leader, is not reaped.
+		signalSession(p.pid, sig)
+	}
 	return nil
+}
+
+// signalSession sends sig to every process of session sid that is not in
+// process group sid (kill(-sid) reaches those). It reads /proc; the
+// requests of commands ending at once share one pass.
+func signalSession(sid int, sig syscall.Signal) {
+	req := sweepReq{sid, sig, make(chan struct{})}
+	sweeps.mu.Lock()
+	sweeps.pending = append(sweeps.pending, req)
+	if sweeps.running {
+		sweeps.mu.Unlock()
+		<-req.done
+		return
+	}
+	sweeps.running = true
+	for len(sweeps.pending) > 0 {
+		batch := sweeps.pending
+		sweeps.pending = nil
+		sweeps.mu.Unlock()
+		sweepSessions(batch)
+		for _, r := range batch {
+			close(r.done)
+		}
+		sweeps.mu.Lock()
+	}
+	sweeps.running = false
+	sweeps.mu.Unlock()
+}
+
+type sweepReq struct {
+	sid  int
+	sig  syscall.Signal
+	done chan struct{}
+}
+
+var sweeps struct {
+	mu      sync.Mutex
+	pending []sweepReq
+	running bool
+}
+
+// sweepSessions makes one pass over /proc for the requests.
+func sweepSessions(reqs []sweepReq) {
+	procs, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	var buf [512]byte
+	for _, e := range procs {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		fd, err := syscall.Open("/proc/"+e.Name()+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			continue
+		}
+		n, _ := syscall.Read(fd, buf[:])
+		syscall.Close(fd)
+		if n <= 0 {
+			continue
+		}
+		// pid (comm) state ppid pgrp session …; comm may hold anything.
+		s := string(buf[:n])
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) < 4 || f[2] == f[3] {
+			continue // a group leader's group gets kill(-pgid)
+		}
+		sess, err := strconv.Atoi(f[3])
+		if err != nil {
+			continue
+		}
+		for _, r := range reqs {
+			if r.sid == sess && pid != sess {
+				syscall.Kill(pid, r.sig)
+			}
+		}
+	}
 }
 
 // isTerminal reports whether f is a terminal.

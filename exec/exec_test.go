@@ -573,6 +573,10 @@ func TestKill(t *testing.T) {
 		{"SIGHUP", "echo $$; exec sleep 300", syscall.SIGHUP, "SIGHUP", 1},
 		{"SIGTERM ignored: escalation", "trap '' TERM; echo $$; sleep 300 & echo $!; wait", syscall.SIGTERM, "SIGKILL", 2},
 		{"stopped group", "echo $$; kill -STOP $$", syscall.SIGTERM, "SIGTERM", 1},
+		// timeout puts itself in a process group of its own: the kill
+		// reaches it through the command's session.
+		{"a group of its own", "echo $$; timeout 300 sleep 300 & echo $!; wait", syscall.SIGTERM, "SIGTERM", 2},
+		{"a group of its own, SIGKILL", "echo $$; timeout 300 sleep 300 & echo $!; wait", syscall.SIGKILL, "SIGKILL", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,16 +10,18 @@ import (
 
 // The watchdog ends the commands of a program that dies.
 //
-// Each command's bash is started with Pdeathsig, so the kernel kills it
-// when this program dies, even by SIGKILL; but what bash started lives on.
+// Each command's bash is started with Pdeathsig in a session of its own,
+// so the kernel kills it when this program dies, even by SIGKILL; but what
+// bash started lives on.
 // The watchdog is one bash process per program, in a process group of its
 // own that ignores the terminal's signals, which reads "add PGID" and
 // "del PGID" lines from a pipe that only this program holds open. When
 // this program ends, however it ends, the kernel closes the pipe, and the
-// watchdog kills every process group still registered. A group is
-// unregistered before its leader is reaped, so a reused group id is never
-// killed. A process that leaves its group (setsid, a double fork into a
-// new group) escapes both.
+// watchdog kills every process group still registered, and every other
+// process of their sessions (a program may make a group of its own:
+// timeout does). A group is unregistered before its leader is reaped, so
+// a reused group or session id is never killed. A process that leaves
+// the session (setsid, a daemon) escapes both.
 var dog struct {
 	mu   sync.Mutex
 	w    *os.File // write end of the watchdog's stdin, nil until started or after it died
@@ -35,7 +37,16 @@ while read -r op id; do
 	del) unset "g[$id]" ;;
 	esac
 done
-for id in "${!g[@]}"; do kill -KILL -- "-$id"; done 2>/dev/null`
+for id in "${!g[@]}"; do kill -KILL -- "-$id"; done 2>/dev/null
+# Then the other groups of each session (timeout cmd & makes one).
+for pass in 1 2 3; do
+	for f in /proc/[0-9]*/stat; do
+		read -r s < "$f" || continue
+		s=${s##*) }
+		set -- $s
+		[[ $4 && ${g[$4]} ]] && kill -KILL "${f:6:-5}"
+	done 2>/dev/null
+done`
 
 // watch registers process group pgid with the watchdog, starting it if
 // needed. It is best effort: without a watchdog, Pdeathsig still ends the

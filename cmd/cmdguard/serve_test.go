@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -257,6 +258,49 @@ func TestServeSIGKILL(t *testing.T) {
 	for syscall.Kill(-pgid, 0) == nil {
 		if time.Now().After(deadline) {
 			t.Fatalf("process group %d outlived the SIGKILLed server", pgid)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestServeSIGKILLOwnGroup: a SIGKILL of the server also ends what a
+// command put in a process group of its own (timeout does), not only the
+// command's group.
+func TestServeSIGKILLOwnGroup(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ".cmdguard.yaml"), []byte("version: 1\nallow: [echo, sleep, timeout]\n"), 0o644)
+	cmd, addr := startServe(t, dir)
+	resp, err := http.Post("http://"+addr+"/v1/bash/exec", "application/json",
+		strings.NewReader(`{"command": "timeout 300 sleep 301 & echo $!; sleep 300", "timeout": 0.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Data struct{ Status, Stdout string }
+	}
+	json.NewDecoder(resp.Body).Decode(&m)
+	resp.Body.Close()
+	pid, _ := strconv.Atoi(strings.TrimSpace(m.Data.Stdout))
+	if m.Data.Status != "running" || pid == 0 {
+		t.Fatalf("exec: %+v", m)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	alive := func() bool {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return false
+		}
+		s := string(stat)
+		i := strings.LastIndexByte(s, ')')
+		return i > 0 && i+2 < len(s) && s[i+2] != 'Z' && s[i+2] != 'X'
+	}
+	deadline := time.Now().Add(promptDeadline)
+	for alive() {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("timeout (pid %d, a group of its own) outlived the SIGKILLed server", pid)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
