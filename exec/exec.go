@@ -890,7 +890,7 @@ func (p *Process) WaitOutput(ctx context.Context, s Stream, offset int64) Chunk 
 // PollSettle is how long [Process.Poll] waits, once new output has come,
 // for the command to exit, so that a command's last output and its exit
 // are reported in one answer.
-const PollSettle = 100 * time.Millisecond
+const PollSettle = 250 * time.Millisecond
 
 // Poll is the long poll of the /v1/bash protocol. It waits until either
 // stream has output past its offset, the command has ended, or ctx is
@@ -899,11 +899,13 @@ const PollSettle = 100 * time.Millisecond
 // boundary (limit <= 0: no cut; a limit below [utf8.UTFMax] is raised to
 // it, so that a reader always makes progress).
 //
-// The answer is consistent: the status is read before the output, so a
-// final status (not StatusRunning) always comes with all the output, and
-// the streams' EOF is set exactly when the status is final. Once new
-// output has come, Poll waits up to [PollSettle] for the command to exit,
-// so that the last output of a command comes with its final status.
+// The answer is consistent: a final status (not StatusRunning) always
+// comes with all the output, and the streams' EOF is set exactly when the
+// status is final; an answer that says StatusRunning holds only output
+// written before the command exited (when it exits while the answer is
+// read, Poll answers with its end instead). Once new output has come, Poll
+// waits up to [PollSettle] for the command to exit, so that the last
+// output of a command comes with its final status.
 func (p *Process) Poll(ctx context.Context, stdoutOffset, stderrOffset int64, limit int) (Result, error) {
 	if !p.started() {
 		return Result{}, ErrNotStarted
@@ -938,8 +940,23 @@ func (p *Process) Poll(ctx context.Context, stdoutOffset, stderrOffset int64, li
 	r, err := p.state()
 	r.Stdout, r.Stderr = p.since(p.stdout, stdoutOffset), p.since(p.stderr, stderrOffset)
 	if r.Status == StatusRunning {
-		// Output that came after the state was read belongs to the
-		// next answer's state.
+		select {
+		case <-p.exited:
+			// The command exited while the answer was read: what was
+			// read may have been written after the exit (by what it
+			// left in the background). Answer with its end instead.
+			select {
+			case <-p.done:
+			case <-ctx.Done():
+			}
+			r, err = p.state()
+			r.Stdout, r.Stderr = p.since(p.stdout, stdoutOffset), p.since(p.stderr, stderrOffset)
+		default:
+			// It had not exited when the output was read: all of it
+			// was written while it ran.
+		}
+	}
+	if r.Status == StatusRunning {
 		r.Stdout.EOF, r.Stderr.EOF = false, false
 	}
 	if limit > 0 {

@@ -49,15 +49,14 @@ func TestPollFinalOutputWithStatus(t *testing.T) {
 }
 
 func pollOnce(ctx context.Context) error {
-	p, err := exec.Start(ctx, exec.Cmd{Command: "sleep 0.05; echo done", SoftTimeout: 10 * time.Millisecond})
+	p, err := exec.Start(ctx, exec.Cmd{Command: "sleep 0.1; echo done", SoftTimeout: 10 * time.Millisecond})
 	if err != nil {
 		return err
 	}
 	defer p.Release()
-	r, _ := p.Wait(ctx) // the soft timeout: running
-	if r.Status != exec.StatusRunning {
-		return fmt.Errorf("Wait after the soft timeout: %s, want running", r.Status)
-	}
+	// The soft timeout: usually running. On a loaded machine the command
+	// may have ended already; the polls below must then be consistent too.
+	p.Wait(ctx)
 	var out []byte
 	var next int64
 	for {
