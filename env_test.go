@@ -222,3 +222,52 @@ func TestBaseCDPATH(t *testing.T) {
 		t.Errorf("with CDPATH in the base environment, %q = allow: %+v", cmd, d.Reasons)
 	}
 }
+
+// TestRequestEnvRedTeam: variables a red team used through cmdguard serve
+// to read a secret or run code (judged with real bash at the time); none
+// may leave the command allowed.
+func TestRequestEnvRedTeam(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy+"env_safe: [SAFE_*]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(root, "d", "e"), 0o755)
+	os.Symlink("d/e", filepath.Join(root, "l"))
+	for _, tt := range []struct{ cmd, env string }{
+		{"cat x", "MAGIC=.env"},                               // file(1) reads it: a file reference
+		{"git status", "GIT_TEST_FSMONITOR=" + root + "/h"},   // git runs it
+		{"git status", "GOTOOLCHAIN=go1.999.0"},               // go fetches and runs a toolchain
+		{"git status", "GOPROXY=file://" + root},              // …from where the request says
+		{"cd .. && cat secrets/db.txt", "PWD=" + root + "/l"}, // bash's cd .. is logical from an imported PWD
+		{"cd - && cat db.txt", "OLDPWD=" + root + "/secrets"},
+		{"git status", "Npm_Config_Script_Shell=/tmp/x"},
+		{"git status", "RIPGREP_CONFIG_PATH=.env"},
+		{"git status", "TAR_OPTIONS=--to-command=sh"},
+		{"git status", "SAFE_X=" + root + "/x"}, // a listed name with a path value asks
+	} {
+		d, _ := g.Check(context.Background(), cmdguard.Request{Command: tt.cmd, Cwd: filepath.Join(root, "l"), Env: []string{tt.env}})
+		if d.Verdict == cmdguard.Allow {
+			t.Errorf("Check(%q, env %s) = allow: %+v", tt.cmd, tt.env, d.Reasons)
+		}
+	}
+}
+
+// TestGitCommondirProtected: .git/commondir tells git where to read its
+// config and hooks from; writing it is as good as writing .git/config (a
+// red team ran code on the next git status that way).
+func TestGitCommondirProtected(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"echo ../evil > .git/commondir", "echo ../evil | tee .git/commondir", "cp x .git/commondir"} {
+		d, _ := g.Check(context.Background(), cmdguard.Request{Command: cmd, Cwd: root})
+		if d.Verdict != cmdguard.Deny || !slices.ContainsFunc(d.Reasons, func(r cmdguard.Reason) bool { return r.Rule == "path.protected" }) {
+			t.Errorf("Check(%q) = %s %+v; want deny with path.protected", cmd, d.Verdict, d.Reasons)
+		}
+	}
+}

@@ -22,7 +22,7 @@ type gitPlace struct {
 //   - .git is a directory, or a file "gitdir: PATH" (git init
 //     --separate-git-dir, worktrees, submodules), which is itself a place;
 //   - a worktree's git directory names the shared one in commondir;
-//   - in each: config, config.worktree, hooks/ and info/;
+//   - in each: config, config.worktree, commondir, hooks/ and info/;
 //   - core.hooksPath moves the hooks (~/ is the home directory), and
 //     include.path / includeIf.*.path pull in more configuration
 //     (followed up to 16 files);
@@ -62,6 +62,9 @@ func gitPlaces(root string) (places []gitPlace, common string) {
 		add(d, false)
 		add(filepath.Join(d, "config"), false)
 		add(filepath.Join(d, "config.worktree"), false)
+		// commondir names where config and hooks are read from: a
+		// written one points git at a config of the writer's choosing.
+		add(filepath.Join(d, "commondir"), false)
 		add(filepath.Join(d, "hooks"), true)
 		add(filepath.Join(d, "info"), true)
 		configs = append(configs, filepath.Join(d, "config"), filepath.Join(d, "config.worktree"))
