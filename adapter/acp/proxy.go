@@ -476,48 +476,42 @@ func decode(params json.RawMessage, v interface{ Validate() error }) *sdk.Reques
 
 // terminal serves one terminal/* request.
 func (s *session) terminal(ctx context.Context, m message) (message, *lineWriter) {
-	var (
-		result any
-		err    error
-	)
+	var out message
 	switch m.Method {
 	case sdk.ClientMethodTerminalCreate:
-		var p sdk.CreateTerminalRequest
-		if e := decode(m.Params, &p); e != nil {
-			return errorReply(m.ID, e), s.toAgent
-		}
-		result, err = s.terms.CreateTerminal(ctx, p)
-		if err != nil {
-			s.log.Info("refused terminal/create", "command", p.Command, "args", p.Args, "err", err)
-		}
+		out = serveCall(ctx, m, func(ctx context.Context, p sdk.CreateTerminalRequest) (sdk.CreateTerminalResponse, error) {
+			r, err := s.terms.CreateTerminal(ctx, p)
+			if err != nil {
+				s.log.Info("refused terminal/create", "command", p.Command, "args", p.Args, "err", err)
+			}
+			return r, err
+		})
 	case sdk.ClientMethodTerminalOutput:
-		var p sdk.TerminalOutputRequest
-		if e := decode(m.Params, &p); e != nil {
-			return errorReply(m.ID, e), s.toAgent
-		}
-		result, err = s.terms.TerminalOutput(ctx, p)
+		out = serveCall(ctx, m, s.terms.TerminalOutput)
 	case sdk.ClientMethodTerminalWaitForExit:
-		var p sdk.WaitForTerminalExitRequest
-		if e := decode(m.Params, &p); e != nil {
-			return errorReply(m.ID, e), s.toAgent
-		}
-		result, err = s.terms.WaitForTerminalExit(ctx, p)
+		out = serveCall(ctx, m, s.terms.WaitForTerminalExit)
 	case sdk.ClientMethodTerminalKill:
-		var p sdk.KillTerminalRequest
-		if e := decode(m.Params, &p); e != nil {
-			return errorReply(m.ID, e), s.toAgent
-		}
-		result, err = s.terms.KillTerminal(ctx, p)
+		out = serveCall(ctx, m, s.terms.KillTerminal)
 	case sdk.ClientMethodTerminalRelease:
-		var p sdk.ReleaseTerminalRequest
-		if e := decode(m.Params, &p); e != nil {
-			return errorReply(m.ID, e), s.toAgent
-		}
-		result, err = s.terms.ReleaseTerminal(ctx, p)
+		out = serveCall(ctx, m, s.terms.ReleaseTerminal)
 	default:
-		return errorReply(m.ID, sdk.NewMethodNotFound(m.Method)), s.toAgent
+		out = errorReply(m.ID, sdk.NewMethodNotFound(m.Method))
 	}
-	return reply(m.ID, result, err), s.toAgent
+	return out, s.toAgent
+}
+
+// serveCall decodes m's params as P, calls f and makes the reply: an
+// invalid-params error when they do not decode or validate.
+func serveCall[P any, R any, PP interface {
+	*P
+	Validate() error
+}](ctx context.Context, m message, f func(context.Context, P) (R, error)) message {
+	var p P
+	if e := decode(m.Params, PP(&p)); e != nil {
+		return errorReply(m.ID, e)
+	}
+	result, err := f(ctx, p)
+	return reply(m.ID, result, err)
 }
 
 // file checks an fs/read_text_file or fs/write_text_file request and
