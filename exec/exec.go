@@ -8,8 +8,6 @@ import (
 	"os"
 	osexec "os/exec"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -600,47 +598,105 @@ var sweeps struct {
 	running bool
 }
 
-// sweepSessions makes one pass over /proc for the requests.
+// sweepSessions makes one pass over /proc for the requests. It reads
+// each process's stat with raw system calls into reused buffers: it runs
+// at the end of every command, so it allocates nothing per process.
 func sweepSessions(reqs []sweepReq) {
-	procs, err := os.ReadDir("/proc")
+	proc, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return
 	}
-	var buf [512]byte
-	for _, e := range procs {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
+	defer syscall.Close(proc)
+	var dents [8 << 10]byte
+	var path [32]byte // "PID/stat\x00"
+	var stat [512]byte
+	for {
+		n, err := syscall.Getdents(proc, dents[:])
+		if err != nil || n <= 0 {
+			return
 		}
-		fd, err := syscall.Open("/proc/"+e.Name()+"/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			continue
-		}
-		n, _ := syscall.Read(fd, buf[:])
-		syscall.Close(fd)
-		if n <= 0 {
-			continue
-		}
-		// pid (comm) state ppid pgrp session …; comm may hold anything.
-		s := string(buf[:n])
-		i := strings.LastIndexByte(s, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(s[i+1:])
-		if len(f) < 4 || f[2] == f[3] {
-			continue // a group leader's group gets kill(-pgid)
-		}
-		sess, err := strconv.Atoi(f[3])
-		if err != nil {
-			continue
-		}
-		for _, r := range reqs {
-			if r.sid == sess && pid != sess {
-				syscall.Kill(pid, r.sig)
+		for off := 0; off < n; {
+			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name
+			reclen := int(dents[off+16]) | int(dents[off+17])<<8
+			name := dents[off+19 : off+reclen]
+			off += reclen
+			pid, ok := atoi(name)
+			if !ok {
+				continue
+			}
+			k := copy(path[:], name[:clen(name)])
+			k += copy(path[k:], "/stat\x00")
+			fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&path[0])),
+				uintptr(syscall.O_RDONLY|syscall.O_CLOEXEC), 0, 0, 0)
+			if errno != 0 {
+				continue
+			}
+			m, _ := syscall.Read(int(fd), stat[:])
+			syscall.Close(int(fd))
+			if m <= 0 {
+				continue
+			}
+			pgrp, sess, ok := statGroups(stat[:m])
+			if !ok || pgrp == sess {
+				continue // a session leader's group gets kill(-pgid)
+			}
+			for _, r := range reqs {
+				if r.sid == sess && pid != sess {
+					syscall.Kill(pid, r.sig)
+				}
 			}
 		}
 	}
+}
+
+// clen is the length of the NUL-terminated name in b.
+func clen(b []byte) int {
+	for i, c := range b {
+		if c == 0 {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// atoi parses the NUL-terminated decimal name of a /proc entry.
+func atoi(b []byte) (int, bool) {
+	n, digits := 0, 0
+	for _, c := range b {
+		if c == 0 {
+			break
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+		digits++
+	}
+	return n, digits > 0
+}
+
+// statGroups returns the process group and session of a /proc/PID/stat
+// line: "pid (comm) state ppid pgrp session …", where comm may hold
+// anything, so fields are counted from the last ')'.
+func statGroups(b []byte) (pgrp, sess int, ok bool) {
+	i := len(b) - 1
+	for i >= 0 && b[i] != ')' {
+		i--
+	}
+	if i < 0 {
+		return 0, 0, false
+	}
+	var f [4]int // state, ppid, pgrp, session: numbers from the 2nd on
+	field := -1
+	for j := i + 1; j < len(b) && field < 4; j++ {
+		switch c := b[j]; {
+		case c == ' ':
+			field++
+		case field >= 1 && c >= '0' && c <= '9':
+			f[field] = f[field]*10 + int(c-'0')
+		}
+	}
+	return f[2], f[3], field >= 3
 }
 
 // isTerminal reports whether f is a terminal.
