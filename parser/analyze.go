@@ -329,6 +329,7 @@ type state struct {
 	cwd           cwdState
 	vars          map[string]string // request-added variables $NAME resolves to
 	envRefs       []FileRef         // files the AddEnv variables name
+	loop, loops   int               // Command.Loop of the commands being walked; loops numbered so far
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -678,6 +679,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		}
 		return out, out
 	case *syntax.WhileClause:
+		defer s.repeat()()
 		succ, fail := s.listSF(x.Cond, cwd, c)
 		body := succ
 		if x.Until {
@@ -690,6 +692,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		}
 		return out, out
 	case *syntax.ForClause:
+		defer s.repeat()()
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
 			s.checkEnv(l.Name.Value, c.pos(l.Name.Pos()))
@@ -930,6 +933,7 @@ func (s *state) add(cmd Command) bool {
 	if cmd.MatchArgv == nil {
 		cmd.MatchArgv = cmd.Args
 	}
+	cmd.Loop = s.loop
 	s.res.Commands = append(s.res.Commands, cmd)
 	if c := &s.res.Commands[len(s.res.Commands)-1]; len(c.MatchArgv) > 0 {
 		c.OptionHits = optionHits(c) // c, not &cmd: cmd would escape
