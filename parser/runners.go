@@ -16,6 +16,8 @@ import (
 //     Nil subs: every invocation does, but those of except.
 //   - except: whole invocations (after the program name) that only print
 //     (--version, help).
+//   - reads: subcommands that only read, whatever follows (yarn why X),
+//     for programs without subs.
 //   - shell: a shell, which runs its FILE operand or the script on its
 //     standard input; with -c it runs the STRING, whose commands are
 //     judged on their own (see wrappers).
@@ -23,6 +25,7 @@ import (
 type runner struct {
 	subs   []string
 	except []string
+	reads  []string
 	shell  bool
 	what   string
 }
@@ -43,8 +46,8 @@ var runners = map[string]runner{
 	"npm": {subs: []string{"test", "t", "tst", "run", "run-script", "rum", "urn", "exec", "x", "start", "stop", "restart",
 		"install", "i", "in", "isntall", "add", "ci", "install-test", "it", "install-ci-test", "cit", "rebuild", "rb", "pack", "publish", "explore"},
 		except: printsOnly, what: "runs the package's scripts"},
-	"pnpm":    {except: append([]string{"list", "ls", "why", "outdated", "info", "view"}, printsOnly...), what: "runs the package's scripts (pnpm NAME runs script NAME)"},
-	"yarn":    {except: append([]string{"list", "why", "outdated", "info"}, printsOnly...), what: "runs the package's scripts (yarn NAME runs script NAME)"},
+	"pnpm":    {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
+	"yarn":    {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
 	"bun":     {except: printsOnly, what: "runs the project's scripts"},
 	"npx":     {except: printsOnly, what: "runs a binary of node_modules"},
 	"pnpx":    {except: printsOnly, what: "runs a binary of node_modules"},
@@ -122,7 +125,7 @@ func RunsProjectCode(c *Command) string {
 		return ""
 	}
 	rest := args[1:]
-	if len(rest) == 1 && slices.Contains(r.except, rest[0]) {
+	if len(rest) == 1 && slices.Contains(r.except, rest[0]) || len(rest) > 0 && slices.Contains(r.reads, rest[0]) {
 		return ""
 	}
 	switch {
