@@ -129,7 +129,8 @@ func TestWriteThenRunGate(t *testing.T) {
 		{"ls | xargs -I{} sh -c 'go test; printf x > {}_test.go'", Ask, "at 1:44"},
 		{"go test ./...", Allow, ""},
 		{"go test ./...; printf x > x_test.go", Allow, ""},
-		{"go test ./... | tee test.log", Allow, ""},
+		{"go test ./... | tee test.log", Ask, "alongside the write of test.log at 1:21"},
+		{"go test ./... && cat x", Allow, ""},
 	} {
 		d, err := g.Check(context.Background(), Request{Command: c.cmd})
 		if err != nil {

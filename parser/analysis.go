@@ -160,6 +160,10 @@ type Command struct {
 	// it (xargs, parallel, watch, find -exec). Commands with the same Loop
 	// repeat together: it numbers the outermost repetition.
 	Loop int `json:"loop,omitempty"`
+	// Async reports a command that runs alongside the commands after it:
+	// in a job sent to the background with &, or in a pipeline element
+	// before the last.
+	Async bool `json:"async,omitempty"`
 }
 
 // OptionHit is one guarded option of a command.

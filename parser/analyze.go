@@ -603,6 +603,7 @@ func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState
 		s.find("parser.coprocess", c.pos(st.Pos()), "coprocess")
 	}
 	if st.Background {
+		s.async(first)
 		// A background job runs in a subshell: its cd is not ours.
 		return cwd, cwd
 	}
@@ -648,7 +649,9 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 			s2, f2 := s.stmt(x.Y, f1, c)
 			return merge(s1, s2), f2
 		default: // | and |&: every element runs in a subshell
+			first := len(s.res.Commands)
 			s.stmt(x.X, cwd, c)
+			s.async(first)
 			s.stmt(x.Y, cwd, c)
 			return cwd, cwd
 		}

@@ -171,7 +171,24 @@ var writers = map[string][]string{
 		"revert", "clone", "submodule", "worktree", "mv", "read-tree", "checkout-index", "bisect"},
 	"tar": nil, "unzip": nil, "patch": nil, "cpio": nil, "rsync": nil, "7z": nil, "7za": nil, "bsdtar": nil,
 	"gunzip": nil, "bunzip2": nil, "unxz": nil, "unzstd": nil, "dd": nil,
-	"go": {"get", "mod", "work"},
+	"wget": nil, "split": nil, "csplit": nil, "uniq": nil,
+	"go":   {"get", "mod", "work"},
+	"npm":  {"install", "i", "in", "ci", "add", "update", "up"},
+	"pnpm": {"install", "i", "add", "update", "up"},
+	"yarn": {"install", "add", "upgrade"},
+	"pip":  {"install", "download"}, "pip3": {"install", "download"},
+}
+
+// remoteName reports curl options that write a file named by the URL
+// (-O, --remote-name, --remote-name-all, -J in a cluster).
+func remoteName(args []string) bool {
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "--remote-name") || strings.HasPrefix(a, "--output-dir") ||
+			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a, "OJ") {
+			return true
+		}
+	}
+	return false
 }
 
 // writes returns the position of what c writes inside one of dirs (or
@@ -203,6 +220,9 @@ func writes(c *Command, dirs []string, run *Command) (Pos, string, bool) {
 				return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
 			}
 		}
+	}
+	if len(c.Args) > 0 && path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
+		return c.Pos, "curl -O", true
 	}
 	for _, h := range c.OptionHits {
 		return c.Pos, h.What, true
@@ -249,7 +269,7 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 			continue
 		}
 		for j := range cmds {
-			if j == i || j > i && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
+			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
 				continue
 			}
 			dirs := []string{root, run.Cwd}
@@ -261,7 +281,10 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 				continue
 			}
 			when := "after"
-			if j > i {
+			switch {
+			case j > i && run.Async:
+				when = "alongside"
+			case j > i:
 				when = "in the loop that repeats it with"
 			}
 			out = append(out, Finding{Rule: "policy.write_then_run", Pos: run.Pos,
@@ -271,6 +294,13 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 		}
 	}
 	return out
+}
+
+// async marks the commands from first on as Async.
+func (s *state) async(first int) {
+	for k := first; k < len(s.res.Commands); k++ {
+		s.res.Commands[k].Async = true
+	}
 }
 
 // repeats reports a wrapper that runs its command again and again.

@@ -93,6 +93,10 @@ func TestWriteThenRun(t *testing.T) {
 		{"tar xf a.tar && make", "1:17 1:1"},
 		{"unzip a.zip && ./a.out", "1:16 1:1"},
 		{"echo id > x.sh && chmod +x x.sh && ./x.sh", "1:36 1:11"},
+		{"curl -sO https://x/Makefile && make", "1:32 1:1"},
+		{"wget https://x/run.sh; bash run.sh", "1:24 1:1"},
+		{"uniq in.txt x_test.go; go test", "1:24 1:1"},
+		{"npm install evil && npm test", "1:21 1:1"},
 		// Loops: a write later in the body comes before the run of the
 		// next round; also nested loops and the condition.
 		{"for i in 1 2; do go test; printf x > x_test.go; done", "1:18 1:38"},
@@ -119,7 +123,13 @@ func TestWriteThenRun(t *testing.T) {
 		{"cat a.go && go test", ""},
 		{"go test ./... > out.txt", ""},
 		{"go test ./...; printf x > x_test.go", ""},
-		{"go test ./... 2>&1 | tee test.log", ""},
+		// Alongside: a background job or an earlier pipeline element runs
+		// while later commands write (measured with bash: both run the
+		// test written after them).
+		{"go test ./... & printf x > x_test.go; wait", "1:1 1:28"},
+		{"go test ./... | printf x > x_test.go", "1:1 1:28"},
+		{"go test ./... 2>&1 | tee test.log", "1:1 1:26"},
+		{"go test ./... & wait; cat x", ""},
 		{"make && echo done > /dev/null", ""},
 		{"echo start > /tmp/log; go test ./...", ""},
 		{"mkdir -p build && make", ""},
