@@ -74,12 +74,17 @@ type Request struct {
 	// host's environment (os.Environ); an empty, non-nil slice means none.
 	BaseEnv []string
 	// Sandboxed says the command will run under the policy's kernel
-	// sandbox (Start and Run set it from RunRequest.Sandbox). The check
-	// counts it, or a policy whose sandbox is enabled, only when the
-	// sandbox is required: one that may fail open earns nothing. The
+	// sandbox (Start and Run set it from RunRequest.Sandbox, and run the
+	// command sandboxed when it is set). It counts only when the sandbox
+	// is required: one that may fail open earns nothing. The
 	// embedded default policy allows commands that run the project's code
-	// only under it (policy.needs_sandbox).
+	// only under it (policy.needs_sandbox). A policy's sandbox: enabled
+	// counts only for the commands Start and Run run: a Check alone (a
+	// hook, whose agent runs the command itself) runs nothing.
 	Sandboxed bool
+	// running is set by Start: the command will run, in the policy's
+	// sandbox when it is enabled.
+	running bool
 }
 
 // env returns the request's trusted base environment and the entries of
@@ -322,7 +327,7 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added, EnvSafe: st.policy.EnvSafe()})
 	in, dyn := newInput(a.Commands)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
-	if sb := st.policy.Sandbox(); sb.Required && (req.Sandboxed || sb.Enabled) {
+	if sb := st.policy.Sandbox(); sb.Required && (req.Sandboxed || req.running && sb.Enabled) {
 		in.Sandboxed = true
 	}
 	in.Findings = make([]policy.Finding, 0, len(a.Findings))

@@ -146,3 +146,43 @@ func TestWriteThenRunGate(t *testing.T) {
 		t.Errorf("re-rated to allow: %s\n%s", d.Verdict, d.Summary())
 	}
 }
+
+// TestInputSandboxed: the policy input says sandboxed only when the
+// command will run in a required sandbox: asked for (Request.Sandboxed),
+// or enabled by the policy for a command Start runs — not for a Check
+// alone, whose caller runs the command itself.
+func TestInputSandboxed(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		sandbox          string
+		sandboxed, start bool
+		want             bool
+	}{
+		{"", false, false, false},
+		{"", true, false, true},
+		{"sandbox: {enabled: true}\n", false, false, false},
+		{"sandbox: {enabled: true}\n", false, true, true},
+		{"sandbox: {enabled: true, required: false}\n", false, true, false},
+		{"sandbox: {required: false}\n", true, false, false},
+	} {
+		root, err := filepath.EvalSymlinks(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, ".cmdguard.yaml"), []byte("version: 1\ndefault: allow\n"+c.sandbox), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		g, err := OpenPolicy(filepath.Join(root, ".cmdguard.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := g.src.current()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := g.input(Request{Command: "go test", Sandboxed: c.sandboxed, running: c.start}, st)
+		if err != nil || in.Sandboxed != c.want {
+			t.Errorf("%q, Sandboxed %v, running %v: input sandboxed %v, %v; want %v", c.sandbox, c.sandboxed, c.start, in.Sandboxed, err, c.want)
+		}
+	}
+}
