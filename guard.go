@@ -327,8 +327,9 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added, EnvSafe: st.policy.EnvSafe()})
 	in, dyn := newInput(a.Commands)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
-	if sb := st.policy.Sandbox(); sb.Required && (req.Sandboxed || req.running && sb.Enabled) {
-		in.Sandboxed = true
+	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
+		sb := st.policy.Sandbox()
+		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
 	in.Findings = make([]policy.Finding, 0, len(a.Findings))
 	for _, f := range append(a.Findings, parser.WriteThenRun(a.Commands, g.root)...) {

@@ -109,8 +109,9 @@ var runners = map[string]runner{
 }
 
 // RunsProjectCode says whether c runs code the project holds, and what,
-// from the table runners: "go test builds and runs the package's code".
-// It is empty for a command that does not.
+// from the table runners: "builds and runs the package's code" for go
+// test. It is empty for a command that does not. The text is the table's
+// own (no allocation): callers name the command themselves.
 func RunsProjectCode(c *Command) string {
 	args := c.Args
 	if len(args) == 0 {
@@ -120,7 +121,7 @@ func RunsProjectCode(c *Command) string {
 	r, ok := runners[path.Base(name)]
 	if !ok {
 		if strings.Contains(name, "/") && !systemDir(name) {
-			return name + " runs a file that may be the project's"
+			return "runs a file that may be the project's"
 		}
 		return ""
 	}
@@ -141,15 +142,24 @@ func RunsProjectCode(c *Command) string {
 				return ""
 			}
 		}
-		return name + " " + r.what
+		return r.what
 	case r.subs == nil:
-		return name + " " + r.what
+		return r.what
 	case len(rest) == 0:
 		return ""
 	case strings.HasPrefix(rest[0], "-") || slices.Contains(r.subs, rest[0]):
-		return name + " " + rest[0] + " " + r.what
+		return r.what
 	}
 	return ""
+}
+
+// runName names a runner command for messages: its program, and the
+// subcommand for programs with subcommands ("go test").
+func runName(c *Command) string {
+	if r, ok := runners[path.Base(c.Args[0])]; ok && r.subs != nil && len(c.Args) > 1 {
+		return c.Args[0] + " " + c.Args[1]
+	}
+	return c.Args[0]
 }
 
 // systemDir reports an absolute program path in a system directory
@@ -191,11 +201,12 @@ func remoteName(args []string) bool {
 	return false
 }
 
-// writes returns the position of what c writes inside one of dirs (or
-// anywhere when one is empty), or of a write the analysis cannot place;
-// ok is false when it writes nothing there. A write to a file among run's
-// own file operands counts wherever it is.
-func writes(c *Command, dirs []string, run *Command) (Pos, string, bool) {
+// writes returns the position of what c writes inside root (anywhere
+// when root is empty) or the directory run runs in (anywhere when that is
+// unknown), or of a write the analysis cannot place; ok is false when it
+// writes nothing there. A write to a file among run's own file operands
+// counts wherever it is.
+func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 	for _, f := range c.Files {
 		if !f.Write || f.Maybe {
 			continue
@@ -210,7 +221,7 @@ func writes(c *Command, dirs []string, run *Command) (Pos, string, bool) {
 			}
 			p = path.Join(c.Cwd, p)
 		}
-		if f.Dynamic || f.Glob || names(run, p) || slices.ContainsFunc(dirs, func(d string) bool { return d == "" || within(p, d) }) {
+		if f.Dynamic || f.Glob || root == "" || within(p, root) || run.CwdDynamic || run.Cwd == "" || within(p, run.Cwd) || names(run, p) {
 			return f.Pos, f.Path, true
 		}
 	}
@@ -272,11 +283,7 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
 				continue
 			}
-			dirs := []string{root, run.Cwd}
-			if run.CwdDynamic || run.Cwd == "" {
-				dirs[1] = "" // it may run anywhere
-			}
-			p, name, ok := writes(&cmds[j], dirs, run)
+			p, name, ok := writes(&cmds[j], root, run)
 			if !ok {
 				continue
 			}
@@ -288,7 +295,7 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 				when = "in the loop that repeats it with"
 			}
 			out = append(out, Finding{Rule: "policy.write_then_run", Pos: run.Pos,
-				Message: what + " " + when + " the write of " + name + " at " + p.String() +
+				Message: runName(run) + " " + what + " " + when + " the write of " + name + " at " + p.String() +
 					": it may run what the command just wrote, which the gate never saw"})
 			break
 		}

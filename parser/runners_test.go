@@ -154,3 +154,15 @@ func TestWriteThenRun(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWriteThenRun is the chain rule on an analysed chain of ten
+// commands, half of them runners, with one write at the end of a loop.
+func BenchmarkWriteThenRun(b *testing.B) {
+	a := Analyze("git status && go vet ./... && go test ./... | tail -5; for i in 1 2; do make; cat x; npm test; ls; echo > a.go; done", Options{Cwd: "/p"})
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(WriteThenRun(a.Commands, "/p")) != 3 {
+			b.Fatal("want 3 findings")
+		}
+	}
+}

@@ -117,7 +117,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 			}
 		}
 		if r.Rule == "policy.allow" && p.builtin && c.Runs != "" {
-			reasons = append(reasons, p.sandboxReason(c, in.Sandboxed, ci))
+			reasons = append(reasons, p.sandboxReason(c, w, in.Sandboxed, ci))
 		}
 		hits = guardHits(c, m.depth, hits[:0])
 		for _, h := range hits {

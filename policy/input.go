@@ -79,8 +79,8 @@ type Command struct {
 	// write, delete or run a program (see OptionHit). Not part of the
 	// Rego input.
 	OptionHits []OptionHit `json:"-"`
-	// Runs says what project code the command runs ("go test builds and
-	// runs the package's code"), empty when it runs none. Under the
+	// Runs says what project code the command runs ("builds and runs the
+	// package's code", for go test), empty when it runs none. Under the
 	// embedded default policy an allowed command that runs project code
 	// asks unless Input.Sandboxed (policy.needs_sandbox). Not part of the
 	// Rego input.
