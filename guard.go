@@ -73,6 +73,18 @@ type Request struct {
 	// BaseEnv is the trusted environment ("KEY=value"). Nil means the
 	// host's environment (os.Environ); an empty, non-nil slice means none.
 	BaseEnv []string
+	// Sandboxed says the command will run under the policy's kernel
+	// sandbox (Start and Run set it from RunRequest.Sandbox, and run the
+	// command sandboxed when it is set). It counts only when the sandbox
+	// is required: one that may fail open earns nothing. The
+	// embedded default policy allows commands that run the project's code
+	// only under it (policy.needs_sandbox). A policy's sandbox: enabled
+	// counts only for the commands Start and Run run: a Check alone (a
+	// hook, whose agent runs the command itself) runs nothing.
+	Sandboxed bool
+	// running is set by Start: the command will run, in the policy's
+	// sandbox when it is enabled.
+	running bool
 }
 
 // env returns the request's trusted base environment and the entries of
@@ -315,8 +327,12 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added, EnvSafe: st.policy.EnvSafe()})
 	in, dyn := newInput(a.Commands)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
+	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
+		sb := st.policy.Sandbox()
+		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
+	}
 	in.Findings = make([]policy.Finding, 0, len(a.Findings))
-	for _, f := range a.Findings {
+	for _, f := range append(a.Findings, parser.WriteThenRun(a.Commands, g.root)...) {
 		pf := policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)}
 		if f.Var != "" {
 			pf.Source = "env:" + f.Var // the request's variable, not a place in the command
@@ -359,6 +375,7 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 	for _, h := range c.OptionHits {
 		out.OptionHits = append(out.OptionHits, policy.OptionHit{Index: h.Index, What: h.What, Why: h.Why})
 	}
+	out.Runs = parser.RunsProjectCode(c)
 	for _, o := range c.UnknownOptions {
 		out.UnknownOptions = append(out.UnknownOptions, policy.Option{Value: o.Value, Pos: pos(o.Pos)})
 	}

@@ -221,6 +221,11 @@ func (g *Guard) Hint(r Reason, d Decision) string {
 		return fmt.Sprintf("the deny rule at %s matched; a longer allow: prefix in %s wins over it", r.Source, file)
 	case "rego.deny", "rego.ask", "rego.error":
 		return "fired by the Rego policy at " + r.Source
+	case "policy.needs_sandbox":
+		if r.Verdict != Allow {
+			return "run it with cmdguard run --sandbox, or allow it without the sandbox in " + file
+		}
+		return ""
 	}
 	info, ok := policy.LookupRule(r.Rule)
 	switch {

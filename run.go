@@ -103,6 +103,9 @@ func (g *Guard) Start(ctx context.Context, req RunRequest) (Decision, *exec.Proc
 
 // start checks req within ctx and starts the command, which life ends.
 func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exec.Process, error) {
+	// A check told the command runs sandboxed must run it sandboxed.
+	req.Sandbox = req.Sandbox || req.Request.Sandboxed
+	req.Request.Sandboxed, req.Request.running = req.Sandbox, true
 	d, used, err := g.checkPolicy(ctx, req.Request, false)
 	if err != nil {
 		return d, nil, fmt.Errorf("%w: %w", ErrRefused, err)

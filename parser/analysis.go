@@ -155,6 +155,15 @@ type Command struct {
 	// optionGuards). A policy asks for each unless the prefix rule it
 	// allowed the command with names it (policy.dangerous_option).
 	OptionHits []OptionHit `json:"option_hits,omitempty"`
+	// Loop is nonzero for a command that may run more than once: one
+	// inside a while, until or for loop, or run by a wrapper that repeats
+	// it (xargs, parallel, watch, find -exec). Commands with the same Loop
+	// repeat together: it numbers the outermost repetition.
+	Loop int `json:"loop,omitempty"`
+	// Async reports a command that runs alongside the commands after it:
+	// in a job sent to the background with &, or in a pipeline element
+	// before the last.
+	Async bool `json:"async,omitempty"`
 }
 
 // OptionHit is one guarded option of a command.

@@ -329,6 +329,7 @@ type state struct {
 	cwd           cwdState
 	vars          map[string]string // request-added variables $NAME resolves to
 	envRefs       []FileRef         // files the AddEnv variables name
+	loop, loops   int               // Command.Loop of the commands being walked; loops numbered so far
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -602,6 +603,7 @@ func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState
 		s.find("parser.coprocess", c.pos(st.Pos()), "coprocess")
 	}
 	if st.Background {
+		s.async(first)
 		// A background job runs in a subshell: its cd is not ours.
 		return cwd, cwd
 	}
@@ -647,7 +649,9 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 			s2, f2 := s.stmt(x.Y, f1, c)
 			return merge(s1, s2), f2
 		default: // | and |&: every element runs in a subshell
+			first := len(s.res.Commands)
 			s.stmt(x.X, cwd, c)
+			s.async(first)
 			s.stmt(x.Y, cwd, c)
 			return cwd, cwd
 		}
@@ -678,6 +682,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		}
 		return out, out
 	case *syntax.WhileClause:
+		defer s.repeat()()
 		succ, fail := s.listSF(x.Cond, cwd, c)
 		body := succ
 		if x.Until {
@@ -690,6 +695,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		}
 		return out, out
 	case *syntax.ForClause:
+		defer s.repeat()()
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
 			s.checkEnv(l.Name.Value, c.pos(l.Name.Pos()))
@@ -930,6 +936,7 @@ func (s *state) add(cmd Command) bool {
 	if cmd.MatchArgv == nil {
 		cmd.MatchArgv = cmd.Args
 	}
+	cmd.Loop = s.loop
 	s.res.Commands = append(s.res.Commands, cmd)
 	if c := &s.res.Commands[len(s.res.Commands)-1]; len(c.MatchArgv) > 0 {
 		c.OptionHits = optionHits(c) // c, not &cmd: cmd would escape

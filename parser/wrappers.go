@@ -228,6 +228,9 @@ func innerCtx(c *ctx, name string) *ctx {
 // inner reports the command argv run by a wrapper, then walks it
 // (it may itself be a wrapper). edit, if set, adjusts it first.
 func (s *state) inner(argv []Word, name string, c *ctx, cwd cwdState, inShell bool, edit func(*Command)) cwdState {
+	if repeats(name) {
+		defer s.repeat()()
+	}
 	nc := innerCtx(c, name)
 	cmd := Command{Argv: argv[:len(argv):len(argv)], Pos: argv[0].Pos, Wrappers: nc.wrappers,
 		Cwd: cwd.dir, CwdDynamic: cwd.dyn}
@@ -249,6 +252,9 @@ func (s *state) shellString(w Word, name string, c *ctx, cwd cwdState) {
 		// /bin/sh may be dash, where $'…' and $"…" are not quotes: the
 		// words it runs are not the ones analysed here.
 		s.find("parser.unsupported", w.Pos, sh+" is not bash: $'…' and $\"…\" quoting differs")
+	}
+	if repeats(name) {
+		defer s.repeat()()
 	}
 	nc := innerCtx(c, name)
 	nc.src = w.Value

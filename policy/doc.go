@@ -116,7 +116,7 @@
 //
 //	{
 //	  "source": "cat .env | grep KEY > out.txt",
-//	  "cwd": "/home/me/proj", "root": "/home/me/proj",
+//	  "cwd": "/home/me/proj", "root": "/home/me/proj", "sandboxed": false,
 //	  "commands": [
 //	    {"argv": ["cat", ".env"], "match_argv": ["cat", ".env"], "dynamic": [false, false],
 //	     "pos": {"line": 1, "col": 1}, "wrappers": [], "redirects": [], "cwd": "/home/me/proj",

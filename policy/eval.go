@@ -116,6 +116,9 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 						": it may write a file or run a program; allow the command in a .cmdguard.yaml"})
 			}
 		}
+		if r.Rule == "policy.allow" && p.builtin && c.Runs != "" {
+			reasons = append(reasons, p.sandboxReason(c, w, in.Sandboxed, ci))
+		}
 		hits = guardHits(c, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")

@@ -79,6 +79,12 @@ type Command struct {
 	// write, delete or run a program (see OptionHit). Not part of the
 	// Rego input.
 	OptionHits []OptionHit `json:"-"`
+	// Runs says what project code the command runs ("builds and runs the
+	// package's code", for go test), empty when it runs none. Under the
+	// embedded default policy an allowed command that runs project code
+	// asks unless Input.Sandboxed (policy.needs_sandbox). Not part of the
+	// Rego input.
+	Runs string `json:"-"`
 }
 
 // Option is one option word of a command, with its position.
@@ -95,6 +101,10 @@ type Input struct {
 	Findings []Finding `json:"findings"`
 	Cwd      string    `json:"cwd"`
 	Root     string    `json:"root"`
+	// Sandboxed reports that the command will run under the kernel
+	// sandbox, and not without it (the sandbox is required): secrets
+	// hidden, git's config and hooks and the policy read-only.
+	Sandboxed bool `json:"sandboxed"`
 }
 
 // Reason is one cause of a Decision.

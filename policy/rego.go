@@ -342,6 +342,7 @@ var inputKeys = [...]string{
 	"source", "commands", "findings", "cwd", "root", "rule", "message", "pos", "line", "col",
 	"argv", "match_argv", "dynamic", "wrappers", "redirects", "files", "op", "target", "write",
 	"path", "written", "kind", "recursive", "ignored", "outside_root", "is_dir", "exists", "maybe", "ignored_by",
+	"sandboxed",
 }
 
 const (
@@ -374,6 +375,7 @@ const (
 	kExists
 	kMaybe
 	kIgnoredBy
+	kSandboxed
 	numKeys
 )
 
@@ -422,6 +424,7 @@ func (k *keyTerms) inputValue(in *Input) ast.Value {
 		b.item(kFindings, b.array(finds)),
 		b.item(kCwd, b.str(in.Cwd)),
 		b.item(kRoot, b.str(in.Root)),
+		b.item(kSandboxed, ast.InternedTerm(in.Sandboxed)),
 	)
 }
 

@@ -1,7 +1,7 @@
 // Command cmdguard checks shell commands against a project's policy and
 // ignore files, and runs the approved ones.
 //
-//	cmdguard check [--policy FILE] [--cwd DIR] [--format text|json] [--] COMMAND|-
+//	cmdguard check [--policy FILE] [--cwd DIR] [--format text|json] [--sandbox] [--] COMMAND|-
 //	cmdguard run   [--policy FILE] [--cwd DIR] [--format text|json]
 //	               [--timeout D] [--output-limit N] [--sandbox] [--] COMMAND|-
 //	cmdguard explain [same flags as check] [--] COMMAND|-
@@ -462,6 +462,7 @@ func (c *cli) check(args []string, explain bool) int {
 	fs := c.flagSet(name)
 	var f gateFlags
 	f.register(fs)
+	sandboxed := fs.Bool("sandbox", false, "decide as for cmdguard run --sandbox: the command will run under the policy's sandbox")
 	if wantsJSON(args) {
 		c.jsonErr = func(msg string) {
 			writeJSON(c.stdout, errorResult{Decision: cmdguard.Deny, Reasons: []cmdguard.Reason{}, Commands: []cmdguard.Command{}, Error: msg})
@@ -480,7 +481,7 @@ func (c *cli) check(args []string, explain bool) int {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
 	defer cancel()
-	req := cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ()}
+	req := cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ(), Sandboxed: *sandboxed}
 	var d cmdguard.Decision
 	if explain {
 		d, err = g.Explain(ctx, req)

@@ -1,0 +1,333 @@
+package parser
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// runner says when a program runs code the project holds: its tests, its
+// build scripts, its Makefile, a script file of it. One entry a program,
+// as its synopsis reads:
+//
+//   - subs: the subcommands that run project code (go test); any other
+//     subcommand does not. An option before the subcommand (npm --prefix
+//     x test) is not looked through: the invocation runs project code.
+//     Nil subs: every invocation does, but those of except.
+//   - except: whole invocations (after the program name) that only print
+//     (--version, help).
+//   - reads: subcommands that only read, whatever follows (yarn why X),
+//     for programs without subs.
+//   - shell: a shell, which runs its FILE operand or the script on its
+//     standard input; with -c it runs the STRING, whose commands are
+//     judged on their own (see wrappers).
+//   - what: what it runs, for messages.
+type runner struct {
+	subs   []string
+	except []string
+	reads  []string
+	shell  bool
+	what   string
+}
+
+var printsOnly = []string{"--version", "-version", "-v", "-V", "--help", "-h", "help", "version"}
+
+// runners is the table of programs that run the project's code. A
+// command whose program name holds a slash (./build.sh, bin/tool) runs a
+// file that may be the project's too (see RunsProjectCode).
+var runners = map[string]runner{
+	// Go: test binaries, go run's main, //go:generate lines, and cgo
+	// (C code and #cgo directives of any package, on whenever a C
+	// compiler is found) and -toolexec for build, vet and install; go tool
+	// runs the tools the module declares.
+	"go": {subs: []string{"test", "run", "generate", "vet", "build", "install", "tool"}, except: printsOnly, what: "builds and runs the package's code"},
+	// JavaScript: package.json scripts, lifecycle scripts of install,
+	// binaries of node_modules.
+	"npm": {subs: []string{"test", "t", "tst", "run", "run-script", "rum", "urn", "exec", "x", "start", "stop", "restart",
+		"install", "i", "in", "isntall", "add", "ci", "install-test", "it", "install-ci-test", "cit", "rebuild", "rb", "pack", "publish", "explore"},
+		except: printsOnly, what: "runs the package's scripts"},
+	"pnpm":    {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
+	"yarn":    {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
+	"bun":     {except: printsOnly, what: "runs the project's scripts"},
+	"npx":     {except: printsOnly, what: "runs a binary of node_modules"},
+	"pnpx":    {except: printsOnly, what: "runs a binary of node_modules"},
+	"bunx":    {except: printsOnly, what: "runs a binary of node_modules"},
+	"node":    {except: printsOnly, what: "runs JavaScript that loads the project's modules"},
+	"deno":    {except: printsOnly, what: "runs the project's code"},
+	"tsx":     {except: printsOnly, what: "runs the project's TypeScript"},
+	"ts-node": {except: printsOnly, what: "runs the project's TypeScript"},
+	"jest":    {except: printsOnly, what: "runs the project's tests and config"},
+	"vitest":  {except: printsOnly, what: "runs the project's tests and config"},
+	"mocha":   {except: printsOnly, what: "runs the project's tests"},
+	"eslint":  {except: printsOnly, what: "loads the project's eslint config, which is code"},
+	// Build tools: the build file is code.
+	"make":   {except: printsOnly, what: "runs the Makefile's recipes"},
+	"gmake":  {except: printsOnly, what: "runs the Makefile's recipes"},
+	"cmake":  {except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"},
+	"ninja":  {except: printsOnly, what: "runs the build's commands"},
+	"just":   {except: printsOnly, what: "runs the justfile's recipes"},
+	"task":   {except: printsOnly, what: "runs the Taskfile's commands"},
+	"rake":   {except: printsOnly, what: "runs the Rakefile"},
+	"mvn":    {except: printsOnly, what: "runs the build's plugins and tests"},
+	"gradle": {except: printsOnly, what: "runs the build scripts"},
+	"ant":    {except: printsOnly, what: "runs build.xml"},
+	"sbt":    {except: printsOnly, what: "runs the build definition"},
+	"bazel":  {except: printsOnly, what: "runs the build's rules"},
+	// Rust: build.rs and proc macros run at check and build time.
+	"cargo": {subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri"},
+		except: printsOnly, what: "runs build scripts, proc macros and the crate's code"},
+	// Python.
+	"python":  {except: printsOnly, what: "runs Python that imports from the working directory"},
+	"python3": {except: printsOnly, what: "runs Python that imports from the working directory"},
+	"python2": {except: printsOnly, what: "runs Python that imports from the working directory"},
+	"pytest":  {except: printsOnly, what: "runs the project's tests and conftest.py"},
+	"py.test": {except: printsOnly, what: "runs the project's tests and conftest.py"},
+	"tox":     {except: printsOnly, what: "runs the project's test environments"},
+	"nox":     {except: printsOnly, what: "runs noxfile.py"},
+	"uv":      {subs: []string{"run", "build", "sync", "pip", "tool"}, except: printsOnly, what: "runs the project's code or build backend"},
+	"poetry":  {subs: []string{"run", "install", "build"}, except: printsOnly, what: "runs the project's code or build backend"},
+	"pip":     {subs: []string{"install"}, except: printsOnly, what: "runs setup.py of what it installs"},
+	"pip3":    {subs: []string{"install"}, except: printsOnly, what: "runs setup.py of what it installs"},
+	// Other interpreters and toolchains.
+	"ruby":    {except: printsOnly, what: "runs Ruby"},
+	"perl":    {except: printsOnly, what: "runs Perl"},
+	"php":     {except: printsOnly, what: "runs PHP"},
+	"lua":     {except: printsOnly, what: "runs Lua"},
+	"Rscript": {except: printsOnly, what: "runs R"},
+	"bundle":  {subs: []string{"exec", "install"}, except: printsOnly, what: "runs the project's gems"},
+	"rspec":   {except: printsOnly, what: "runs the project's specs"},
+	"dotnet":  {subs: []string{"test", "run", "build", "msbuild", "pack", "publish"}, except: printsOnly, what: "runs MSBuild targets and the project's code"},
+	"swift":   {subs: []string{"test", "run", "build", "package"}, except: printsOnly, what: "runs Package.swift and the project's code"},
+	"mix":     {subs: []string{"test", "run", "compile", "deps.compile"}, except: printsOnly, what: "runs mix.exs and the project's code"},
+	// Shells: a FILE operand, or the script on standard input.
+	"bash": {shell: true, what: "runs a script"},
+	"sh":   {shell: true, what: "runs a script"},
+	"dash": {shell: true, what: "runs a script"},
+	"zsh":  {shell: true, what: "runs a script"},
+	"ksh":  {shell: true, what: "runs a script"},
+	"fish": {shell: true, what: "runs a script"},
+}
+
+// RunsProjectCode says whether c runs code the project holds, and what,
+// from the table runners: "builds and runs the package's code" for go
+// test. It is empty for a command that does not. The text is the table's
+// own (no allocation): callers name the command themselves.
+func RunsProjectCode(c *Command) string {
+	args := c.Args
+	if len(args) == 0 {
+		return ""
+	}
+	name := args[0]
+	r, ok := runners[path.Base(name)]
+	if !ok {
+		if strings.Contains(name, "/") && !systemDir(name) {
+			return "runs a file that may be the project's"
+		}
+		return ""
+	}
+	rest := args[1:]
+	if len(rest) == 1 && slices.Contains(r.except, rest[0]) || len(rest) > 0 && slices.Contains(r.reads, rest[0]) {
+		return ""
+	}
+	switch {
+	case r.shell:
+		for _, a := range rest {
+			if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+				break // the FILE operand
+			}
+			if !strings.HasPrefix(a, "--") && strings.ContainsRune(a, 'c') {
+				return "" // -c STRING: its commands are judged themselves
+			}
+			if a == "--version" || a == "--help" {
+				return ""
+			}
+		}
+		return r.what
+	case r.subs == nil:
+		return r.what
+	case len(rest) == 0:
+		return ""
+	case strings.HasPrefix(rest[0], "-") || slices.Contains(r.subs, rest[0]):
+		return r.what
+	}
+	return ""
+}
+
+// runName names a runner command for messages: its program, and the
+// subcommand for programs with subcommands ("go test").
+func runName(c *Command) string {
+	if r, ok := runners[path.Base(c.Args[0])]; ok && r.subs != nil && len(c.Args) > 1 {
+		return c.Args[0] + " " + c.Args[1]
+	}
+	return c.Args[0]
+}
+
+// systemDir reports an absolute program path in a system directory
+// (/usr/bin/ls): not a file of the project.
+func systemDir(name string) bool {
+	for _, d := range []string{"/usr/", "/bin/", "/sbin/", "/opt/homebrew/"} {
+		if strings.HasPrefix(name, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// writers are programs that write files the analysis cannot list (what an
+// archive or a patch names, what git checks out), by subcommand; nil:
+// every invocation. Writes it can list are the commands' FileRefs.
+var writers = map[string][]string{
+	"git": {"apply", "am", "checkout", "restore", "switch", "merge", "pull", "rebase", "cherry-pick", "reset", "stash",
+		"revert", "clone", "submodule", "worktree", "mv", "read-tree", "checkout-index", "bisect"},
+	"tar": nil, "unzip": nil, "patch": nil, "cpio": nil, "rsync": nil, "7z": nil, "7za": nil, "bsdtar": nil,
+	"gunzip": nil, "bunzip2": nil, "unxz": nil, "unzstd": nil, "dd": nil,
+	"wget": nil, "split": nil, "csplit": nil, "uniq": nil,
+	"go":   {"get", "mod", "work"},
+	"npm":  {"install", "i", "in", "ci", "add", "update", "up"},
+	"pnpm": {"install", "i", "add", "update", "up"},
+	"yarn": {"install", "add", "upgrade"},
+	"pip":  {"install", "download"}, "pip3": {"install", "download"},
+}
+
+// remoteName reports curl options that write a file named by the URL
+// (-O, --remote-name, --remote-name-all, -J in a cluster).
+func remoteName(args []string) bool {
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "--remote-name") || strings.HasPrefix(a, "--output-dir") ||
+			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a, "OJ") {
+			return true
+		}
+	}
+	return false
+}
+
+// writes returns the position of what c writes inside root (anywhere
+// when root is empty) or the directory run runs in (anywhere when that is
+// unknown), or of a write the analysis cannot place; ok is false when it
+// writes nothing there. A write to a file among run's own file operands
+// counts wherever it is.
+func writes(c *Command, root string, run *Command) (Pos, string, bool) {
+	for _, f := range c.Files {
+		if !f.Write || f.Maybe {
+			continue
+		}
+		if len(c.Args) > 0 && path.Base(c.Args[0]) == "mkdir" {
+			continue // a directory holds no code yet
+		}
+		p := f.Path
+		if !path.IsAbs(p) {
+			if c.CwdDynamic || c.Cwd == "" {
+				return f.Pos, f.Path, true
+			}
+			p = path.Join(c.Cwd, p)
+		}
+		if f.Dynamic || f.Glob || root == "" || within(p, root) || run.CwdDynamic || run.Cwd == "" || within(p, run.Cwd) || names(run, p) {
+			return f.Pos, f.Path, true
+		}
+	}
+	if len(c.Args) > 0 {
+		if subs, ok := writers[path.Base(c.Args[0])]; ok {
+			if subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1]) {
+				return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
+			}
+		}
+	}
+	if len(c.Args) > 0 && path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
+		return c.Pos, "curl -O", true
+	}
+	for _, h := range c.OptionHits {
+		return c.Pos, h.What, true
+	}
+	return Pos{}, "", false
+}
+
+// within reports whether p is dir or below it, lexically.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// names reports whether run has p among its file operands.
+func names(run *Command, p string) bool {
+	for _, f := range run.Files {
+		q := f.Path
+		if !path.IsAbs(q) {
+			q = path.Join(run.Cwd, q)
+		}
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// WriteThenRun finds the commands of cmds (an Analysis's, in order) that
+// run the project's code (RunsProjectCode) after a command of the same
+// source wrote a file inside root, or inside the directory the run runs
+// in, or the very file it runs: the run may run what was just written,
+// which no check of the source saw (printf … > x_test.go && go test).
+// "After" is any earlier command — whatever joins them (&&, ||, ;, |, &,
+// a wrapper's string) — or any command of the same loop (Command.Loop),
+// since a loop's next round comes after its every command. A write after
+// the run, outside a loop, does not count. An empty root counts every
+// write. The finding is policy.write_then_run at the run, naming the
+// write's place.
+func WriteThenRun(cmds []Command, root string) []Finding {
+	var out []Finding
+	for i := range cmds {
+		run := &cmds[i]
+		what := RunsProjectCode(run)
+		if what == "" {
+			continue
+		}
+		for j := range cmds {
+			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
+				continue
+			}
+			p, name, ok := writes(&cmds[j], root, run)
+			if !ok {
+				continue
+			}
+			when := "after"
+			switch {
+			case j > i && run.Async:
+				when = "alongside"
+			case j > i:
+				when = "in the loop that repeats it with"
+			}
+			out = append(out, Finding{Rule: "policy.write_then_run", Pos: run.Pos,
+				Message: runName(run) + " " + what + " " + when + " the write of " + name + " at " + p.String() +
+					": it may run what the command just wrote, which the gate never saw"})
+			break
+		}
+	}
+	return out
+}
+
+// async marks the commands from first on as Async.
+func (s *state) async(first int) {
+	for k := first; k < len(s.res.Commands); k++ {
+		s.res.Commands[k].Async = true
+	}
+}
+
+// repeats reports a wrapper that runs its command again and again.
+func repeats(wrapper string) bool {
+	name, _, _ := strings.Cut(wrapper, " ")
+	switch name {
+	case "xargs", "parallel", "watch", "find", "fd", "fdfind":
+		return true
+	}
+	return false
+}
+
+// repeat marks the commands walked until the returned function is called
+// as repeating together (Command.Loop): a new number, unless an outer
+// repetition already holds them.
+func (s *state) repeat() func() {
+	if s.loop != 0 {
+		return func() {}
+	}
+	s.loops++
+	s.loop = s.loops
+	return func() { s.loop = 0 }
+}
