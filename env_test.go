@@ -118,6 +118,9 @@ func TestRequestEnvValues(t *testing.T) {
 		{"cat $D/db.txt", []string{"D=secrets"}, cmdguard.Deny, "ignore.denied"},
 		{"cat $F", []string{"F=notes.txt"}, cmdguard.Allow, "policy.allow"},
 		{"echo $F", []string{"F=hello"}, cmdguard.Allow, "policy.allow"},
+		// Real agents mark their commands (claude-code-acp sends it in
+		// every terminal/create).
+		{"echo hi", []string{"CLAUDECODE=1"}, cmdguard.Allow, "policy.allow"},
 		// A name env_safe does not list asks, whatever its value.
 		{"echo $G", []string{"G=hello"}, cmdguard.Ask, "env.unknown"},
 		// The script may reassign F: its value is unknown.

@@ -23,6 +23,10 @@ var harmlessEnv = map[string]bool{
 	"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
 	"GIT_TERMINAL_PROMPT": true, "GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true,
 	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true,
+	// Markers agents set on the commands they run (Claude Code and the
+	// claude-code-acp agent send CLAUDECODE=1 in every terminal/create):
+	// programs only test that they are set.
+	"CLAUDECODE": true,
 }
 
 // codeEnv are names a program reads as code, as a program to run, as
