@@ -365,6 +365,7 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 	for _, u := range c.Unknown {
 		g.unknownRef(st, c, u, findings)
 	}
+	out.Open = len(c.Unknown) > 0
 }
 
 func nonNil[T any](s []T) []T {

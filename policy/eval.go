@@ -96,7 +96,7 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 	for ci := range in.Commands {
 		c := &in.Commands[ci]
 		w := matchWords(c)
-		m := p.trie.lookup(w)
+		m := p.widen(c, w, p.trie.lookup(w))
 		r := p.commandReason(c, w, m)
 		r.Command = ci + 1
 		if noMatch != nil {
@@ -258,6 +258,10 @@ func (p *Policy) commandReason(c *Command, w words, m match) Reason {
 		r.Verdict, r.Source, r.Rule = m.worst.Verdict, m.worst.Source, ruleIDs[m.worst.Verdict]
 		r.Message = concat("word ", strconv.Itoa(m.dynIdx+1), " (", w.argv[m.dynIdx], ") of ", quoteArgv(w.argv),
 			" is dynamic: it could make ", m.worst.Verdict.String(), " prefix ", strconv.Quote(m.worst.String()), " match")
+	case m.rule != nil && m.spelled:
+		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
+		r.Message = concat(quoteArgv(w.argv), " could be ", m.rule.Verdict.String(), " prefix ", m.rule.quoted,
+			" (another spelling, or words the gate cannot see)")
 	case m.rule != nil:
 		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
 		r.Message = concat(quoteArgv(w.argv), " matches ", m.rule.Verdict.String(), " prefix ", m.rule.quoted)

@@ -79,6 +79,11 @@ type Command struct {
 	// write, delete or run a program (see OptionHit). Not part of the
 	// Rego input.
 	OptionHits []OptionHit `json:"-"`
+	// Open: arguments the gate cannot see follow the command's words
+	// (what xargs or parallel read from stdin, find -exec's {}). A deny
+	// or ask rule whose leading words match could be completed by them.
+	// Not part of the Rego input.
+	Open bool `json:"-"`
 }
 
 // Option is one option word of a command, with its position.

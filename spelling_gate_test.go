@@ -1,0 +1,45 @@
+package cmdguard_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/cmdguard/cmdguard"
+)
+
+// TestDenySpellingsThroughGate: a deny rule holds through wrappers, path
+// qualification and arguments the gate cannot see (xargs stdin, find
+// -exec {}), judged by the whole gate.
+func TestDenySpellingsThroughGate(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command]\ndeny: [rm -rf, git add -A, git push --force]\nask: [curl]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"rm -fr build", cmdguard.Deny},
+		{"rm build -rf", cmdguard.Deny},
+		{"/bin/rm --recursive --force build", cmdguard.Deny},
+		{"sudo rm -Rf build", cmdguard.Deny},
+		{"command rm -r -f build", cmdguard.Deny},
+		{"echo -A | xargs git add", cmdguard.Deny},
+		{"find build -exec rm {} -rf ';'", cmdguard.Deny},
+		{"git -C . push origin main -f", cmdguard.Deny},
+		{"./curl http://127.0.0.1/", cmdguard.Ask},
+		{"rm build/out.txt", cmdguard.Allow},
+		{"git push origin main", cmdguard.Allow},
+		{"ls -la", cmdguard.Allow},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
