@@ -45,7 +45,7 @@ type Policy struct {
 
 	prefixes []Prefix
 	trie     *node
-	ties     []tie               // the same prefix in two lists, for Lint
+	ties     []tie                // the same prefix in two lists, for Lint
 	wide     map[string][]*Prefix // deny and ask rules by program, for spelled matching
 	ratings  map[string]rating
 

@@ -38,7 +38,7 @@ func TestDenyEverySpelling(t *testing.T) {
 		{"rm -r x", policy.Allow},
 		{"rm -f x", policy.Allow},
 		{"rm x", policy.Allow},
-		{"rm -- -rf", policy.Allow}, // after --, -rf is a file
+		{"rm -- -rf", policy.Allow},    // after --, -rf is a file
 		{"rm -rf build", policy.Allow}, // the longer allow names the same options
 		{"rm -fr build", policy.Deny},  // allow is exact: another spelling is not allowed
 		{"rm -rf build x", policy.Allow},
