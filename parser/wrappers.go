@@ -31,6 +31,9 @@ type wrapSpec struct {
 	longVal  []string // long options taking a separate value
 	operands int      // operands before the command (timeout DUR)
 	noCmd    string   // short options meaning "no command follows" (command -v, taskset -p)
+	longVal2 []string // long options taking two separate values (bwrap --bind SRC DEST)
+	// optsAfter: options may follow the operands too (setarch ARCH -R CMD).
+	optsAfter bool
 }
 
 var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcfile", "init-file"}}
@@ -66,6 +69,30 @@ var wrappers = map[string]wrapSpec{
 	"parallel": {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	"find":     {kind: wrapFind},
 	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
+	// Programs that trace, sandbox, re-credential or re-namespace the
+	// command they run (util-linux 2.39, strace 6, ltrace 0.7, valgrind
+	// 3, fakeroot 1.3x, OpenSSH 9, dbus 1.14, firejail 0.9, bubblewrap
+	// 0.8): the inner command is checked like any other.
+	"strace": {kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
+		"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"}},
+	"ltrace":           {kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}},
+	"valgrind":         {kind: wrapExec},
+	"setarch":          {kind: wrapExec, operands: 1, optsAfter: true, noCmd: "l"},
+	"linux32":          {kind: wrapExec},
+	"linux64":          {kind: wrapExec},
+	"prlimit":          {kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"},
+	"unshare":          {kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
+	"nsenter":          {kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}},
+	"setpriv":          {kind: wrapExec, longVal: []string{"ruid", "euid", "rgid", "egid", "reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "seccomp-filter"}},
+	"fakeroot":         {kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}},
+	"ssh-agent":        {kind: wrapExec, shortVal: "aEOPt", noCmd: "k"},
+	"dbus-run-session": {kind: wrapExec, longVal: []string{"config-file", "dbus-daemon"}},
+	"firejail":         {kind: wrapExec},
+	"bwrap": {kind: wrapExec, longVal: []string{"args", "argv0", "userns", "userns2", "pidns", "uid", "gid", "hostname", "chdir", "unsetenv",
+		"lock-file", "sync-fd", "remount-ro", "exec-label", "file-label", "dev", "proc", "mqueue", "tmpfs", "dir", "seccomp",
+		"add-seccomp-fd", "block-fd", "userns-block-fd", "info-fd", "json-status-fd", "cap-add", "cap-drop", "perms", "size"},
+		longVal2: []string{"setenv", "bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "bind-fd", "ro-bind-fd",
+			"file", "bind-data", "ro-bind-data", "symlink", "chmod", "overlay-src", "tmp-overlay", "ro-overlay"}},
 }
 
 // unwrap reports a wrapper command and then the command(s) it runs. It
@@ -167,7 +194,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 	case wrapFind:
 		s.findWrapper(cmd, c, cwd)
 	default: // wrapExec
-		i := skipOpts(args, w.shortVal, w.longVal)
+		i := skipOpts2(args, w.shortVal, w.longVal, w.longVal2)
 		if base == "time" {
 			for j := 0; j+1 < i; j++ {
 				if args[j].Value == "-o" || isLong(args[j].Value, "output") {
@@ -181,6 +208,14 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			return cwd
 		}
 		i = min(i+w.operands, len(args))
+		if w.optsAfter && i > 0 {
+			i += skipOpts2(args[i:], w.shortVal, w.longVal, w.longVal2)
+			if hasAnyShortOpt(args[:i], w.noCmd) {
+				s.fileRefs(cmd, base, args)
+				s.add(*cmd)
+				return cwd
+			}
+		}
 		if base == "busybox" && i < len(args) && strings.HasPrefix(args[i].Value, "-") {
 			i = len(args)
 		}

@@ -165,3 +165,46 @@ func TestDepthAndCount(t *testing.T) {
 		})
 	}
 }
+
+// Programs that run their operands as a command, beyond DESIGN.md §2's
+// list (issue 11): the inner command is found, however the wrapper's
+// options and operands are spelled.
+func TestMoreWrappers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, inner string }{
+		{"strace -f -o /tmp/x -e trace=all rm -rf a", "rm -rf a"},
+		{"strace --output /tmp/x rm -rf a", "rm -rf a"},
+		{"ltrace -e malloc -o t rm -rf a", "rm -rf a"},
+		{"valgrind --tool=memcheck -q rm -rf a", "rm -rf a"},
+		{"setarch x86_64 -R rm -rf a", "rm -rf a"},
+		{"setarch x86_64 --addr-no-randomize rm -rf a", "rm -rf a"},
+		{"linux32 rm -rf a", "rm -rf a"},
+		{"linux64 -R rm -rf a", "rm -rf a"},
+		{"prlimit --nofile=10 --cpu=5 rm -rf a", "rm -rf a"},
+		{"unshare -r -w /tmp rm -rf a", "rm -rf a"},
+		{"nsenter -t 1 -m -u rm -rf a", "rm -rf a"},
+		{"setpriv --reuid 1000 --init-groups rm -rf a", "rm -rf a"},
+		{"fakeroot -s state rm -rf a", "rm -rf a"},
+		{"ssh-agent -t 60 rm -rf a", "rm -rf a"},
+		{"dbus-run-session --config-file=x -- rm -rf a", "rm -rf a"},
+		{"firejail --noprofile --net=none rm -rf a", "rm -rf a"},
+		{"bwrap --bind / / --dev /dev --setenv A B --chdir /tmp rm -rf a", "rm -rf a"},
+		{"chroot --userspec=1:1 / rm -rf a", "rm -rf a"},
+	} {
+		a := Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv})
+		found := false
+		for _, c := range a.Commands {
+			if len(c.Wrappers) > 0 && strings.Join(c.Args, " ") == tc.inner {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Analyze(%q): no inner command %q in %q", tc.src, tc.inner, commandLines(a))
+		}
+	}
+	for _, src := range []string{"ssh-agent -k", "prlimit -p 1"} {
+		if got := commandLines(Analyze(src, Options{Cwd: "/repo", Env: testEnv})); len(got) != 1 {
+			t.Errorf("Analyze(%q) = %q, want no inner command", src, got)
+		}
+	}
+}
