@@ -72,9 +72,20 @@ const (
 var optionGuards = [...]optionGuard{
 	{prefix: []string{"awk"}, check: awkRisk, script: true, why: awkWhy},
 	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
+	{prefix: []string{"emacs"}, options: []string{"--eval", "--execute", "--load", "--funcall", "--script", "-l", "-f", "-x"}, why: "runs Lisp code you choose"},
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
 	{prefix: []string{"gawk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"gdb"}, options: []string{"-ex", "--ex", "-x", "--command", "-eval-command", "--eval-command", "-iex", "-ix", "-init-command", "--init-command", "-init-eval-command", "--init-eval-command"}, why: "runs gdb commands (shell, python) you choose"},
+	{prefix: []string{"git", "archive"}, options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
+	{prefix: []string{"git", "clone"}, options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
+	{prefix: []string{"git", "fetch"}, options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "fetch-pack"}, options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "ls-remote"}, options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "pull"}, options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "push"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
+	{prefix: []string{"git", "send-pack"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
+	{prefix: []string{"git"}, check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
@@ -96,17 +107,25 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
 	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
 	{prefix: []string{"gsed"}, check: sedRisk, script: true, why: sedWhy},
+	{prefix: []string{"make"}, options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
 	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
 	{prefix: []string{"mawk"}, check: awkRisk, script: true, why: awkWhy},
 	{prefix: []string{"nawk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"nvim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
+	{prefix: []string{"scp"}, options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
 	{prefix: []string{"sed"}, check: sedRisk, script: true, why: sedWhy},
+	{prefix: []string{"sftp"}, options: []string{"-S", "-o", "-F", "-D"}, why: "runs a program as ssh or sftp-server, or sets ssh options that run one"},
 	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
 	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
+	{prefix: []string{"ssh"}, options: []string{"-o", "-F"}, why: "sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program"},
 	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
 	{prefix: []string{"time"}, check: timeOutput, why: "writes a file"},
 	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
+	{prefix: []string{"vi"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
+	{prefix: []string{"view"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
+	{prefix: []string{"vim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 	{prefix: []string{"zip"}, options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
 }
 
@@ -341,6 +360,37 @@ func gitConfigWrite(argv []string, i int) int {
 		return second
 	}
 	return len(argv) - 1
+}
+
+// vimRisk returns the index of the first vim option in argv[i:] that
+// runs editor commands (+cmd, -c, --cmd, -S, -s, -u, -U) or writes a file
+// (-w, -W), or -1. +N and +/pattern only move the cursor.
+func vimRisk(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			return -1
+		case len(a) > 1 && a[0] == '+':
+			if c := a[1]; c != '/' && (c < '0' || c > '9') {
+				return i
+			}
+		case a == "-c" || a == "--cmd" || a == "-S" || a == "-s" || a == "-u" || a == "-U" || a == "-w" || a == "-W":
+			return i
+		}
+	}
+	return -1
+}
+
+// gitExtURL returns the index of the first ext:: URL in argv[i:], or -1:
+// git's remote-ext helper runs the rest of the URL as a command.
+func gitExtURL(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		if strings.HasPrefix(strings.ToLower(argv[i]), "ext::") || strings.Contains(argv[i], "=ext::") {
+			return i
+		}
+	}
+	return -1
 }
 
 // timeOutput returns the index of GNU time's -o/--output option in

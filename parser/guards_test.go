@@ -258,3 +258,48 @@ func BenchmarkGuardOptions(b *testing.B) {
 		})
 	}
 }
+
+// Options that make a program run a command of your choice (issue 11).
+func TestGuardRunnerOptions(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		{"ssh -o ProxyCommand=id host", true},
+		{"ssh -oProxyCommand=id host", true},
+		{"ssh -F cfg host", true},
+		{"ssh -v host ls", false},
+		{"scp -S ./x a host:b", true},
+		{"scp -o LocalCommand=id a host:b", true},
+		{"scp a host:b", false},
+		{"sftp -S ./x host", true},
+		{"gdb -ex shell\x00id -batch ./a", true},
+		{"gdb --eval-command=shell\x00id ./a", true},
+		{"gdb -x cmds ./a", true},
+		{"gdb -batch ./a", false},
+		{"vim -c !id x", true},
+		{"vim +!id x", true},
+		{"vim --cmd !id x", true},
+		{"vim -S s.vim x", true},
+		{"vim +10 x", false},
+		{"vim +/main x", false},
+		{"nvim +!id x", true},
+		{"vi x", false},
+		{"emacs --eval (shell-command\x00\"id\") x", true},
+		{"emacs -l x.el", true},
+		{"emacs -nw x", false},
+		{"make -f other.mk", true},
+		{"make --file=other.mk", true},
+		{"make -C sub", true},
+		{"make -j4 test", false},
+		{"git send-pack --receive-pack=id x", true},
+		{"git fetch-pack --upload-pack=id x", true},
+		{"git clone -u id x", true},
+		{"git clone --upload-pack id x", true},
+		{"git fetch --upload-pack=id origin", true},
+		{"git ls-remote --upload-pack=id origin", true},
+		{"git push --receive-pack=id origin", true},
+		{"git clone ext::sh\x00-c\x00id x", true},
+		{"git fetch ext::sh\x00-c\x00id", true},
+		{"git clone https://example.com/x x", false},
+		{"git push origin main", false},
+	})
+}

@@ -523,7 +523,7 @@ func (s *state) splitString(w Word, c *ctx) ([]Word, bool) {
 	if w.Dynamic || nestedAt(w.Value) >= 0 {
 		return nil, false
 	}
-	f, err := s.p.Parse(strings.NewReader(w.Value), "")
+	f, err := s.p.Parse(strings.NewReader(envEscapes(w.Value)), "")
 	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) > 0 {
 		return nil, f != nil && len(f.Stmts) == 0 && err == nil
 	}
@@ -548,6 +548,40 @@ func (s *state) splitString(w Word, c *ctx) ([]Word, bool) {
 		out = s.words(a, nc, out)
 	}
 	return out, true
+}
+
+// envEscapes rewrites the escapes of an env -S string that bash reads
+// otherwise, before the string is split as bash words: outside single
+// quotes \_ is a separator (a space in double quotes, where a space is
+// literal too) and \c ends the string. Positions stay those of the
+// string: each rewrite keeps the length or cuts the end.
+func envEscapes(v string) string {
+	if !strings.Contains(v, `\`) {
+		return v
+	}
+	b := []byte(v)
+	single, double := false, false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '"' && !single:
+			double = !double
+		case b[i] == '\'' && !single && !double:
+			single = true
+		case b[i] == '\'' && single:
+			single = false
+		case b[i] == '\\' && single:
+			i++ // env: \\ and \' are escapes in single quotes too
+		case b[i] == '\\' && i+1 < len(b):
+			switch b[i+1] {
+			case '_':
+				b[i], b[i+1] = ' ', ' '
+			case 'c':
+				return string(b[:i])
+			}
+			i++
+		}
+	}
+	return string(b)
 }
 
 // sudoWrapper handles sudo [opts] [VAR=x…] CMD and sudoedit/sudo -e FILE….

@@ -268,6 +268,15 @@ func (p *Policy) commandReason(c *Command, w words, m match) Reason {
 	default:
 		r.Verdict, r.Source, r.Rule = p.def, p.defSource, "policy.no_match"
 		r.Message = concat("no prefix rule matches ", quoteArgv(w.argv), "; default: ", p.def.String())
+		if r.Verdict == Allow {
+			if name, ok := p.runsDenied(w); ok {
+				// A program no rule names may run its operands (a wrapper
+				// the gate does not know): strace rm -rf x.
+				r.Verdict = Ask
+				r.Message = concat(quoteArgv(w.argv), " names ", strconv.Quote(name),
+					", which a deny or ask rule names, as its first operand: it may run it")
+			}
+		}
 	}
 	return r
 }

@@ -265,3 +265,21 @@ var optionAliases = map[string]map[string]string{
 	"git rebase":   {"-i": "interactive", "--interactive": "interactive", "-x": "exec", "--exec": "exec"},
 	"git stash":    {},
 }
+
+// runsDenied reports whether the first operand of a command no rule
+// matched is the name of a program a deny or ask rule names: a program
+// the gate does not know may run its operands as a command.
+func (p *Policy) runsDenied(w words) (string, bool) {
+	for i := 1; i < len(w.argv); i++ {
+		a := w.argv[i]
+		if w.dynamic(i) {
+			return "", false
+		}
+		if isOption(a) {
+			continue
+		}
+		name := baseName(a)
+		return name, len(p.wide[name]) > 0
+	}
+	return "", false
+}

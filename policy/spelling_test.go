@@ -100,3 +100,25 @@ func TestDenyUnseenArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownRunnerAsks: under default: allow, a program no rule names
+// whose first operand is a program a deny or ask rule names asks.
+func TestUnknownRunnerAsks(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\ndefault: allow\ndeny: [rm -rf]\nask: [curl]\nallow: [echo]\n")
+	for _, tc := range []struct {
+		argv string
+		want policy.Verdict
+	}{
+		{"mywrap rm -rf x", policy.Ask},
+		{"mywrap -q /bin/rm x", policy.Ask},
+		{"tool curl http://x", policy.Ask},
+		{"tool build x", policy.Allow},
+		{"echo rm -rf x", policy.Allow}, // an allow rule names echo
+	} {
+		d := p.Evaluate(context.Background(), input(cmd(strings.Fields(tc.argv)...)))
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.argv, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
