@@ -366,6 +366,7 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 		g.unknownRef(st, c, u, findings)
 	}
 	out.Open = len(c.Unknown) > 0
+	out.Transparent = c.Transparent
 }
 
 func nonNil[T any](s []T) []T {

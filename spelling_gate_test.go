@@ -43,3 +43,40 @@ func TestDenySpellingsThroughGate(t *testing.T) {
 		}
 	}
 }
+
+// TestTransparentShells: bash/sh/dash/zsh -c with only options that
+// change nothing the gate checks are rated by their inner commands.
+func TestTransparentShells(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [git status, ls, wc]\ndeny: [rm -rf]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"bash -lc 'git status'", cmdguard.Allow},
+		{"bash -c 'git status'", cmdguard.Allow},
+		{"sh -c ls", cmdguard.Allow},
+		{"zsh -c 'git status'", cmdguard.Allow},
+		{"bash -euxo pipefail -c 'ls | wc -l'", cmdguard.Allow},
+		{"bash --noprofile --norc -c ls", cmdguard.Allow},
+		{"bash -c 'git status; rm -fr x'", cmdguard.Deny},
+		{"bash -c 'git status; git push'", cmdguard.Ask},
+		{"bash -ic ls", cmdguard.Ask},           // interactive: reads .bashrc, expands aliases
+		{"bash --rcfile x -c ls", cmdguard.Ask}, // runs x
+		{"bash -O extglob -c ls", cmdguard.Ask}, // changes what words mean
+		{"bash -c ''; ls", cmdguard.Ask},        // nothing inner to rate it by
+		{"fish -c ls", cmdguard.Ask},            // not bash syntax
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}

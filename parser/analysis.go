@@ -155,6 +155,12 @@ type Command struct {
 	// optionGuards). A policy asks for each unless the prefix rule it
 	// allowed the command with names it (policy.dangerous_option).
 	OptionHits []OptionHit `json:"option_hits,omitempty"`
+	// Transparent: the command is a shell (bash, sh, dash, zsh) running
+	// a -c script that was parsed, with only options that change nothing
+	// the gate checks (-l, -e, -u, -x, -o pipefail, …). Its inner
+	// commands are checked; a policy rates it by them when no rule names
+	// the shell itself (bash -lc 'git status' is git status).
+	Transparent bool `json:"transparent,omitempty"`
 }
 
 // OptionHit is one guarded option of a command.

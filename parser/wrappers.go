@@ -354,6 +354,10 @@ func (s *state) offset(p Pos) (int, bool) {
 func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
 	hasC, hasS := false, false
+	// plain: only options that change nothing the gate checks (-c, -l,
+	// -e, -u, -x, -v, -o pipefail|errexit|nounset|xtrace, --login,
+	// --norc, --noprofile), so that the wrapper is transparent.
+	plain := base == "bash" || base == "sh" || base == "dash" || base == "zsh"
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -365,7 +369,15 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			i++
 			break
 		}
+		if v[0] == '+' {
+			plain = false
+		}
 		if v[1] == '-' {
+			switch v {
+			case "--login", "--norc", "--noprofile":
+			default:
+				plain = false
+			}
 			if longMatch(v[2:], w.longVal) && i+1 < len(args) {
 				i++
 				s.fileRef(cmd, args[i], RefOption, false, false) // --rcfile FILE runs FILE
@@ -390,7 +402,16 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 					}
 				}
 				s.shellOption(v[0], name, a.Pos)
+				switch name {
+				case "pipefail", "errexit", "nounset", "xtrace":
+					plain = plain && v[j] == 'o'
+				default:
+					plain = false
+				}
 				break
+			}
+			if strings.IndexByte("cleuxv", v[j]) < 0 {
+				plain = false
 			}
 			if v[j] != 'c' && v[j] != 's' && v[j] != 'i' && v[j] != 'l' && v[j] != 'r' && v[j] != 'p' {
 				s.shellOption(v[0], string(v[j]), a.Pos)
@@ -407,6 +428,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 		}
 		return
 	}
+	cmd.Transparent = plain && i < len(args) && !args[i].Dynamic
 	s.add(*cmd)
 	if i < len(args) {
 		s.shellString(args[i], base+" -c", c, cwd)

@@ -101,11 +101,13 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		r.Command = ci + 1
 		if noMatch != nil {
 			noMatch[ci] = -1
-			if r.Rule == "policy.no_match" {
+			if r.Rule == "policy.no_match" && !c.Transparent {
 				noMatch[ci] = len(reasons)
 			}
 		}
-		reasons = append(reasons, r)
+		if !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
+			reasons = append(reasons, r) // a transparent shell is rated by its inner commands, which follow it
+		}
 		if r.Rule == "policy.allow" && p.builtin {
 			// The embedded policy allows a program with the options it
 			// knows, not with any option (unknown is not harmless).
