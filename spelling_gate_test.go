@@ -80,3 +80,40 @@ func TestTransparentShells(t *testing.T) {
 		}
 	}
 }
+
+// TestListingIsNotReading: find, du and ls -R print names or sizes, not
+// contents; git grep -- PATH reads PATH, not the whole tree.
+func TestListingIsNotReading(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [find, du, ls, wc, git grep, cat]\nignore_files: [.cmdguardignore, .rooignore]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"find . -name '*.go'", cmdguard.Allow},
+		{"find . -type f | wc -l", cmdguard.Allow},
+		{"find", cmdguard.Allow},
+		{"du -sh .", cmdguard.Allow},
+		{"ls -R", cmdguard.Allow},
+		{"git grep main -- src", cmdguard.Allow},
+		{"git grep main -- src docs", cmdguard.Allow},
+		{"git grep main", cmdguard.Ask},            // the whole tree, which holds ignored files
+		{"git grep main -- '*.env'", cmdguard.Ask}, // git matches the glob across the tree
+		{"git grep main -- secrets", cmdguard.Deny},
+		{"find . -exec cat {} +", cmdguard.Ask},
+		{"find . -delete", cmdguard.Ask},
+		{"find secrets -name x", cmdguard.Deny}, // an ignored path named outright
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}

@@ -114,7 +114,7 @@ var programs = map[string]program{
 	"dirname": {files: fileSpec{none: true}, dirSafe: true, options: "-z --help --version --zero"},
 	"dirs":    {files: fileSpec{none: true}},
 	"docker":  {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
-	"du": {files: fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}, recursive: "*"}, dirSafe: true, options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
+	"du": {files: fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}}, dirSafe: true, options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
 		"--count-links --dereference --dereference-args --exclude= --exclude-from= --files0-from= --help --human-readable " +
 		"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
 		"--time? --time-style= --total --version"},

@@ -763,12 +763,24 @@ opts:
 		starts = append(starts, v)
 	}
 	deletes := containsWord(args[j:], "-delete")
+	// Listing is not reading: find prints names, and reads what is in the
+	// files only through a program it runs (whose {} are unknown
+	// references of their own) or deletes them. Only then is a starting
+	// point a recursive read.
+	reads := deletes
+	for _, a := range args[j:] {
+		switch a.Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			reads = true
+		}
+		reads = reads || a.Dynamic
+	}
 	for _, st := range args[i:j] {
-		s.argRef(cmd, st, deletes, true)
+		s.argRef(cmd, st, deletes, reads)
 	}
 	if len(starts) == 0 {
 		starts = []string{"."}
-		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, deletes, true)
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, deletes, reads)
 	}
 	type execCmd struct {
 		name string
