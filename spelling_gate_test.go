@@ -117,3 +117,38 @@ func TestListingIsNotReading(t *testing.T) {
 		}
 	}
 }
+
+// TestGoOutputIsAFileRef: go build -o's target is a written file
+// reference checked like any other, not a dangerous option by itself.
+func TestGoOutputIsAFileRef(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [go build, go test]\nignore_files: [.cmdguardignore]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+		rule string
+	}{
+		{"go build -o bin/app ./src", cmdguard.Allow, ""},
+		{"go test -c -o x.test ./src", cmdguard.Allow, ""},
+		{"go build -o .git/hooks/pre-commit ./src", cmdguard.Deny, "path.protected"},
+		{"go build -o=.env ./src", cmdguard.Deny, "ignore.denied"},
+		{"go build -o ../elsewhere ./src", cmdguard.Ask, "path.outside_root"},
+		{"go build -toolexec x ./src", cmdguard.Ask, "policy.dangerous_option"},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := tc.rule == ""
+		for _, r := range d.Reasons {
+			found = found || r.Rule == tc.rule
+		}
+		if d.Verdict != tc.want || !found {
+			t.Errorf("%s: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
+		}
+	}
+}

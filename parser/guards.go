@@ -57,8 +57,9 @@ type optionGuard struct {
 
 // goBuildFlags are the go build flags (shared by go test, vet and list)
 // that run a program, reach the compiler or linker (-ldflags=-extld=x
-// runs x), write where you choose, or build in another directory.
-var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-o", "-pkgdir", "-modfile", "-C"}
+// runs x), or build in another directory. -o is not one: its target is a
+// written file reference, checked like any other (go build -o bin/app).
+var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-pkgdir", "-modfile", "-C"}
 
 // diffFlags make git's diff machinery write a file or run a program.
 var diffFlags = []string{"--output", "--ext-diff", "--textconv"}
