@@ -2,6 +2,8 @@ package cmdguard_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/cmdguard/cmdguard"
@@ -149,6 +151,54 @@ func TestGoOutputIsAFileRef(t *testing.T) {
 		}
 		if d.Verdict != tc.want || !found {
 			t.Errorf("%s: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
+		}
+	}
+}
+
+// TestDefaultPolicyReaders: the embedded default policy allows the
+// read-only tools people expect and asks for what writes or runs.
+func TestDefaultPolicyReaders(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{"a.txt": "b\na\na\n", ".env": "X=1\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"base64 a.txt", cmdguard.Allow},
+		{"base64 -d a.txt", cmdguard.Allow},
+		{"numfmt --to=iec 1000", cmdguard.Allow},
+		{"uniq -c a.txt", cmdguard.Allow},
+		{"sed -n 1,2p a.txt", cmdguard.Allow},
+		{"nl a.txt", cmdguard.Allow},
+		{"tac a.txt", cmdguard.Allow},
+		{"rev a.txt", cmdguard.Allow},
+		{"uniq a.txt out.txt", cmdguard.Ask},
+		{"sed -n -i 1p a.txt", cmdguard.Ask},
+		{"sed -n --in-place 1p a.txt", cmdguard.Ask},
+		{"sed -n '1w out' a.txt", cmdguard.Ask},
+		{"base64 .env", cmdguard.Deny},
+		{"git branch", cmdguard.Allow},
+		{"git branch -a", cmdguard.Allow},
+		{"git branch new-feature", cmdguard.Ask},
+		{"rg -z foo a.txt", cmdguard.Ask},
+		{"git update-ref refs/heads/x HEAD", cmdguard.Ask},
+		{"git tag v1", cmdguard.Ask},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
 		}
 	}
 }

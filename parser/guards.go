@@ -88,6 +88,7 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"git", "send-pack"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
 	{prefix: []string{"git"}, check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
+	{prefix: []string{"git", "branch"}, check: gitBranchCreate, why: "creates a branch (a ref)"},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "log"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
@@ -113,7 +114,7 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"mawk"}, check: awkRisk, script: true, why: awkWhy},
 	{prefix: []string{"nawk"}, check: awkRisk, script: true, why: awkWhy},
 	{prefix: []string{"nvim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
-	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
+	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
 	{prefix: []string{"scp"}, options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
 	{prefix: []string{"sed"}, check: sedRisk, script: true, why: sedWhy},
@@ -124,6 +125,7 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
 	{prefix: []string{"time"}, check: timeOutput, why: "writes a file"},
 	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
+	{prefix: []string{"uniq"}, check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
 	{prefix: []string{"vi"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 	{prefix: []string{"view"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 	{prefix: []string{"vim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
@@ -361,6 +363,62 @@ func gitConfigWrite(argv []string, i int) int {
 		return second
 	}
 	return len(argv) - 1
+}
+
+// gitBranchCreate returns the index of the first operand of git branch
+// in argv[i:] (a new branch's name), or -1: with none, or in a listing
+// mode (--list, -a, -r, --contains, --merged, …), where operands are
+// patterns or commits, it only lists. -d, -m, -c, … are guarded by name.
+func gitBranchCreate(argv []string, i int) int {
+	first := -1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			if i+1 < len(argv) && first < 0 {
+				first = i + 1
+			}
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			name, _, _ := strings.Cut(a, "=")
+			switch {
+			case name == "-l" || name == "-a" || name == "-r" || name == "--show-current" || strings.HasPrefix(name, "--") && len(name) > 3 &&
+				(strings.HasPrefix("--list", name) || strings.HasPrefix("--all", name) || strings.HasPrefix("--remotes", name) ||
+					strings.HasPrefix("--contains", name) || strings.HasPrefix("--no-contains", name) || strings.HasPrefix("--merged", name) ||
+					strings.HasPrefix("--no-merged", name) || strings.HasPrefix("--points-at", name)):
+				return -1
+			case len(a) > 2 && a[1] != '-' && strings.ContainsAny(a[1:], "lar"):
+				return -1 // a cluster holding -l, -a or -r
+			}
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
+// uniqOutput returns the index of uniq's second operand in argv[i:], the
+// file it writes, or -1.
+func uniqOutput(argv []string, i int) int {
+	n, opts := 0, true
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && len(a) > 1 && a[0] == '-':
+			if a == "-f" || a == "-s" || a == "-w" || a == "--skip-fields" || a == "--skip-chars" || a == "--check-chars" {
+				i++
+			}
+		default:
+			if n++; n == 2 {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // vimRisk returns the index of the first vim option in argv[i:] that

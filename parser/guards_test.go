@@ -305,3 +305,29 @@ func TestGuardRunnerOptions(t *testing.T) {
 		{"git push origin main", false},
 	})
 }
+
+// The default policy's readers that can write or run (issue 11).
+func TestGuardDefaultReaders(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		{"uniq a", false},
+		{"uniq -c a", false},
+		{"uniq -f 1 a", false},
+		{"uniq a out", true},
+		{"uniq -c a -- out", true},
+		{"git branch", false},
+		{"git branch foo", true},
+		{"git branch foo HEAD~1", true},
+		{"git branch -a", false},
+		{"git branch -r", false},
+		{"git branch --list f*", false},
+		{"git branch --contains HEAD", false},
+		{"git branch --merged main", false},
+		{"git branch -v", false},
+		{"git branch --show-current", false},
+		{"rg -z foo", true},
+		{"rg --search-zip foo", true},
+		{"rg --search foo", true}, // abbreviates --search-zip
+		{"rg foo", false},
+	})
+}
