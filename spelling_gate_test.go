@@ -202,3 +202,50 @@ func TestDefaultPolicyReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticValues: a variable given a plain literal value by one
+// unconditional top-level assignment is known from then on; any other
+// way the script could set it leaves it unknown.
+func TestStaticValues(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [cat, true, bash -c, read, unset]\nignore_files: [.cmdguardignore]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+		rule string
+	}{
+		{"F=.env; cat $F", cmdguard.Deny, "ignore.denied"},
+		{"F=.env\ncat \"$F\"", cmdguard.Deny, "ignore.denied"},
+		{"F=src/main.go; cat $F", cmdguard.Allow, ""},
+		{"F=src/main.go; cat ${F}", cmdguard.Allow, ""},
+		{"F=src/main.go; for x in 1 2; do cat $F; done", cmdguard.Allow, ""},
+		{"cat $F; F=src/main.go", cmdguard.Ask, "ignore.unknown_ref"},          // before the assignment
+		{"true && F=src/main.go; cat $F", cmdguard.Ask, "ignore.unknown_ref"},  // conditional
+		{"F=src/main.go & cat $F", cmdguard.Ask, "ignore.unknown_ref"},         // background: a subshell
+		{"F=src/main.go; F=.env2; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // assigned twice
+		{"F=src/main.go; read F; cat $F", cmdguard.Ask, "ignore.unknown_ref"},  // read
+		{"F=src/main.go; unset F; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // unset
+		{"F=src/main.go; F+=x; cat $F", cmdguard.Ask, "ignore.unknown_ref"},    // appended
+		{"F=src/main.go; cat ${F:=.env}", cmdguard.Ask, "ignore.unknown_ref"},  // ${F:=…}
+		{"F='a b'; cat $F", cmdguard.Ask, "ignore.unknown_ref"},                // splits
+		{"F='*.pem'; cat $F", cmdguard.Ask, "ignore.unknown_ref"},              // globs
+		{"F=src/main.go; bash -c 'F=.env; cat $F'", cmdguard.Ask, "ignore.unknown_ref"},
+		{"RANDOM=src/main.go; cat $RANDOM", cmdguard.Ask, "ignore.unknown_ref"}, // bash's own
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := tc.rule == ""
+		for _, r := range d.Reasons {
+			found = found || r.Rule == tc.rule
+		}
+		if d.Verdict != tc.want || !found {
+			t.Errorf("%q: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
+		}
+	}
+}

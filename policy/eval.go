@@ -105,7 +105,11 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 				noMatch[ci] = len(reasons)
 			}
 		}
-		if !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
+		// An assignment-only statement (F=x) runs nothing: its findings
+		// (env.code_injection, …) rate it, not a prefix rule. Alone, it
+		// keeps its no_match reason, so that the input is not empty.
+		assignOnly := len(c.Argv) == 0 && len(c.Redirects) == 0 && len(in.Commands) > 1
+		if !assignOnly && !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
 			reasons = append(reasons, r) // a transparent shell is rated by its inner commands, which follow it
 		}
 		if r.Rule == "policy.allow" && p.builtin {
