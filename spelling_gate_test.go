@@ -235,6 +235,13 @@ func TestStaticValues(t *testing.T) {
 		{"F='*.pem'; cat $F", cmdguard.Ask, "ignore.unknown_ref"},              // globs
 		{"F=src/main.go; bash -c 'F=.env; cat $F'", cmdguard.Ask, "ignore.unknown_ref"},
 		{"RANDOM=src/main.go; cat $RANDOM", cmdguard.Ask, "ignore.unknown_ref"}, // bash's own
+		// for-loop word lists of literal words: the body once per value.
+		{"for f in src/main.go src/util.go; do cat $f; done", cmdguard.Allow, ""},
+		{"for f in src/{main,util}.go; do cat \"$f\"; done", cmdguard.Allow, ""},
+		{"for f in src/main.go .env; do cat $f; done", cmdguard.Deny, "ignore.denied"},
+		{"for f in src/main.go; do f=.env; cat $f; done", cmdguard.Ask, "ignore.unknown_ref"},
+		{"for f in src/main.go; do cat $f; done; cat $f", cmdguard.Ask, "ignore.unknown_ref"},
+		{"for f in src/*.go; do cat $f; done", cmdguard.Ask, "ignore.unknown_ref"}, // globs: not yet
 	} {
 		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
 		if err != nil {

@@ -503,6 +503,46 @@ func (s *state) staticAssign(st *syntax.Stmt, c *ctx) {
 	}
 }
 
+// loopValues returns the values of a for loop's variable when they are
+// known statically: literal plain words (brace expansion included, no
+// glob), at most maxLoopValues of them, and a variable the source names
+// nowhere else (countNamed: only the for itself). The caller sets them
+// in s.vars (made non-nil here) one at a time.
+func (s *state) loopValues(x *syntax.ForClause, c *ctx) ([]string, string, bool) {
+	l, ok := x.Loop.(*syntax.WordIter)
+	if !ok || !l.InPos.IsValid() || len(l.Items) == 0 {
+		return nil, "", false
+	}
+	name := l.Name.Value
+	if !validName(name) || specialVar(name) || countNamed(s.top, name) != 1 {
+		return nil, "", false
+	}
+	var vals []string
+	s.quiet++
+	defer func() { s.quiet-- }()
+	for _, it := range l.Items {
+		for _, w := range s.words(it, c, nil) {
+			if w.Dynamic || w.Glob || !plainValue(w.Value) {
+				return nil, "", false
+			}
+			vals = append(vals, w.Value)
+		}
+		if len(vals) > maxLoopValues {
+			return nil, "", false
+		}
+	}
+	if s.vars == nil {
+		s.vars = map[string]string{}
+	}
+	if _, had := s.vars[name]; had {
+		return nil, "", false
+	}
+	return vals, name, true
+}
+
+// maxLoopValues bounds how many times a loop body is checked.
+const maxLoopValues = 16
+
 // specialVar reports bash's variables that bash itself sets or gives a
 // meaning: their values are not what a script assigned.
 func specialVar(name string) bool {
@@ -786,7 +826,22 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		default:
 			s.unsupported(x, c)
 		}
-		end := s.list(x.Do, cwd, c)
+		var end cwdState
+		if vals, name, ok := s.loopValues(x, c); ok {
+			// Each value in turn: the body is checked once per value,
+			// each pass starting where the one before ended (a cd in the
+			// body carries over).
+			end = cwd
+			cur := cwd
+			for _, v := range vals {
+				s.vars[name] = v
+				cur = s.list(x.Do, cur, c)
+				end = merge(end, cur)
+			}
+			delete(s.vars, name)
+		} else {
+			end = s.list(x.Do, cwd, c)
+		}
 		out := merge(cwd, end)
 		if out != cwd {
 			out.dyn = true

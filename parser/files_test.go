@@ -179,7 +179,9 @@ func TestCwd(t *testing.T) {
 		{`{ cd a; } && ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo/a", false}}},
 		{`if cd a; then ls; fi; pwd`, []cwd{{"cd", "/repo", false}, {"ls", "/repo/a", false}, {"pwd", "/repo/a", true}}},
 		{`cd a || exit 1; ls`, []cwd{{"cd", "/repo", false}, {"exit", "/repo", false}, {"ls", "/repo/a", true}}},
-		{`for d in a b; do cd $d; done; ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", true}}},
+		// The body once per known value, each pass where the last ended.
+		{`for d in a b; do cd $d; done; ls`, []cwd{{"cd", "/repo", false}, {"cd", "/repo/a", true}, {"ls", "/repo", true}}},
+		{`for d in a $X; do cd $d; done; ls`, []cwd{{"cd", "/repo", false}, {"ls", "/repo", true}}},
 		{`bash -c 'cd a && ls' && ls`, []cwd{{"bash", "/repo", false}, {"cd", "/repo", false}, {"ls", "/repo/a", false}, {"ls", "/repo", false}}},
 		{`command cd a && ls`, []cwd{{"command", "/repo", false}, {"cd", "/repo", false}, {"ls", "/repo/a", false}}},
 		{`env -C sub ls`, []cwd{{"env", "/repo", false}, {"ls", "/repo/sub", false}}},

@@ -124,7 +124,8 @@ var findingTests = []struct {
 	{`sudo $X`, []string{"1:6 parser.dynamic_command"}},
 	{`bash -c "$X"`, []string{"1:9 parser.dynamic_command"}},
 	{`bash -c '$X'`, []string{"1:10 parser.dynamic_command"}},
-	{`for f in a; do $f; done`, []string{"1:16 parser.dynamic_command"}},
+	{`for f in a $X; do $f; done`, []string{"1:19 parser.dynamic_command"}},
+	{`for f in a; do $f; done`, nil}, // $f is known: the command is a
 	// environment injection
 	{`PATH=/tmp ls`, []string{"1:1 env.code_injection"}},
 	{`LD_PRELOAD=x.so ls`, []string{"1:1 env.code_injection"}},
