@@ -22,6 +22,7 @@ const (
 	wrapXargs                    // xargs [opts] CMD
 	wrapParallel                 // parallel [opts] WORDS… [::: ARGS]
 	wrapFind                     // find … -exec CMD… ;
+	wrapSg                       // sg [-] GROUP [[-c] STRING]
 )
 
 // wrapSpec describes a program that runs another command.
@@ -69,6 +70,7 @@ var wrappers = map[string]wrapSpec{
 	"parallel": {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	"find":     {kind: wrapFind},
 	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
+	"sg":       {kind: wrapSg},
 	// Programs that trace, sandbox, re-credential or re-namespace the
 	// command they run (util-linux 2.39, strace 6, ltrace 0.7, valgrind
 	// 3, fakeroot 1.3x, OpenSSH 9, dbus 1.14, firejail 0.9, bubblewrap
@@ -193,6 +195,23 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		s.parallelWrapper(cmd, w, c, cwd)
 	case wrapFind:
 		s.findWrapper(cmd, c, cwd)
+	case wrapSg:
+		// sg [-] GROUP [[-c] STRING]: STRING is run by /bin/sh -c; without
+		// it, a shell reads standard input.
+		i := 0
+		if i < len(args) && args[i].Value == "-" {
+			i++
+		}
+		i++ // the group
+		if i < len(args) && args[i].Value == "-c" {
+			i++
+		}
+		s.add(*cmd)
+		if i < len(args) {
+			s.shellString(args[i], "sg -c", c, cwd)
+		} else {
+			s.stdinScript(cmd, base, c, cwd)
+		}
 	default: // wrapExec
 		i := skipOpts2(args, w.shortVal, w.longVal, w.longVal2)
 		if base == "time" {

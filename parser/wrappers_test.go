@@ -193,6 +193,8 @@ func TestMoreWrappers(t *testing.T) {
 		{"firejail --noprofile --net=none rm -rf a", "rm -rf a"},
 		{"bwrap --bind / / --dev /dev --setenv A B --chdir /tmp rm -rf a", "rm -rf a"},
 		{"chroot --userspec=1:1 / rm -rf a", "rm -rf a"},
+		{"sg users 'rm -rf a'", "rm -rf a"},
+		{"sg - users -c 'rm -rf a'", "rm -rf a"},
 	} {
 		a := Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv})
 		found := false
