@@ -14,7 +14,7 @@ import (
 // -exec {}), judged by the whole gate.
 func TestDenySpellingsThroughGate(t *testing.T) {
 	t.Parallel()
-	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command]\ndeny: [rm -rf, git add -A, git push --force]\nask: [curl]\n")
+	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command]\ndeny: [rm -rf, git add -A, git push --force, git apply --reject]\nask: [curl]\n")
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +35,9 @@ func TestDenySpellingsThroughGate(t *testing.T) {
 		{"rm build/out.txt", cmdguard.Allow},
 		{"git push origin main", cmdguard.Allow},
 		{"ls -la", cmdguard.Allow},
+		// An unknown file reference is not an unseen argument: git apply
+		// names no option it cannot see.
+		{"git apply x.patch", cmdguard.Ask},
 	} {
 		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
 		if err != nil {
