@@ -123,8 +123,12 @@ func TestRequestEnvValues(t *testing.T) {
 		{"echo hi", []string{"CLAUDECODE=1"}, cmdguard.Allow, "policy.allow"},
 		// A name env_safe does not list asks, whatever its value.
 		{"echo $G", []string{"G=hello"}, cmdguard.Ask, "env.unknown"},
-		// The script may reassign F: its value is unknown.
-		{"F=notes.txt; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
+		// The script may reassign F: its value is unknown, unless one
+		// unconditional top-level assignment gives it a value known
+		// statically (F=.env; cat $F reads .env).
+		{"true && F=notes.txt; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
+		{"F=notes.txt; F=x; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
+		{"F=.env; cat $F", []string{"F=notes.txt"}, cmdguard.Deny, "ignore.denied"},
 		{"read F; cat $F", []string{"F=notes.txt"}, cmdguard.Ask, "ignore.unknown_ref"},
 		// A value that globs or splits is not taken literally.
 		{"cat $F", []string{"F=.e?v"}, cmdguard.Ask, "ignore.unknown_ref"},

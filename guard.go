@@ -382,6 +382,14 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 	for _, u := range c.Unknown {
 		g.unknownRef(st, c, u, findings)
 	}
+	// Arguments the gate cannot see follow the command's words when the
+	// wrapper right around it appends them: xargs and parallel (stdin),
+	// find -exec/-ok ({}).
+	if n := len(c.Wrappers); n > 0 && len(c.Unknown) > 0 {
+		w := c.Wrappers[n-1]
+		out.Open = w == "xargs" || w == "parallel" || strings.HasPrefix(w, "find -")
+	}
+	out.Transparent = c.Transparent
 }
 
 func nonNil[T any](s []T) []T {

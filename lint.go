@@ -73,6 +73,11 @@ func (g *Guard) lintIgnoreFiles(file string) []policy.Diagnostic {
 	}
 	names := st.policy.IgnoreFiles()
 	var diags []policy.Diagnostic
+	for _, pt := range st.policy.IgnorePatterns() {
+		if w := ignore.PatternWarning(ignore.Pattern{Text: pt.Pattern, Source: pt.Source}); w != nil {
+			diags = append(diags, warningDiagnostic(w, g.root, file))
+		}
+	}
 	seen, entries := map[string]bool{}, 0
 	filepath.WalkDir(g.root, func(p string, d fs.DirEntry, err error) error {
 		if entries++; err != nil || entries > ignore.DefaultMaxEntries {
@@ -83,6 +88,13 @@ func (g *Guard) lintIgnoreFiles(file string) []policy.Diagnostic {
 		}
 		if d.Name() == ".git" {
 			return filepath.SkipDir
+		}
+		for _, n := range names {
+			if data, err := os.ReadFile(filepath.Join(p, n)); err == nil {
+				for _, w := range ignore.Warnings(data, filepath.Join(p, n)) {
+					diags = append(diags, warningDiagnostic(w, g.root, file))
+				}
+			}
 		}
 		for _, n := range names {
 			if _, err := os.Lstat(filepath.Join(p, n)); err != nil {
@@ -101,6 +113,14 @@ func (g *Guard) lintIgnoreFiles(file string) []policy.Diagnostic {
 		return nil
 	})
 	return diags
+}
+
+// warningDiagnostic is ignoreDiagnostics for a pattern that matches
+// nothing: a warning, not an error.
+func warningDiagnostic(w *ignore.Error, root, file string) policy.Diagnostic {
+	d := ignoreDiagnostics(w, root, file)[0]
+	d.Severity = "warning"
+	return d
 }
 
 func mustAbs(p string) string {

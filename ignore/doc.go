@@ -53,11 +53,13 @@
 // what .rooignore hides. With a single name (for example ".gitignore") the
 // answers are git's.
 //
-// Unlike git, a pattern that git would silently never match — one ending
-// in an unescaped backslash, with an unclosed '[' or an unknown
-// [:class:] — is an error ([*Error], with file:line), as is an unreadable
-// ignore file: a broken promise to keep a file private must not pass
-// unnoticed. Ignore files are read through symbolic links (git refuses
+// Unlike git, a pattern that git would silently never match because it
+// can never parse — an unclosed '[' or an unknown [:class:] — is an error
+// ([*Error], with file:line), as is an unreadable ignore file: a broken
+// promise to keep a file private must not pass unnoticed. A pattern
+// ending in an unescaped backslash matches nothing, as in git, and is not
+// an error (one stray line must not fail every check); [Warnings] reports
+// it, and cmdguard policy lint warns. Ignore files are read through symbolic links (git refuses
 // in-tree symlinked .gitignore files); that only ever adds patterns.
 //
 // # Why not a gitignore library

@@ -470,11 +470,40 @@ func randomScenario(r *rand.Rand) scenario {
 	return sc
 }
 
+// TestGitTrailingBackslashMatchesNothing: a pattern ending in an
+// unescaped backslash matches nothing in git, and in Load (no error:
+// Warnings reports it for lint).
+func TestGitTrailingBackslashMatchesNothing(t *testing.T) {
+	git := gitPath(t)
+	paths := []string{"foo", "foo\\", "a", "\\", "b", "a/b", "keep.pem"}
+	for _, pat := range []string{"foo\\", "\\", "!foo\\", "a/\\", "foo\\\\\\"} {
+		t.Run(pat, func(t *testing.T) {
+			t.Parallel()
+			sc := scenario{files: map[string]string{".gitignore": "*.pem\n" + pat + "\n"}, paths: paths}
+			root, all, isDir := build(t, git, sc)
+			want := checkIgnore(t, git, root, all, false)
+			m, err := ignore.Load(root, ignore.Options{Files: []string{".gitignore"}})
+			if err != nil {
+				t.Fatalf("Load with %q: %v, want it to load", pat, err)
+			}
+			for p, a := range want {
+				if got := m.Match(p, isDir[p]); got.Ignored != a.Ignored {
+					t.Errorf("%q with %q: ignored %v, git says %+v", p, pat, got.Ignored, a)
+				}
+			}
+			w := ignore.Warnings([]byte("*.pem\n"+pat+"\n"), ".gitignore")
+			if len(w) != 1 || w[0].Source != ".gitignore:2" || w[0].Text != pat {
+				t.Errorf("Warnings(%q) = %v, want one at .gitignore:2", pat, w)
+			}
+		})
+	}
+}
+
 // TestGitNeverMatchesRejected backs the one deliberate difference from
 // git: patterns that Load rejects are exactly ones git never matches.
 func TestGitNeverMatchesRejected(t *testing.T) {
 	git := gitPath(t)
-	rejected := []string{"foo\\", "[abc", "a[[:foo:]]", "[[:alpha:]", "x[", "[\\", "\\", "*[", "a/**/[b", "![z"}
+	rejected := []string{"[abc", "a[[:foo:]]", "[[:alpha:]", "x[", "[\\", "*[", "a/**/[b", "![z"}
 	paths := []string{"foo", "foo\\", "[abc", "abc", "a", "af", "x[", "x", "[", "[\\", "\\", "b", "a/b", "a/x/[b", "z", "[z"}
 	for _, pat := range rejected {
 		t.Run(pat, func(t *testing.T) {

@@ -216,8 +216,6 @@ func TestLoadErrors(t *testing.T) {
 	}{
 		{"malformed-nested", map[string]string{"a/b/.rooignore": "ok\n\n# c\nbad[\n"}, ignore.Options{},
 			`ignore: a/b/.rooignore:4: unclosed '[' or unknown [:class:]: the pattern can never match: "bad["`, nil},
-		{"trailing-backslash", map[string]string{".cmdguardignore": "x\\"}, ignore.Options{},
-			`ignore: .cmdguardignore:1: pattern ends in an unescaped backslash and can never match: "x\\"`, nil},
 		{"nul", map[string]string{".aiexclude": "a\x00b\n"}, ignore.Options{},
 			`ignore: .aiexclude:1: NUL byte in pattern: "a\x00b"`, nil},
 		{"unreadable", map[string]string{".rooignore": "->missing"}, ignore.Options{},

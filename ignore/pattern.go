@@ -19,8 +19,9 @@ type Pattern struct {
 }
 
 // Error is a malformed ignore file or pattern: an unreadable file, a NUL
-// byte, or a pattern git would never match (a trailing backslash, an
-// unclosed '[', an unknown [:class:]).
+// byte, or a pattern git would never match (an unclosed '[', an unknown
+// [:class:]). A pattern ending in an unescaped backslash is not one: it
+// matches nothing, as in git, and [Warnings] reports it.
 type Error struct {
 	Source string // "dir/.rooignore:3", or an inline pattern's Source
 	Text   string // the offending pattern, if any
@@ -37,7 +38,7 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 var (
-	errTrailingBackslash = errors.New("pattern ends in an unescaped backslash and can never match")
+	errTrailingBackslash = errors.New("pattern ends in an unescaped backslash: it matches nothing, as in git")
 	errBracket           = errors.New("unclosed '[' or unknown [:class:]: the pattern can never match")
 	errNUL               = errors.New("NUL byte in pattern")
 	errNewline           = errors.New("line break in inline pattern")
@@ -176,10 +177,40 @@ func compile(text, source string, fold bool) (pattern, error) {
 		pt.flags = wmCaseFold
 		pt.lit = asciiLower(pt.lit)
 	}
-	if err := checkSyntax(body); err != nil {
+	if err := checkSyntax(body); err == errTrailingBackslash {
+		// git reads it and never matches it: neither do we (Lint warns).
+		pt.body, pt.lit, pt.prefix, pt.base, pt.flags = "\x00", "\x00", 1, true, 0
+	} else if err != nil {
 		return fail(err)
 	}
 	return pt, nil
+}
+
+// Warnings returns the patterns of an ignore file's data (named name)
+// that git reads but that never match anything: a pattern ending in an
+// unescaped backslash. They are not errors (git's answer is "matches
+// nothing", and so is ours), but the person who wrote one meant to hide
+// something. Lines that are errors are left to Load.
+func Warnings(data []byte, name string) []*Error {
+	var out []*Error
+	lines(data, func(n int, text string) error {
+		if w := warning(text, source(name, n)); w != nil {
+			out = append(out, w)
+		}
+		return nil
+	})
+	return out
+}
+
+// PatternWarning is Warnings for one inline pattern.
+func PatternWarning(p Pattern) *Error { return warning(p.Text, p.Source) }
+
+func warning(text, src string) *Error {
+	body := strings.TrimPrefix(text, "!")
+	if checkSyntax(body) == errTrailingBackslash {
+		return &Error{Source: src, Text: text, Err: errTrailingBackslash}
+	}
+	return nil
 }
 
 // literalLen returns the length of the wildcard-free start of p.

@@ -164,6 +164,12 @@ type Command struct {
 	// in a job sent to the background with &, or in a pipeline element
 	// before the last.
 	Async bool `json:"async,omitempty"`
+	// Transparent: the command is a shell (bash, sh, dash, zsh) running
+	// a -c script that was parsed, with only options that change nothing
+	// the gate checks (-l, -e, -u, -x, -o pipefail, …). Its inner
+	// commands are checked; a policy rates it by them when no rule names
+	// the shell itself (bash -lc 'git status' is git status).
+	Transparent bool `json:"transparent,omitempty"`
 }
 
 // OptionHit is one guarded option of a command.

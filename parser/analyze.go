@@ -455,7 +455,128 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 	if mayHaveLookalike(src) {
 		s.lookalikes(f, c)
 	}
-	s.list(f.Stmts, cwd, c)
+	if c.depth > 0 || c.fr.nested || src != s.top {
+		s.list(f.Stmts, cwd, c)
+		return
+	}
+	// The top-level list: a plain assignment statement there gives its
+	// variable a value known statically from then on (see staticAssign).
+	succ, fail := cwd, cwd
+	for i, st := range f.Stmts {
+		if i > 0 {
+			cwd = merge(succ, fail)
+		}
+		succ, fail = s.stmt(st, cwd, c)
+		s.staticAssign(st, c)
+	}
+}
+
+// staticAssign records the values of a top-level statement made only of
+// assignments (F=.env) whose values are literal and plain (no blank, no
+// glob character), when nothing else in the source names the variable:
+// no other assignment, read, for, unset, declare, ${F:=…}, F+=… — the
+// statement runs unconditionally in this shell (not in a pipeline, an
+// && list, a loop or the background), so every later $F is that value
+// (F=.env; cat $F reads .env). Bash's special variables are left out.
+func (s *state) staticAssign(st *syntax.Stmt, c *ctx) {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Background || st.Negated || st.Coprocess || len(st.Redirs) > 0 || len(ce.Args) > 0 || s.stopped {
+		return
+	}
+	for _, a := range ce.Assigns {
+		if a.Name == nil || a.Index != nil || a.Array != nil || a.Append || a.Naked || a.Value == nil {
+			continue
+		}
+		name := a.Name.Value
+		if !validName(name) || specialVar(name) || countNamed(s.top, name) != 1 {
+			continue
+		}
+		s.quiet++
+		w := s.word(a.Value, c)
+		s.quiet--
+		if w.Dynamic || !plainValue(w.Value) {
+			continue
+		}
+		if s.vars == nil {
+			s.vars = map[string]string{}
+		}
+		s.vars[name] = w.Value
+	}
+}
+
+// loopValues returns the values of a for loop's variable when they are
+// known statically: literal plain words (brace expansion included, no
+// glob), at most maxLoopValues of them, and a variable the source names
+// nowhere else (countNamed: only the for itself). The caller sets them
+// in s.vars (made non-nil here) one at a time.
+func (s *state) loopValues(x *syntax.ForClause, c *ctx) ([]string, string, bool) {
+	l, ok := x.Loop.(*syntax.WordIter)
+	if !ok || !l.InPos.IsValid() || len(l.Items) == 0 {
+		return nil, "", false
+	}
+	name := l.Name.Value
+	if !validName(name) || specialVar(name) || countNamed(s.top, name) != 1 {
+		return nil, "", false
+	}
+	var vals []string
+	s.quiet++
+	defer func() { s.quiet-- }()
+	for _, it := range l.Items {
+		for _, w := range s.words(it, c, nil) {
+			if w.Dynamic || w.Glob || !plainValue(w.Value) {
+				return nil, "", false
+			}
+			vals = append(vals, w.Value)
+		}
+		if len(vals) > maxLoopValues {
+			return nil, "", false
+		}
+	}
+	if s.vars == nil {
+		s.vars = map[string]string{}
+	}
+	if _, had := s.vars[name]; had {
+		return nil, "", false
+	}
+	return vals, name, true
+}
+
+// maxLoopValues bounds how many times a loop body is checked.
+const maxLoopValues = 16
+
+// specialVar reports bash's variables that bash itself sets or gives a
+// meaning: their values are not what a script assigned.
+func specialVar(name string) bool {
+	switch name {
+	case "RANDOM", "SRANDOM", "SECONDS", "LINENO", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "PWD", "OLDPWD", "UID", "EUID",
+		"PPID", "BASHOPTS", "SHELLOPTS", "FUNCNAME", "GROUPS", "HISTCMD", "DIRSTACK", "PIPESTATUS", "IFS", "PATH", "HOME", "CDPATH",
+		"REPLY", "OPTARG", "OPTIND", "HOSTNAME", "HOSTTYPE", "MACHTYPE", "OSTYPE", "SHLVL", "_":
+		return true
+	}
+	return strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_")
+}
+
+// countNamed counts the places src names the variable other than in a
+// plain $NAME or ${NAME} reference (see namedOtherwise).
+func countNamed(src, name string) int {
+	n := 0
+	for i := 0; ; {
+		j := strings.Index(src[i:], name)
+		if j < 0 {
+			return n
+		}
+		at, end := i+j, i+j+len(name)
+		i = at + 1
+		if at > 0 && isNameByte(src[at-1]) || end < len(src) && isNameByte(src[end]) {
+			continue
+		}
+		switch {
+		case at > 0 && src[at-1] == '$':
+		case at > 1 && src[at-1] == '{' && src[at-2] == '$' && end < len(src) && src[end] == '}':
+		default:
+			n++
+		}
+	}
 }
 
 // controls reports control characters other than tab, newline and the
@@ -711,7 +832,22 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		default:
 			s.unsupported(x, c)
 		}
-		end := s.list(x.Do, cwd, c)
+		var end cwdState
+		if vals, name, ok := s.loopValues(x, c); ok {
+			// Each value in turn: the body is checked once per value,
+			// each pass starting where the one before ended (a cd in the
+			// body carries over).
+			end = cwd
+			cur := cwd
+			for _, v := range vals {
+				s.vars[name] = v
+				cur = s.list(x.Do, cur, c)
+				end = merge(end, cur)
+			}
+			delete(s.vars, name)
+		} else {
+			end = s.list(x.Do, cwd, c)
+		}
 		out := merge(cwd, end)
 		if out != cwd {
 			out.dyn = true

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -409,6 +410,12 @@ func hasShortOpt(args []Word, flag byte) bool {
 // the next word), as do long options listed in longVal unless written
 // --opt=value. A dynamic word ends the options.
 func skipOpts(args []Word, shortVal string, longVal []string) int {
+	return skipOpts2(args, shortVal, longVal, nil)
+}
+
+// skipOpts2 is skipOpts where the long options of longVal2 take two
+// separate values (bwrap --bind SRC DEST), named in whole.
+func skipOpts2(args []Word, shortVal string, longVal, longVal2 []string) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -419,7 +426,10 @@ func skipOpts(args []Word, shortVal string, longVal []string) int {
 			return i + 1
 		}
 		if v[1] == '-' {
-			if strings.IndexByte(v, '=') < 0 && longMatch(v[2:], longVal) {
+			switch {
+			case slices.Contains(longVal2, v[2:]):
+				i += 2
+			case strings.IndexByte(v, '=') < 0 && longMatch(v[2:], longVal):
 				i++
 			}
 			continue

@@ -501,7 +501,9 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			s.maybeRef(cmd, ops[0], RefArg) // the pattern
 			ops = ops[1:]
 		}
-		defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+		if !gitLiteralPaths(args) {
+			defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+		}
 	}
 	gitStdin(cmd, args)
 	for _, op := range ops {
@@ -521,6 +523,24 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		}
 		s.argRef(cmd, op, write, rec)
 	}
+}
+
+// gitLiteralPaths reports whether args end in "-- PATH…" where every
+// PATH is a literal path: no glob character, which git matches against
+// the whole tree itself, no pathspec magic, nothing dynamic. git grep
+// then reads only those paths (each a recursive reference of its own),
+// not the whole tree.
+func gitLiteralPaths(args []Word) bool {
+	i := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" && !a.Dynamic })
+	if i < 0 || i == len(args)-1 {
+		return false
+	}
+	for _, a := range args[i+1:] {
+		if a.Dynamic || a.Value == "" || a.Value[0] == ':' || strings.ContainsAny(a.Value, "*?[\\") {
+			return false
+		}
+	}
+	return true
 }
 
 // argRef reports an operand: @FILE, NAME=@FILE and plain paths.

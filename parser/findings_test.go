@@ -124,7 +124,8 @@ var findingTests = []struct {
 	{`sudo $X`, []string{"1:6 parser.dynamic_command"}},
 	{`bash -c "$X"`, []string{"1:9 parser.dynamic_command"}},
 	{`bash -c '$X'`, []string{"1:10 parser.dynamic_command"}},
-	{`for f in a; do $f; done`, []string{"1:16 parser.dynamic_command"}},
+	{`for f in a $X; do $f; done`, []string{"1:19 parser.dynamic_command"}},
+	{`for f in a; do $f; done`, nil}, // $f is known: the command is a
 	// environment injection
 	{`PATH=/tmp ls`, []string{"1:1 env.code_injection"}},
 	{`LD_PRELOAD=x.so ls`, []string{"1:1 env.code_injection"}},
@@ -236,6 +237,9 @@ var findingTests = []struct {
 	{`git -c diff.foo.textconv=x diff`, []string{"1:8 git.dangerous_config"}},
 	{`git -c core.sshCommand=x fetch`, []string{"1:8 git.dangerous_config"}},
 	{`git -c user.name=x commit`, nil},
+	{`git -ccore.pager=sh log`, []string{"1:5 git.dangerous_config"}},
+	{`git -c imap.tunnel=sh imap-send`, []string{"1:8 git.dangerous_config"}},
+	{`git -c help.autocorrect=1 psuh`, []string{"1:8 git.dangerous_config"}},
 	{`git config --global core.pager 'sh -c x'`, []string{"1:21 git.dangerous_config"}},
 	{`git config set alias.st '!rm -rf .'`, []string{"1:16 git.dangerous_config"}},
 	{`git config --get core.pager`, nil},

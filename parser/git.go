@@ -46,6 +46,11 @@ loop:
 			_, d, _ := strings.Cut(v, "=")
 			s.fileRef(cmd, Word{Value: d, Pos: a.Pos}, RefOption, false, false)
 			i++
+		case strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--"):
+			// git 2.39 refuses -cKEY=VALUE; read it as -c KEY=VALUE all
+			// the same, in case a git takes it (it costs nothing).
+			s.gitConfig(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, v[2:])
+			i++
 		case strings.HasPrefix(v, "-"):
 			i++
 		default:
@@ -285,7 +290,8 @@ func gitDangerousKey(key string) bool {
 		"core.gitproxy", "core.askpass", "core.alternaterefscommand", "diff.external",
 		"sequence.editor", "gpg.program", "uploadpack.packobjectshook", "credential.helper",
 		"include.path", "protocol.allow", "web.browser", "man.viewer", "interactive.difffilter",
-		"sendemail.smtpserver", "sendemail.tocmd", "sendemail.cccmd", "core.worktree", "ssh.variant":
+		"sendemail.smtpserver", "sendemail.tocmd", "sendemail.cccmd", "core.worktree", "ssh.variant",
+		"imap.tunnel", "help.autocorrect":
 		return true
 	}
 	for _, p := range []string{"alias.", "pager.", "include", "url.", "filter.", "remote.", "protocol.",

@@ -57,8 +57,9 @@ type optionGuard struct {
 
 // goBuildFlags are the go build flags (shared by go test, vet and list)
 // that run a program, reach the compiler or linker (-ldflags=-extld=x
-// runs x), write where you choose, or build in another directory.
-var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-o", "-pkgdir", "-modfile", "-C"}
+// runs x), or build in another directory. -o is not one: its target is a
+// written file reference, checked like any other (go build -o bin/app).
+var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-pkgdir", "-modfile", "-C"}
 
 // diffFlags make git's diff machinery write a file or run a program.
 var diffFlags = []string{"--output", "--ext-diff", "--textconv"}
@@ -72,10 +73,22 @@ const (
 var optionGuards = [...]optionGuard{
 	{prefix: []string{"awk"}, check: awkRisk, script: true, why: awkWhy},
 	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
+	{prefix: []string{"emacs"}, options: []string{"--eval", "--execute", "--load", "--funcall", "--script", "-l", "-f", "-x"}, why: "runs Lisp code you choose"},
 	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
 	{prefix: []string{"gawk"}, check: awkRisk, script: true, why: awkWhy},
+	{prefix: []string{"gdb"}, options: []string{"-ex", "--ex", "-x", "--command", "-eval-command", "--eval-command", "-iex", "-ix", "-init-command", "--init-command", "-init-eval-command", "--init-eval-command"}, why: "runs gdb commands (shell, python) you choose"},
+	{prefix: []string{"git", "archive"}, options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
+	{prefix: []string{"git", "clone"}, options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
+	{prefix: []string{"git", "fetch"}, options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "fetch-pack"}, options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "ls-remote"}, options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "pull"}, options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
+	{prefix: []string{"git", "push"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
+	{prefix: []string{"git", "send-pack"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
+	{prefix: []string{"git"}, check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
+	{prefix: []string{"git", "branch"}, check: gitBranchCreate, why: "creates a branch (a ref)"},
 	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
 	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 	{prefix: []string{"git", "log"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
@@ -96,17 +109,26 @@ var optionGuards = [...]optionGuard{
 	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
 	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
 	{prefix: []string{"gsed"}, check: sedRisk, script: true, why: sedWhy},
+	{prefix: []string{"make"}, options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
 	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
 	{prefix: []string{"mawk"}, check: awkRisk, script: true, why: awkWhy},
 	{prefix: []string{"nawk"}, check: awkRisk, script: true, why: awkWhy},
-	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin"}, why: "runs a program"},
+	{prefix: []string{"nvim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
+	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
+	{prefix: []string{"scp"}, options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
 	{prefix: []string{"sed"}, check: sedRisk, script: true, why: sedWhy},
+	{prefix: []string{"sftp"}, options: []string{"-S", "-o", "-F", "-D"}, why: "runs a program as ssh or sftp-server, or sets ssh options that run one"},
 	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
 	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
+	{prefix: []string{"ssh"}, options: []string{"-o", "-F"}, why: "sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program"},
 	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
 	{prefix: []string{"time"}, check: timeOutput, why: "writes a file"},
 	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
+	{prefix: []string{"uniq"}, check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
+	{prefix: []string{"vi"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
+	{prefix: []string{"view"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
+	{prefix: []string{"vim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 	{prefix: []string{"zip"}, options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
 }
 
@@ -341,6 +363,93 @@ func gitConfigWrite(argv []string, i int) int {
 		return second
 	}
 	return len(argv) - 1
+}
+
+// gitBranchCreate returns the index of the first operand of git branch
+// in argv[i:] (a new branch's name), or -1: with none, or in a listing
+// mode (--list, -a, -r, --contains, --merged, …), where operands are
+// patterns or commits, it only lists. -d, -m, -c, … are guarded by name.
+func gitBranchCreate(argv []string, i int) int {
+	first := -1
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			if i+1 < len(argv) && first < 0 {
+				first = i + 1
+			}
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			name, _, _ := strings.Cut(a, "=")
+			switch {
+			case name == "-l" || name == "-a" || name == "-r" || name == "--show-current" || strings.HasPrefix(name, "--") && len(name) > 3 &&
+				(strings.HasPrefix("--list", name) || strings.HasPrefix("--all", name) || strings.HasPrefix("--remotes", name) ||
+					strings.HasPrefix("--contains", name) || strings.HasPrefix("--no-contains", name) || strings.HasPrefix("--merged", name) ||
+					strings.HasPrefix("--no-merged", name) || strings.HasPrefix("--points-at", name)):
+				return -1
+			case len(a) > 2 && a[1] != '-' && strings.ContainsAny(a[1:], "lar"):
+				return -1 // a cluster holding -l, -a or -r
+			}
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+	}
+	return first
+}
+
+// uniqOutput returns the index of uniq's second operand in argv[i:], the
+// file it writes, or -1.
+func uniqOutput(argv []string, i int) int {
+	n, opts := 0, true
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case opts && a == "--":
+			opts = false
+		case opts && len(a) > 1 && a[0] == '-':
+			if a == "-f" || a == "-s" || a == "-w" || a == "--skip-fields" || a == "--skip-chars" || a == "--check-chars" {
+				i++
+			}
+		default:
+			if n++; n == 2 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// vimRisk returns the index of the first vim option in argv[i:] that
+// runs editor commands (+cmd, -c, --cmd, -S, -s, -u, -U) or writes a file
+// (-w, -W), or -1. +N and +/pattern only move the cursor.
+func vimRisk(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "--":
+			return -1
+		case len(a) > 1 && a[0] == '+':
+			if c := a[1]; c != '/' && (c < '0' || c > '9') {
+				return i
+			}
+		case a == "-c" || a == "--cmd" || a == "-S" || a == "-s" || a == "-u" || a == "-U" || a == "-w" || a == "-W":
+			return i
+		}
+	}
+	return -1
+}
+
+// gitExtURL returns the index of the first ext:: URL in argv[i:], or -1:
+// git's remote-ext helper runs the rest of the URL as a command.
+func gitExtURL(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		if strings.HasPrefix(strings.ToLower(argv[i]), "ext::") || strings.Contains(argv[i], "=ext::") {
+			return i
+		}
+	}
+	return -1
 }
 
 // timeOutput returns the index of GNU time's -o/--output option in

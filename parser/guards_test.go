@@ -116,9 +116,11 @@ func TestGuardProgramsAndWrites(t *testing.T) {
 		{"git config --edit", true},
 		{"git config --add x.y z", true},
 		{"git config", true}, // usage, but over-matching only asks
-		{"go build -o .git/hooks/pre-commit .", true},
-		{"go build -o=x .", true},
-		{"go test -c -o x .", true},
+		// -o is a written file reference (path.protected for .git/hooks,
+		// see TestGoOutputIsAFileRef), not a dangerous option.
+		{"go build -o .git/hooks/pre-commit .", false},
+		{"go build -o=x .", false},
+		{"go test -c -o x .", false},
 		{"go test -coverprofile=.cmdguardignore ./...", true},
 		{"go test -cpuprofile x", true},
 		{"go test -memprofile x", true},
@@ -257,4 +259,75 @@ func BenchmarkGuardOptions(b *testing.B) {
 			}
 		})
 	}
+}
+
+// Options that make a program run a command of your choice (issue 11).
+func TestGuardRunnerOptions(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		{"ssh -o ProxyCommand=id host", true},
+		{"ssh -oProxyCommand=id host", true},
+		{"ssh -F cfg host", true},
+		{"ssh -v host ls", false},
+		{"scp -S ./x a host:b", true},
+		{"scp -o LocalCommand=id a host:b", true},
+		{"scp a host:b", false},
+		{"sftp -S ./x host", true},
+		{"gdb -ex shell\x00id -batch ./a", true},
+		{"gdb --eval-command=shell\x00id ./a", true},
+		{"gdb -x cmds ./a", true},
+		{"gdb -batch ./a", false},
+		{"vim -c !id x", true},
+		{"vim +!id x", true},
+		{"vim --cmd !id x", true},
+		{"vim -S s.vim x", true},
+		{"vim +10 x", false},
+		{"vim +/main x", false},
+		{"nvim +!id x", true},
+		{"vi x", false},
+		{"emacs --eval (shell-command\x00\"id\") x", true},
+		{"emacs -l x.el", true},
+		{"emacs -nw x", false},
+		{"make -f other.mk", true},
+		{"make --file=other.mk", true},
+		{"make -C sub", true},
+		{"make -j4 test", false},
+		{"git send-pack --receive-pack=id x", true},
+		{"git fetch-pack --upload-pack=id x", true},
+		{"git clone -u id x", true},
+		{"git clone --upload-pack id x", true},
+		{"git fetch --upload-pack=id origin", true},
+		{"git ls-remote --upload-pack=id origin", true},
+		{"git push --receive-pack=id origin", true},
+		{"git clone ext::sh\x00-c\x00id x", true},
+		{"git fetch ext::sh\x00-c\x00id", true},
+		{"git clone https://example.com/x x", false},
+		{"git push origin main", false},
+	})
+}
+
+// The default policy's readers that can write or run (issue 11).
+func TestGuardDefaultReaders(t *testing.T) {
+	t.Parallel()
+	checkGuards(t, []guardCase{
+		{"uniq a", false},
+		{"uniq -c a", false},
+		{"uniq -f 1 a", false},
+		{"uniq a out", true},
+		{"uniq -c a -- out", true},
+		{"git branch", false},
+		{"git branch foo", true},
+		{"git branch foo HEAD~1", true},
+		{"git branch -a", false},
+		{"git branch -r", false},
+		{"git branch --list f*", false},
+		{"git branch --contains HEAD", false},
+		{"git branch --merged main", false},
+		{"git branch -v", false},
+		{"git branch --show-current", false},
+		{"rg -z foo", true},
+		{"rg --search-zip foo", true},
+		{"rg --search foo", true}, // abbreviates --search-zip
+		{"rg foo", false},
+	})
 }

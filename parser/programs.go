@@ -69,7 +69,7 @@ var programs = map[string]program{
 	"awk":      {files: awkSpec, dirSafe: true},
 	"b2sum":    {dirSafe: true},
 	"base32":   {dirSafe: true},
-	"base64":   {dirSafe: true},
+	"base64":   {dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
 	"basename": {files: fileSpec{none: true}, dirSafe: true, options: "-a -s= -z --help --multiple --suffix= --version --zero"},
 	"cat":      {files: fileSpec{exact: true}, dirSafe: true, options: "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version"},
 	"cd":       {files: fileSpec{none: true}, dirSafe: true, options: "-L -P -e -@"},
@@ -114,7 +114,7 @@ var programs = map[string]program{
 	"dirname": {files: fileSpec{none: true}, dirSafe: true, options: "-z --help --version --zero"},
 	"dirs":    {files: fileSpec{none: true}},
 	"docker":  {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
-	"du": {files: fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}, recursive: "*"}, dirSafe: true, options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
+	"du": {files: fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}}, dirSafe: true, options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
 		"--count-links --dereference --dereference-args --exclude= --exclude-from= --files0-from= --help --human-readable " +
 		"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
 		"--time? --time-style= --total --version"},
@@ -178,8 +178,10 @@ var programs = map[string]program{
 	"nl": {dirSafe: true, options: "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --footer-numbering= --header-numbering= --help " +
 		"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
 		"--section-delimiter= --starting-line-number= --version"},
-	"node":    {files: fileSpec{skipVal: "epr"}},
-	"npm":     {files: fileSpec{first: true}},
+	"node": {files: fileSpec{skipVal: "epr"}},
+	"npm":  {files: fileSpec{first: true}},
+	"numfmt": {files: fileSpec{none: true}, options: "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --help " +
+		"--invalid= --padding= --round= --suffix= --to= --to-unit= --unit-separator= --version --zero-terminated"},
 	"od":      {dirSafe: true},
 	"paste":   {dirSafe: true},
 	"patch":   {files: fileSpec{skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
@@ -219,7 +221,11 @@ var programs = map[string]program{
 	"ruby": {files: fileSpec{skipVal: "eEIr"}},
 	"scp":  {files: fileSpec{skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true}, dirSafe: true},
 	"sed": {files: fileSpec{exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
-		longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}}, dirSafe: true},
+		longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}}, dirSafe: true,
+		// Every option but -i/--in-place (which writes the files): under
+		// the embedded default policy, sed -n -i asks.
+		options: "-E -e= -f= -l= -n -r -s -u -z --debug --expression= --file= --follow-symlinks --help --line-length= --null-data " +
+			"--posix --quiet --regexp-extended --sandbox --separate --silent --unbuffered --version"},
 	"seq":       {files: fileSpec{none: true}, options: "-f= -s= -w --equal-width --format= --help --separator= --version"},
 	"set":       {files: fileSpec{none: true}},
 	"sha1sum":   {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
@@ -262,12 +268,13 @@ var programs = map[string]program{
 	"uname": {files: fileSpec{none: true}, options: "-a -i -m -n -o -p -r -s -v --all --hardware-platform --help --kernel-name --kernel-release --kernel-version " +
 		"--machine --nodename --operating-system --processor --version"},
 	"unexpand": {dirSafe: true},
-	"uniq":     {files: fileSpec{skipVal: "fsw"}, dirSafe: true},
-	"unlink":   {files: fileSpec{writeAll: true}, dirSafe: true},
-	"unset":    {files: fileSpec{none: true}},
-	"unzip":    {files: fileSpec{skipVal: "xP", writeVal: "d"}, dirSafe: true},
-	"wait":     {files: fileSpec{none: true}},
-	"wc":       {files: fileSpec{longFile: []string{"files0-from"}}, dirSafe: true, options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words"},
+	"uniq": {files: fileSpec{skipVal: "fsw", writeLast: true}, dirSafe: true, options: "-c -D -d -f= -i -s= -u -w= -z --all-repeated? --check-chars= --count --group? " +
+		"--help --ignore-case --repeated --skip-chars= --skip-fields= --unique --version --zero-terminated"}, // uniq IN OUT writes OUT
+	"unlink": {files: fileSpec{writeAll: true}, dirSafe: true},
+	"unset":  {files: fileSpec{none: true}},
+	"unzip":  {files: fileSpec{skipVal: "xP", writeVal: "d"}, dirSafe: true},
+	"wait":   {files: fileSpec{none: true}},
+	"wc":     {files: fileSpec{longFile: []string{"files0-from"}}, dirSafe: true, options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words"},
 	"wget": {files: fileSpec{skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
 		longWrite: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies"},
 		longFile:  []string{"input-file", "load-cookies", "config"},

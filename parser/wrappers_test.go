@@ -57,6 +57,9 @@ var wrapperTests = []struct {
 	{`watch -n 5 ls -l`, []string{"|watch -n 5 ls -l", "watch|ls -l"}, nil},
 	{`watch -x eval ls`, []string{"|watch -x eval ls", "watch|eval ls"}, []string{"1:10 parser.eval"}},
 	{`env -i -u HOME FOO=1 eval x`, []string{"|env -i -u HOME FOO=1 eval x", "env|eval x"}, []string{"1:16 env.unknown", "1:22 parser.eval"}},
+	{`env -S 'rm\_-rf\_a'`, []string{"|env -S rm\\_-rf\\_a", "env|rm -rf a"}, nil},
+	{`env -S 'rm -rf a\c b'`, []string{"|env -S rm -rf a\\c b", "env|rm -rf a"}, nil},
+	{`env -S "ls '\_' \"a\_b\""`, []string{"|env -S ls '\\_' \"a\\_b\"", "env|ls \\_ a  b"}, nil},
 	{`env -S 'FOO=1 eval x'`, []string{"|env -S FOO=1 eval x", "env|eval x"}, []string{"1:8 env.unknown", "1:8 parser.eval"}},
 	{`env -- ls`, []string{"|env -- ls", "env|ls"}, nil},
 	{`sudo eval x`, []string{"|sudo eval x", "sudo|eval x"}, []string{"1:6 parser.eval"}},
@@ -163,5 +166,50 @@ func TestDepthAndCount(t *testing.T) {
 				t.Errorf("Analyze(%.40q) reported %d commands, more than %d", tc.src, len(a.Commands), max)
 			}
 		})
+	}
+}
+
+// Programs that run their operands as a command, beyond DESIGN.md §2's
+// list (issue 11): the inner command is found, however the wrapper's
+// options and operands are spelled.
+func TestMoreWrappers(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, inner string }{
+		{"strace -f -o /tmp/x -e trace=all rm -rf a", "rm -rf a"},
+		{"strace --output /tmp/x rm -rf a", "rm -rf a"},
+		{"ltrace -e malloc -o t rm -rf a", "rm -rf a"},
+		{"valgrind --tool=memcheck -q rm -rf a", "rm -rf a"},
+		{"setarch x86_64 -R rm -rf a", "rm -rf a"},
+		{"setarch x86_64 --addr-no-randomize rm -rf a", "rm -rf a"},
+		{"linux32 rm -rf a", "rm -rf a"},
+		{"linux64 -R rm -rf a", "rm -rf a"},
+		{"prlimit --nofile=10 --cpu=5 rm -rf a", "rm -rf a"},
+		{"unshare -r -w /tmp rm -rf a", "rm -rf a"},
+		{"nsenter -t 1 -m -u rm -rf a", "rm -rf a"},
+		{"setpriv --reuid 1000 --init-groups rm -rf a", "rm -rf a"},
+		{"fakeroot -s state rm -rf a", "rm -rf a"},
+		{"ssh-agent -t 60 rm -rf a", "rm -rf a"},
+		{"dbus-run-session --config-file=x -- rm -rf a", "rm -rf a"},
+		{"firejail --noprofile --net=none rm -rf a", "rm -rf a"},
+		{"bwrap --bind / / --dev /dev --setenv A B --chdir /tmp rm -rf a", "rm -rf a"},
+		{"chroot --userspec=1:1 / rm -rf a", "rm -rf a"},
+		{"sg users 'rm -rf a'", "rm -rf a"},
+		{"sg - users -c 'rm -rf a'", "rm -rf a"},
+	} {
+		a := Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv})
+		found := false
+		for _, c := range a.Commands {
+			if len(c.Wrappers) > 0 && strings.Join(c.Args, " ") == tc.inner {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Analyze(%q): no inner command %q in %q", tc.src, tc.inner, commandLines(a))
+		}
+	}
+	for _, src := range []string{"ssh-agent -k", "prlimit -p 1"} {
+		if got := commandLines(Analyze(src, Options{Cwd: "/repo", Env: testEnv})); len(got) != 1 {
+			t.Errorf("Analyze(%q) = %q, want no inner command", src, got)
+		}
 	}
 }

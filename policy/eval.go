@@ -96,16 +96,22 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 	for ci := range in.Commands {
 		c := &in.Commands[ci]
 		w := matchWords(c)
-		m := p.trie.lookup(w)
+		m := p.widen(c, w, p.trie.lookup(w))
 		r := p.commandReason(c, w, m)
 		r.Command = ci + 1
 		if noMatch != nil {
 			noMatch[ci] = -1
-			if r.Rule == "policy.no_match" {
+			if r.Rule == "policy.no_match" && !c.Transparent {
 				noMatch[ci] = len(reasons)
 			}
 		}
-		reasons = append(reasons, r)
+		// An assignment-only statement (F=x) runs nothing: its findings
+		// (env.code_injection, …) rate it, not a prefix rule. Alone, it
+		// keeps its no_match reason, so that the input is not empty.
+		assignOnly := len(c.Argv) == 0 && len(c.Redirects) == 0 && len(in.Commands) > 1
+		if !assignOnly && !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
+			reasons = append(reasons, r) // a transparent shell is rated by its inner commands, which follow it
+		}
 		if r.Rule == "policy.allow" && p.builtin {
 			// The embedded policy allows a program with the options it
 			// knows, not with any option (unknown is not harmless).
@@ -261,12 +267,25 @@ func (p *Policy) commandReason(c *Command, w words, m match) Reason {
 		r.Verdict, r.Source, r.Rule = m.worst.Verdict, m.worst.Source, ruleIDs[m.worst.Verdict]
 		r.Message = concat("word ", strconv.Itoa(m.dynIdx+1), " (", w.argv[m.dynIdx], ") of ", quoteArgv(w.argv),
 			" is dynamic: it could make ", m.worst.Verdict.String(), " prefix ", strconv.Quote(m.worst.String()), " match")
+	case m.rule != nil && m.spelled:
+		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
+		r.Message = concat(quoteArgv(w.argv), " could be ", m.rule.Verdict.String(), " prefix ", m.rule.quoted,
+			" (another spelling, or words the gate cannot see)")
 	case m.rule != nil:
 		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
 		r.Message = concat(quoteArgv(w.argv), " matches ", m.rule.Verdict.String(), " prefix ", m.rule.quoted)
 	default:
 		r.Verdict, r.Source, r.Rule = p.def, p.defSource, "policy.no_match"
 		r.Message = concat("no prefix rule matches ", quoteArgv(w.argv), "; default: ", p.def.String())
+		if r.Verdict == Allow {
+			if name, ok := p.runsDenied(w); ok {
+				// A program no rule names may run its operands (a wrapper
+				// the gate does not know): strace rm -rf x.
+				r.Verdict = Ask
+				r.Message = concat(quoteArgv(w.argv), " names ", strconv.Quote(name),
+					", which a deny or ask rule names, as its first operand: it may run it")
+			}
+		}
 	}
 	return r
 }

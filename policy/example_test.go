@@ -80,11 +80,11 @@ func ExamplePolicy_Explain() {
 }
 
 func ExampleParse_error() {
-	_, err := policy.Parse(".cmdguard.yaml", []byte("version: 1\nallow: [git push]\ndeny: [git push]\nrules: {gate.timeout: allow}\n"), ".")
+	_, err := policy.Parse(".cmdguard.yaml", []byte("version: 1\nallow: [git push, git  push]\nrules: {gate.timeout: allow}\n"), ".")
 	fmt.Println(err)
 	// Output:
-	// .cmdguard.yaml:3:8: prefix "git push" is in both allow (.cmdguard.yaml:2) and deny: contradictory
-	// .cmdguard.yaml:4:9: rule "gate.timeout" cannot be re-rated
+	// .cmdguard.yaml:2:19: prefix "git push" repeated in allow (first at .cmdguard.yaml:2)
+	// .cmdguard.yaml:3:9: rule "gate.timeout" cannot be re-rated
 }
 
 func ExampleLookupRule() {

@@ -85,6 +85,16 @@ type Command struct {
 	// asks unless Input.Sandboxed (policy.needs_sandbox). Not part of the
 	// Rego input.
 	Runs string `json:"-"`
+	// Open: arguments the gate cannot see follow the command's words
+	// (what xargs or parallel read from stdin, find -exec's {}). A deny
+	// or ask rule whose leading words match could be completed by them.
+	// Not part of the Rego input.
+	Open bool `json:"-"`
+	// Transparent: a shell running a parsed -c script with only options
+	// that change nothing the gate checks. When no prefix rule matches
+	// it, it gets no prefix reason: its inner commands decide. Not part
+	// of the Rego input.
+	Transparent bool `json:"-"`
 }
 
 // Option is one option word of a command, with its position.

@@ -45,6 +45,8 @@ type Policy struct {
 
 	prefixes []Prefix
 	trie     *node
+	ties     []tie                // the same prefix in two lists, for Lint
+	wide     map[string][]*Prefix // deny and ask rules by program, for spelled matching
 	ratings  map[string]rating
 
 	ignoreFiles []string
@@ -54,6 +56,9 @@ type Policy struct {
 	sandbox     Sandbox
 	rego        *regoPolicy
 }
+
+// tie is a prefix listed in two of allow:, ask: and deny:.
+type tie struct{ pr, first Prefix }
 
 // Prefix is one rule of an allow:, ask: or deny: list.
 type Prefix struct {
@@ -279,6 +284,7 @@ func parse(name string, data []byte, dir string, builtin bool) (*Policy, error) 
 		return nil, d.errs
 	}
 	p.trie = buildTrie(p.prefixes)
+	p.wide = wideIndex(p.prefixes)
 	return p, nil
 }
 
@@ -476,10 +482,11 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 		if first, dup := d.seen[k]; dup {
 			if first.Verdict == v {
 				d.errorf(item, "prefix %q repeated in %s (first at %s)", pr, key, first.Source)
-			} else {
-				d.errorf(item, "prefix %q is in both %s (%s) and %s: contradictory", pr, first.Verdict, first.Source, key)
+				continue
 			}
-			continue
+			// The same prefix in two lists is a tie that the stricter
+			// wins (DESIGN.md §4): imported lists overlap. Lint warns.
+			d.p.ties = append(d.p.ties, tie{pr: pr, first: first})
 		}
 		d.seen[k] = pr
 		pr.quoted = strconv.Quote(pr.String())

@@ -183,6 +183,10 @@ func Lint(path string) ([]Diagnostic, error) {
 			}
 		}
 	}
+	for _, t := range p.ties {
+		warn(path, t.pr.line, t.pr.col, "prefix %q is in both %s (%s) and %s: the stricter, %s, wins",
+			t.pr.String(), t.first.Verdict, t.first.Source, t.pr.Verdict, min(t.first.Verdict, t.pr.Verdict))
+	}
 	for id, r := range p.ratings {
 		if r.Verdict == Allow && strings.HasPrefix(id, "parser.") {
 			warn(path, r.line, r.col, "rules: %s: allow lets a construct the gate cannot follow run", id)

@@ -68,6 +68,7 @@ func TestLint(t *testing.T) {
 		`testdata/lint/.cmdguard.yaml:6:5: warning: allow: "git push origin" reaches the network`,
 		`testdata/lint/.cmdguard.yaml:7:5: warning: allow: "bash -c" runs arbitrary code`,
 		"testdata/lint/.cmdguard.yaml:9:3: warning: rules: parser.subshell: allow lets a construct the gate cannot follow run",
+		`testdata/lint/.cmdguard.yaml:12:8: warning: prefix "git push origin" is in both allow (testdata/lint/.cmdguard.yaml:6) and deny: the stricter, deny, wins`,
 		"testdata/lint/rego/sloppy.rego:3:1: warning: rego_compile_error: import data.unused unused",
 		"testdata/lint/rego/sloppy.rego:6:2: warning: rego_compile_error: assigned var y unused",
 	}

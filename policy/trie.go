@@ -6,7 +6,7 @@ package policy
 type node struct {
 	children map[string]*node
 	star     *node   // the "*" token: matches any one word, dynamic or not
-	rule     *Prefix // the rule ending here, if any (at most one: lists may not repeat a prefix)
+	rule     *Prefix // the strictest rule ending here, if any (a prefix in allow and deny is a tie deny wins)
 	below    *Prefix // the strictest rule strictly below this node
 }
 
@@ -21,7 +21,7 @@ func buildTrie(prefixes []Prefix) *node {
 		for _, tok := range pr.Tokens {
 			n = n.child(tok)
 		}
-		n.rule = pr
+		n.rule = strictestRule(n.rule, pr)
 	}
 	root.fillBelow()
 	return root
@@ -89,6 +89,9 @@ type match struct {
 	// rule lies beyond it.
 	worst  *Prefix
 	dynIdx int
+	// spelled: rule is a deny or ask rule matched by another spelling of
+	// the command (see widen), not token by token.
+	spelled bool
 }
 
 // lookup matches argv against the trie. dynamic reports, per argv word,
@@ -110,7 +113,7 @@ func (root *node) lookup(w words) match {
 			return m
 		}
 		next = next[:0]
-		var level *Prefix
+		var level, star *Prefix
 		for _, n := range active {
 			if c := n.children[tok]; c != nil {
 				next = append(next, c)
@@ -118,8 +121,15 @@ func (root *node) lookup(w words) match {
 			}
 			if c := n.star; c != nil {
 				next = append(next, c)
-				level = strictestRule(level, c.rule)
+				if i == 0 && n == root {
+					star = c.rule // a lone "*" is the shortest prefix: it loses to any other match
+				} else {
+					level = strictestRule(level, c.rule)
+				}
 			}
+		}
+		if level == nil {
+			level, star = star, nil
 		}
 		if level != nil {
 			m.rule, m.depth = level, i+1

@@ -45,7 +45,9 @@ var importCases = []importCase{
 	{name: "claude every subcommand", format: "claude", file: "settings.json",
 		src: `{"permissions":{"allow":["Bash(npm *)"]}}`,
 		cases: []agree{{"npm test && make deploy", ask}, {"npm test; make deploy", ask}, {"npm test | make deploy", ask},
-			{"env npm test", ask}, {"bash -c 'npm test'", ask}}},
+			// cmdguard is looser than claude on one point, by design: a
+			// shell -c whose script it parsed is rated by that script.
+			{"env npm test", ask}, {"bash -c 'npm test'", allow}, {"bash -c 'npm test; make deploy'", ask}}},
 	// Claude's "* --version" is a glob over the whole line: no prefix says
 	// it without allowing more (make --version --x), so it is left out.
 	{name: "claude star first", format: "claude", file: "settings.json",

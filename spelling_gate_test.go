@@ -1,0 +1,261 @@
+package cmdguard_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/cmdguard/cmdguard"
+)
+
+// TestDenySpellingsThroughGate: a deny rule holds through wrappers, path
+// qualification and arguments the gate cannot see (xargs stdin, find
+// -exec {}), judged by the whole gate.
+func TestDenySpellingsThroughGate(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command]\ndeny: [rm -rf, git add -A, git push --force, git apply --reject]\nask: [curl]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"rm -fr build", cmdguard.Deny},
+		{"rm build -rf", cmdguard.Deny},
+		{"/bin/rm --recursive --force build", cmdguard.Deny},
+		{"sudo rm -Rf build", cmdguard.Deny},
+		{"command rm -r -f build", cmdguard.Deny},
+		{"echo -A | xargs git add", cmdguard.Deny},
+		{"find build -exec rm {} -rf ';'", cmdguard.Deny},
+		{"git -C . push origin main -f", cmdguard.Deny},
+		{"./curl http://127.0.0.1/", cmdguard.Ask},
+		{"rm build/out.txt", cmdguard.Allow},
+		{"git push origin main", cmdguard.Allow},
+		{"ls -la", cmdguard.Allow},
+		// An unknown file reference is not an unseen argument: git apply
+		// names no option it cannot see.
+		{"git apply x.patch", cmdguard.Ask},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
+
+// TestTransparentShells: bash/sh/dash/zsh -c with only options that
+// change nothing the gate checks are rated by their inner commands.
+func TestTransparentShells(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [git status, ls, wc]\ndeny: [rm -rf]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"bash -lc 'git status'", cmdguard.Allow},
+		{"bash -c 'git status'", cmdguard.Allow},
+		{"sh -c ls", cmdguard.Allow},
+		{"zsh -c 'git status'", cmdguard.Allow},
+		{"bash -euxo pipefail -c 'ls | wc -l'", cmdguard.Allow},
+		{"bash --noprofile --norc -c ls", cmdguard.Allow},
+		{"bash -c 'git status; rm -fr x'", cmdguard.Deny},
+		{"bash -c 'git status; git push'", cmdguard.Ask},
+		{"bash -ic ls", cmdguard.Ask},           // interactive: reads .bashrc, expands aliases
+		{"bash --rcfile x -c ls", cmdguard.Ask}, // runs x
+		{"bash -O extglob -c ls", cmdguard.Ask}, // changes what words mean
+		{"bash -c ''; ls", cmdguard.Ask},        // nothing inner to rate it by
+		{"fish -c ls", cmdguard.Ask},            // not bash syntax
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
+
+// TestListingIsNotReading: find, du and ls -R print names or sizes, not
+// contents; git grep -- PATH reads PATH, not the whole tree.
+func TestListingIsNotReading(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [find, du, ls, wc, git grep, cat]\nignore_files: [.cmdguardignore, .rooignore]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"find . -name '*.go'", cmdguard.Allow},
+		{"find . -type f | wc -l", cmdguard.Allow},
+		{"find", cmdguard.Allow},
+		{"du -sh .", cmdguard.Allow},
+		{"ls -R", cmdguard.Allow},
+		{"git grep main -- src", cmdguard.Allow},
+		{"git grep main -- src docs", cmdguard.Allow},
+		{"git grep main", cmdguard.Ask},            // the whole tree, which holds ignored files
+		{"git grep main -- '*.env'", cmdguard.Ask}, // git matches the glob across the tree
+		{"git grep main -- secrets", cmdguard.Deny},
+		{"find . -exec cat {} +", cmdguard.Ask},
+		{"find . -delete", cmdguard.Ask},
+		{"find secrets -name x", cmdguard.Deny}, // an ignored path named outright
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
+
+// TestGoOutputIsAFileRef: go build -o's target is a written file
+// reference checked like any other, not a dangerous option by itself.
+func TestGoOutputIsAFileRef(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [go build, go test]\nignore_files: [.cmdguardignore]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+		rule string
+	}{
+		{"go build -o bin/app ./src", cmdguard.Allow, ""},
+		{"go test -c -o x.test ./src", cmdguard.Allow, ""},
+		{"go build -o .git/hooks/pre-commit ./src", cmdguard.Deny, "path.protected"},
+		{"go build -o=.env ./src", cmdguard.Deny, "ignore.denied"},
+		{"go build -o ../elsewhere ./src", cmdguard.Ask, "path.outside_root"},
+		{"go build -toolexec x ./src", cmdguard.Ask, "policy.dangerous_option"},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := tc.rule == ""
+		for _, r := range d.Reasons {
+			found = found || r.Rule == tc.rule
+		}
+		if d.Verdict != tc.want || !found {
+			t.Errorf("%s: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
+		}
+	}
+}
+
+// TestDefaultPolicyReaders: the embedded default policy allows the
+// read-only tools people expect and asks for what writes or runs.
+func TestDefaultPolicyReaders(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	for name, body := range map[string]string{"a.txt": "b\na\na\n", ".env": "X=1\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"base64 a.txt", cmdguard.Allow},
+		{"base64 -d a.txt", cmdguard.Allow},
+		{"numfmt --to=iec 1000", cmdguard.Allow},
+		{"uniq -c a.txt", cmdguard.Allow},
+		{"sed -n 1,2p a.txt", cmdguard.Allow},
+		{"nl a.txt", cmdguard.Allow},
+		{"tac a.txt", cmdguard.Allow},
+		{"rev a.txt", cmdguard.Allow},
+		{"uniq a.txt out.txt", cmdguard.Ask},
+		{"sed -n -i 1p a.txt", cmdguard.Ask},
+		{"sed -n --in-place 1p a.txt", cmdguard.Ask},
+		{"sed -n '1w out' a.txt", cmdguard.Ask},
+		{"base64 .env", cmdguard.Deny},
+		{"git branch", cmdguard.Allow},
+		{"git branch -a", cmdguard.Allow},
+		{"git branch new-feature", cmdguard.Ask},
+		{"rg -z foo a.txt", cmdguard.Ask},
+		{"git update-ref refs/heads/x HEAD", cmdguard.Ask},
+		{"git tag v1", cmdguard.Ask},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
+		}
+	}
+}
+
+// TestStaticValues: a variable given a plain literal value by one
+// unconditional top-level assignment is known from then on; any other
+// way the script could set it leaves it unknown.
+func TestStaticValues(t *testing.T) {
+	t.Parallel()
+	root := project(t, "version: 1\ndefault: ask\nallow: [cat, true, bash -c, read, unset]\nignore_files: [.cmdguardignore]\n")
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+		rule string
+	}{
+		{"F=.env; cat $F", cmdguard.Deny, "ignore.denied"},
+		{"F=.env\ncat \"$F\"", cmdguard.Deny, "ignore.denied"},
+		{"F=src/main.go; cat $F", cmdguard.Allow, ""},
+		{"F=src/main.go; cat ${F}", cmdguard.Allow, ""},
+		{"F=src/main.go; for x in 1 2; do cat $F; done", cmdguard.Allow, ""},
+		{"cat $F; F=src/main.go", cmdguard.Ask, "ignore.unknown_ref"},          // before the assignment
+		{"true && F=src/main.go; cat $F", cmdguard.Ask, "ignore.unknown_ref"},  // conditional
+		{"F=src/main.go & cat $F", cmdguard.Ask, "ignore.unknown_ref"},         // background: a subshell
+		{"F=src/main.go; F=.env2; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // assigned twice
+		{"F=src/main.go; read F; cat $F", cmdguard.Ask, "ignore.unknown_ref"},  // read
+		{"F=src/main.go; unset F; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // unset
+		{"F=src/main.go; F+=x; cat $F", cmdguard.Ask, "ignore.unknown_ref"},    // appended
+		{"F=src/main.go; cat ${F:=.env}", cmdguard.Ask, "ignore.unknown_ref"},  // ${F:=…}
+		{"F='a b'; cat $F", cmdguard.Ask, "ignore.unknown_ref"},                // splits
+		{"F='*.pem'; cat $F", cmdguard.Ask, "ignore.unknown_ref"},              // globs
+		{"F=src/main.go; bash -c 'F=.env; cat $F'", cmdguard.Ask, "ignore.unknown_ref"},
+		{"RANDOM=src/main.go; cat $RANDOM", cmdguard.Ask, "ignore.unknown_ref"}, // bash's own
+		// for-loop word lists of literal words: the body once per value.
+		{"for f in src/main.go src/util.go; do cat $f; done", cmdguard.Allow, ""},
+		{"for f in src/{main,util}.go; do cat \"$f\"; done", cmdguard.Allow, ""},
+		{"for f in src/main.go .env; do cat $f; done", cmdguard.Deny, "ignore.denied"},
+		{"for f in src/main.go; do f=.env; cat $f; done", cmdguard.Ask, "ignore.unknown_ref"},
+		{"for f in src/main.go; do cat $f; done; cat $f", cmdguard.Ask, "ignore.unknown_ref"},
+		{"for f in src/*.go; do cat $f; done", cmdguard.Ask, "ignore.unknown_ref"}, // globs: not yet
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := tc.rule == ""
+		for _, r := range d.Reasons {
+			found = found || r.Rule == tc.rule
+		}
+		if d.Verdict != tc.want || !found {
+			t.Errorf("%q: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
+		}
+	}
+}
