@@ -102,6 +102,17 @@ type Options struct {
 	// Codex and Gemini CLI start their session, and so the project when
 	// the agent names none. Empty means unknown.
 	Dir string
+	// Sandbox (Claude Code only) checks a shell command as it would run
+	// under the policy's required kernel sandbox and, when that allows
+	// it, rewrites the tool input through updatedInput so that Claude
+	// Code runs `Bin run --sandbox --cwd DIR -- COMMAND` instead: the
+	// command runs sandboxed, and `cmdguard run` checks it again. This is
+	// how a command the embedded default policy allows only under the
+	// sandbox (go test, make, …) is allowed in Claude Code.
+	Sandbox bool
+	// Bin is the cmdguard the rewritten command runs (Sandbox); empty
+	// means "cmdguard".
+	Bin string
 }
 
 // Exit codes of Run.
@@ -167,6 +178,9 @@ type answer struct {
 	reason  string // for the model and the person; never empty on deny
 	pass    bool   // not a tool cmdguard judges: leave it to the agent
 	asked   bool   // verdict was Ask, answered as a deny
+	// updated is the tool input to run instead (Claude's updatedInput):
+	// the command rewritten to run under the sandbox.
+	updated map[string]json.RawMessage
 	err     string // set when the hook failed: block with exit 2
 	// claudeSure is false when the dialect was detected as Claude Code
 	// without proof that Claude Code runs the hook: Codex reads the same
@@ -213,9 +227,10 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 		c.path = filepath.Join(home, strings.TrimPrefix(c.path, "~"))
 	}
 	var d cmdguard.Decision
+	sandboxed := opts.Sandbox && c.agent == Claude && c.kind == toolShell && c.input != nil
 	switch c.kind {
 	case toolShell:
-		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd)})
+		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd), Sandboxed: sandboxed})
 	default:
 		d, err = g.CheckFile(ctx, cmdguard.FileRequest{Path: c.path, Cwd: c.cwd, Write: c.kind == toolWrite, Recursive: c.kind == toolSearch})
 	}
@@ -224,7 +239,40 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	}
 	a.verdict = d.Verdict
 	a.reason = reason(g, d, c)
+	if sandboxed && d.Verdict == cmdguard.Allow && err == nil {
+		if a.updated, err = sandboxInput(c, opts); err != nil {
+			return failure(c.agent, err.Error())
+		}
+		a.reason = "cmdguard: allow (runs under cmdguard's sandbox): " + strings.TrimPrefix(a.reason, "cmdguard: ")
+	}
 	return a
+}
+
+// sandboxInput is Claude's tool input with the command rewritten to run
+// under cmdguard's sandbox, every other field kept.
+func sandboxInput(c call, opts Options) (map[string]json.RawMessage, error) {
+	bin := opts.Bin
+	if bin == "" {
+		bin = "cmdguard"
+	}
+	args := []string{"run", "--sandbox", "--cwd", c.cwd}
+	if opts.Policy != "" {
+		args = append(args, "--policy", opts.Policy)
+	}
+	line, err := cmdguard.CommandLine(bin, append(args, "--", c.command))
+	if err != nil {
+		return nil, err
+	}
+	cmd, err := json.Marshal(line)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]json.RawMessage, len(c.input))
+	for k, v := range c.input {
+		out[k] = v
+	}
+	out["command"] = cmd
+	return out, nil
 }
 
 // guardDir is where the policy is looked for: the command's directory
@@ -337,6 +385,7 @@ type call struct {
 	tool       string // the agent's tool name
 	kind       toolKind
 	command    string // toolShell
+	input      map[string]json.RawMessage // Claude's tool_input, for updatedInput
 	path       string // toolRead, toolWrite
 	cwd        string // where the command runs: absolute
 	// project is where the agent's session is (the input's cwd or
@@ -526,6 +575,7 @@ func (c *call) claude(in *input) error {
 			return err
 		}
 		c.kind = toolShell
+		c.input = m
 		c.command, err = need(m, "Bash", "command")
 		return err
 	}
@@ -718,6 +768,9 @@ func (a answer) render(opts Options) ([]byte, int) {
 		o := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": v.String()}
 		if r != "" {
 			o["permissionDecisionReason"] = r
+		}
+		if a.agent == Claude && v == cmdguard.Allow && a.updated != nil {
+			o["updatedInput"] = a.updated
 		}
 		out = map[string]any{"hookSpecificOutput": o}
 	case a.agent == Gemini:

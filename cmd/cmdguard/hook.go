@@ -37,6 +37,7 @@ func (c *cli) hook(args []string) int {
 	askAsDeny := flags.Bool("ask-as-deny", false, "answer ask as deny (headless runs: Gemini CLI would wait forever)")
 	policy := flags.String("policy", "", "policy `FILE` (default: the first .cmdguard.yaml above the hook's cwd)")
 	timeout := flags.Duration("timeout", hook.DefaultTimeout, "the whole hook's budget; running out is a deny")
+	sandbox := flags.Bool("sandbox", false, "Claude Code: check commands as run under the policy's kernel sandbox, and rewrite an allowed one to run there (cmdguard run --sandbox)")
 	opts := hook.Options{Env: os.Environ()}
 	opts.Dir, _ = os.Getwd()
 	if isHelp(args) {
@@ -58,7 +59,14 @@ func (c *cli) hook(args []string) int {
 		}
 		opts.Agent = a
 	}
-	opts.AskAsDeny, opts.Policy, opts.Timeout = *askAsDeny, *policy, *timeout
+	opts.AskAsDeny, opts.Policy, opts.Timeout, opts.Sandbox = *askAsDeny, *policy, *timeout, *sandbox
+	if opts.Sandbox {
+		bin, err := agentBin("")
+		if err != nil {
+			return hook.Fail(opts.Agent, "cannot find this program for the sandbox: "+err.Error(), c.stdout, c.stderr)
+		}
+		opts.Bin = bin
+	}
 	return hook.Run(context.Background(), opts, c.stdin, c.stdout, c.stderr)
 }
 
@@ -87,6 +95,7 @@ func (c *cli) install(args []string) int {
 	askAsDeny := flags.Bool("ask-as-deny", false, "the hook answers ask as deny (headless runs)")
 	bin := flags.String("bin", "", "the cmdguard `PATH` the hook runs (default: cmdguard when that is this program on PATH, else this program's absolute path)")
 	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
+	sandbox := flags.Bool("sandbox", false, "claude: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox)")
 	mcp := flags.Bool("mcp", false, "add cmdguard's MCP server (cmdguard mcp) to the agent's MCP servers instead of the hook (claude, cursor, gemini)")
 	if isHelp(args) {
 		c.parseFlags(flags, []string{"--help"})
@@ -126,7 +135,7 @@ func (c *cli) install(args []string) int {
 	command := self
 	if *mcp {
 		s, err = hook.MCPSettings(agent, scope, loc, self)
-	} else if command, err = hookCommand(self, agent, *askAsDeny); err == nil {
+	} else if command, err = hookCommand(self, agent, *askAsDeny, *sandbox); err == nil {
 		s, err = hook.HookSettings(agent, scope, loc, command)
 	}
 	if err != nil {
@@ -202,10 +211,16 @@ func afterInstall(agent hook.Agent, uninstall bool) string {
 }
 
 // hookCommand is the shell line the agent runs.
-func hookCommand(bin string, agent hook.Agent, askAsDeny bool) (string, error) {
+func hookCommand(bin string, agent hook.Agent, askAsDeny, sandbox bool) (string, error) {
 	args := []string{"hook", "--agent", string(agent)}
 	if askAsDeny {
 		args = append(args, "--ask-as-deny")
+	}
+	if sandbox {
+		if agent != hook.Claude {
+			return "", fmt.Errorf("--sandbox rewrites commands through Claude Code's updatedInput; %s has no such answer", agent)
+		}
+		args = append(args, "--sandbox")
 	}
 	return cmdguard.CommandLine(bin, args)
 }
