@@ -384,10 +384,10 @@ type call struct {
 	claudeSure bool
 	tool       string // the agent's tool name
 	kind       toolKind
-	command    string // toolShell
+	command    string                     // toolShell
 	input      map[string]json.RawMessage // Claude's tool_input, for updatedInput
-	path       string // toolRead, toolWrite
-	cwd        string // where the command runs: absolute
+	path       string                     // toolRead, toolWrite
+	cwd        string                     // where the command runs: absolute
 	// project is where the agent's session is (the input's cwd or
 	// workspace root): the policy is found from there, never from a
 	// directory the model named for one call (Gemini's dir_path,
