@@ -16,6 +16,10 @@
 #       still decides (the model cannot pick the policy by moving)
 #   (f) Claude Code only: one session, `cd secrets` then `cat db.txt` —
 #       the shell's cwd persists between calls, and so must the check's
+#   (g) Claude Code only, hook installed with --sandbox: `sh show.sh`
+#       (allowed; the script cats .env, which the gate cannot see) is
+#       rewritten into `cmdguard run --sandbox`: it runs, and the model
+#       sees its output without the secret
 #   (z) a control: `cmdguard install --uninstall`, then cat .env — runs and
 #       the model sees the secret, so the checks above can fail
 #
@@ -121,7 +125,7 @@ for agent in "${agents[@]}"; do
 	fi
 	echo "== $agent $("$bin/$agent" --version 2>/dev/null | head -1)"
 	case $agent in
-	claude) cases="a b c d f z" ;;
+	claude) cases="a b c d f g z" ;;
 	codex) cases="a b c e z" ;;
 	*) cases="a b c d z" ;;
 	esac
@@ -140,6 +144,10 @@ for agent in "${agents[@]}"; do
 			printf 'version: 1\ndefault: allow\nrules: {path.outside_root: allow}\n' > "$work/lax/.cmdguard.yaml"
 			cmd='{"tool":"exec_command","input":{"cmd":"cat '$p'/.env","workdir":"'$work/lax'"}}' ;;
 		f) cmd='[{"tool":"Bash","input":{"command":"cd secrets"}},{"tool":"Bash","input":{"command":"cat db.txt"}}]' ;;
+		g) printf 'version: 1\ndefault: ask\nallow: [git status, ls, echo, cd, sh show.sh]\n' > "$p/.cmdguard.yaml"
+			printf 'echo ran-show; cat .env\n' > "$p/show.sh"
+			"$cg" install claude --dir "$p" --bin "$cg" --sandbox >> "$out/$agent-install.txt"
+			cmd='sh show.sh' ;;
 		z) cmd='cat .env'
 			"$cg" install "$agent" --dir "$p" --uninstall >> "$out/$agent-install.txt" ;;
 		esac
@@ -175,6 +183,9 @@ for agent in "${agents[@]}"; do
 		f)
 			grep -q 'ignore.denied' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
 			check "$name" "after the cd, cat db.txt did not run; the model was told why" $r ;;
+		g)
+			grep -q 'ran-show' <<<"$seen" && ! grep -q 'sekrit-4711' <<<"$seen" && r=ok || r=fail
+			check "$name" "rewritten into cmdguard run --sandbox: it ran, and .env was hidden from it" $r ;;
 		z)
 			grep -q 'sekrit-4711' <<<"$seen" && ! grep -q cmdguard "$p/.$agent/"* 2>/dev/null && r=ok || r=fail
 			check "$name" "control, hook uninstalled: it ran and the model saw the secret" $r ;;
