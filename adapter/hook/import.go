@@ -504,31 +504,55 @@ func splitTOMLArray(raw string) []string {
 // splitTop splits s at sep outside quotes and brackets.
 func splitTop(s string, sep byte) []string {
 	var out []string
-	var q byte
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0 && c == '\\':
-			i++
-		case q != 0 && c == q:
-			q = 0
-		case q != 0:
-		case c == '"' || c == '\'':
-			q = c
-		case c == '[' || c == '(':
-			depth++
-		case c == ']' || c == ')':
-			depth--
-		case c == sep && depth == 0:
+	start := 0
+	scanTop(s, 0, false, func(i int, c byte, depth int) bool {
+		if c == sep && depth == 0 {
 			out = append(out, strings.TrimSpace(s[start:i]))
 			start = i + 1
 		}
-	}
+		return true
+	})
 	if last := strings.TrimSpace(s[start:]); last != "" {
 		out = append(out, last)
 	}
 	return out
+}
+
+// scanTop calls visit for each byte of s from start that stands outside
+// quotes (a backslash escapes inside them) and, with comments, outside #
+// comments, with the bracket depth after it: ( and [ raise it, ) and ]
+// lower it. visit returns false to stop.
+func scanTop(s string, start int, comments bool, visit func(i int, c byte, depth int) bool) {
+	depth := 0
+	var q byte
+	for i := start; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0 && c == '\\':
+			i++
+			continue
+		case q != 0:
+			if c == q {
+				q = 0
+			}
+			continue
+		case c == '"' || c == '\'':
+			q = c
+			continue
+		case comments && c == '#':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			continue
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		}
+		if !visit(i, c, depth) {
+			return
+		}
+	}
 }
 
 // --- Codex: .rules, prefix_rule(…) ---------------------------------------
@@ -587,32 +611,18 @@ func firstLine(s string) string {
 
 // closing returns the index of the ) matching the ( at open.
 func closing(s string, open int) (int, error) {
-	depth := 0
-	var q byte
-	for i := open; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0 && c == '\\':
-			i++
-		case q != 0 && c == q:
-			q = 0
-		case q != 0:
-		case c == '"' || c == '\'':
-			q = c
-		case c == '#':
-			for i < len(s) && s[i] != '\n' {
-				i++
-			}
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth--
-			if depth == 0 {
-				return i, nil
-			}
+	at := -1
+	scanTop(s, open, true, func(i int, c byte, depth int) bool {
+		if (c == ')' || c == ']') && depth == 0 {
+			at = i
+			return false
 		}
+		return true
+	})
+	if at < 0 {
+		return 0, fmt.Errorf("unclosed (")
 	}
-	return 0, fmt.Errorf("unclosed (")
+	return at, nil
 }
 
 // pyList reads a Starlark list of strings and lists of strings.
