@@ -37,8 +37,12 @@ func (p *Policy) widen(c *Command, w words, m match) match {
 		return m
 	}
 	for _, pr := range rules {
-		if pr == m.rule || m.rule != nil && pr.Verdict >= m.rule.Verdict || m.worst != nil && m.worst.Verdict <= pr.Verdict {
-			continue // the trie's match, or its dynamic word, says as much
+		if pr == m.rule || m.rule != nil && pr.Verdict >= m.rule.Verdict || m.worst != nil && m.worst.Verdict <= pr.Verdict ||
+			m.rule == nil && pr.Verdict >= p.def {
+			// The trie's match, its dynamic word, or (no rule matched)
+			// the default says as much: another spelling of a rule only
+			// ever makes the verdict stricter.
+			continue
 		}
 		k := commandWords(pr.Tokens)
 		if !leadMatches(pr.Tokens[:k], w, c.Open) {

@@ -122,3 +122,19 @@ func TestUnknownRunnerAsks(t *testing.T) {
 		}
 	}
 }
+
+// TestSpellingNeverLoosens: another spelling of an ask rule must not lift
+// a stricter default (found by FuzzMatch: git rm rm -rf "could be" git -f,
+// and the ask replaced default: deny).
+func TestSpellingNeverLoosens(t *testing.T) {
+	t.Parallel()
+	p := mustParse(t, "version: 1\ndefault: deny\nask: [git -f]\n")
+	d := p.Evaluate(context.Background(), input(cmd("git", "rm", "rm", "-rf")))
+	if d.Verdict != policy.Deny {
+		t.Errorf("git rm rm -rf with ask: [git -f], default: deny = %s %+v; want deny", d.Verdict, d.Reasons)
+	}
+	p = mustParse(t, "version: 1\ndefault: allow\nask: [git -f]\n")
+	if d := p.Evaluate(context.Background(), input(cmd("git", "rm", "rm", "-rf"))); d.Verdict != policy.Ask {
+		t.Errorf("with default: allow = %s; want ask (the spelling may still tighten)", d.Verdict)
+	}
+}
