@@ -19,34 +19,23 @@ func TestDenySpellingsThroughGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want cmdguard.Verdict
-	}{
-		{"rm -fr build", cmdguard.Deny},
-		{"rm build -rf", cmdguard.Deny},
-		{"/bin/rm --recursive --force build", cmdguard.Deny},
-		{"sudo rm -Rf build", cmdguard.Deny},
-		{"command rm -r -f build", cmdguard.Deny},
-		{"echo -A | xargs git add", cmdguard.Deny},
-		{"find build -exec rm {} -rf ';'", cmdguard.Deny},
-		{"git -C . push origin main -f", cmdguard.Deny},
-		{"./curl http://127.0.0.1/", cmdguard.Ask},
-		{"rm build/out.txt", cmdguard.Allow},
-		{"git push origin main", cmdguard.Allow},
-		{"ls -la", cmdguard.Allow},
+	checkVerdicts(t, g, []verdictCase{
+		{"rm -fr build", cmdguard.Deny, ""},
+		{"rm build -rf", cmdguard.Deny, ""},
+		{"/bin/rm --recursive --force build", cmdguard.Deny, ""},
+		{"sudo rm -Rf build", cmdguard.Deny, ""},
+		{"command rm -r -f build", cmdguard.Deny, ""},
+		{"echo -A | xargs git add", cmdguard.Deny, ""},
+		{"find build -exec rm {} -rf ';'", cmdguard.Deny, ""},
+		{"git -C . push origin main -f", cmdguard.Deny, ""},
+		{"./curl http://127.0.0.1/", cmdguard.Ask, ""},
+		{"rm build/out.txt", cmdguard.Allow, ""},
+		{"git push origin main", cmdguard.Allow, ""},
+		{"ls -la", cmdguard.Allow, ""},
 		// An unknown file reference is not an unseen argument: git apply
 		// names no option it cannot see.
-		{"git apply x.patch", cmdguard.Ask},
-	} {
-		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Verdict != tc.want {
-			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
-		}
-	}
+		{"git apply x.patch", cmdguard.Ask, ""},
+	})
 }
 
 // TestTransparentShells: bash/sh/dash/zsh -c with only options that
@@ -58,32 +47,21 @@ func TestTransparentShells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want cmdguard.Verdict
-	}{
-		{"bash -lc 'git status'", cmdguard.Allow},
-		{"bash -c 'git status'", cmdguard.Allow},
-		{"sh -c ls", cmdguard.Allow},
-		{"zsh -c 'git status'", cmdguard.Allow},
-		{"bash -euxo pipefail -c 'ls | wc -l'", cmdguard.Allow},
-		{"bash --noprofile --norc -c ls", cmdguard.Allow},
-		{"bash -c 'git status; rm -fr x'", cmdguard.Deny},
-		{"bash -c 'git status; git push'", cmdguard.Ask},
-		{"bash -ic ls", cmdguard.Ask},           // interactive: reads .bashrc, expands aliases
-		{"bash --rcfile x -c ls", cmdguard.Ask}, // runs x
-		{"bash -O extglob -c ls", cmdguard.Ask}, // changes what words mean
-		{"bash -c ''; ls", cmdguard.Ask},        // nothing inner to rate it by
-		{"fish -c ls", cmdguard.Ask},            // not bash syntax
-	} {
-		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Verdict != tc.want {
-			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
-		}
-	}
+	checkVerdicts(t, g, []verdictCase{
+		{"bash -lc 'git status'", cmdguard.Allow, ""},
+		{"bash -c 'git status'", cmdguard.Allow, ""},
+		{"sh -c ls", cmdguard.Allow, ""},
+		{"zsh -c 'git status'", cmdguard.Allow, ""},
+		{"bash -euxo pipefail -c 'ls | wc -l'", cmdguard.Allow, ""},
+		{"bash --noprofile --norc -c ls", cmdguard.Allow, ""},
+		{"bash -c 'git status; rm -fr x'", cmdguard.Deny, ""},
+		{"bash -c 'git status; git push'", cmdguard.Ask, ""},
+		{"bash -ic ls", cmdguard.Ask, ""},           // interactive: reads .bashrc, expands aliases
+		{"bash --rcfile x -c ls", cmdguard.Ask, ""}, // runs x
+		{"bash -O extglob -c ls", cmdguard.Ask, ""}, // changes what words mean
+		{"bash -c ''; ls", cmdguard.Ask, ""},        // nothing inner to rate it by
+		{"fish -c ls", cmdguard.Ask, ""},            // not bash syntax
+	})
 }
 
 // TestListingIsNotReading: find, du and ls -R print names or sizes, not
@@ -95,32 +73,21 @@ func TestListingIsNotReading(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want cmdguard.Verdict
-	}{
-		{"find . -name '*.go'", cmdguard.Allow},
-		{"find . -type f | wc -l", cmdguard.Allow},
-		{"find", cmdguard.Allow},
-		{"du -sh .", cmdguard.Allow},
-		{"ls -R", cmdguard.Allow},
-		{"git grep main -- src", cmdguard.Allow},
-		{"git grep main -- src docs", cmdguard.Allow},
-		{"git grep main", cmdguard.Ask},            // the whole tree, which holds ignored files
-		{"git grep main -- '*.env'", cmdguard.Ask}, // git matches the glob across the tree
-		{"git grep main -- secrets", cmdguard.Deny},
-		{"find . -exec cat {} +", cmdguard.Ask},
-		{"find . -delete", cmdguard.Ask},
-		{"find secrets -name x", cmdguard.Deny}, // an ignored path named outright
-	} {
-		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Verdict != tc.want {
-			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
-		}
-	}
+	checkVerdicts(t, g, []verdictCase{
+		{"find . -name '*.go'", cmdguard.Allow, ""},
+		{"find . -type f | wc -l", cmdguard.Allow, ""},
+		{"find", cmdguard.Allow, ""},
+		{"du -sh .", cmdguard.Allow, ""},
+		{"ls -R", cmdguard.Allow, ""},
+		{"git grep main -- src", cmdguard.Allow, ""},
+		{"git grep main -- src docs", cmdguard.Allow, ""},
+		{"git grep main", cmdguard.Ask, ""},            // the whole tree, which holds ignored files
+		{"git grep main -- '*.env'", cmdguard.Ask, ""}, // git matches the glob across the tree
+		{"git grep main -- secrets", cmdguard.Deny, ""},
+		{"find . -exec cat {} +", cmdguard.Ask, ""},
+		{"find . -delete", cmdguard.Ask, ""},
+		{"find secrets -name x", cmdguard.Deny, ""}, // an ignored path named outright
+	})
 }
 
 // TestGoOutputIsAFileRef: go build -o's target is a written file
@@ -132,30 +99,14 @@ func TestGoOutputIsAFileRef(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want cmdguard.Verdict
-		rule string
-	}{
+	checkVerdicts(t, g, []verdictCase{
 		{"go build -o bin/app ./src", cmdguard.Allow, ""},
 		{"go test -c -o x.test ./src", cmdguard.Allow, ""},
 		{"go build -o .git/hooks/pre-commit ./src", cmdguard.Deny, "path.protected"},
 		{"go build -o=.env ./src", cmdguard.Deny, "ignore.denied"},
 		{"go build -o ../elsewhere ./src", cmdguard.Ask, "path.outside_root"},
 		{"go build -toolexec x ./src", cmdguard.Ask, "policy.dangerous_option"},
-	} {
-		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		found := tc.rule == ""
-		for _, r := range d.Reasons {
-			found = found || r.Rule == tc.rule
-		}
-		if d.Verdict != tc.want || !found {
-			t.Errorf("%s: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
-		}
-	}
+	})
 }
 
 // TestDefaultPolicyReaders: the embedded default policy allows the
@@ -172,38 +123,27 @@ func TestDefaultPolicyReaders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want cmdguard.Verdict
-	}{
-		{"base64 a.txt", cmdguard.Allow},
-		{"base64 -d a.txt", cmdguard.Allow},
-		{"numfmt --to=iec 1000", cmdguard.Allow},
-		{"uniq -c a.txt", cmdguard.Allow},
-		{"sed -n 1,2p a.txt", cmdguard.Allow},
-		{"nl a.txt", cmdguard.Allow},
-		{"tac a.txt", cmdguard.Allow},
-		{"rev a.txt", cmdguard.Allow},
-		{"uniq a.txt out.txt", cmdguard.Ask},
-		{"sed -n -i 1p a.txt", cmdguard.Ask},
-		{"sed -n --in-place 1p a.txt", cmdguard.Ask},
-		{"sed -n '1w out' a.txt", cmdguard.Ask},
-		{"base64 .env", cmdguard.Deny},
-		{"git branch", cmdguard.Allow},
-		{"git branch -a", cmdguard.Allow},
-		{"git branch new-feature", cmdguard.Ask},
-		{"rg -z foo a.txt", cmdguard.Ask},
-		{"git update-ref refs/heads/x HEAD", cmdguard.Ask},
-		{"git tag v1", cmdguard.Ask},
-	} {
-		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Verdict != tc.want {
-			t.Errorf("%s: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
-		}
-	}
+	checkVerdicts(t, g, []verdictCase{
+		{"base64 a.txt", cmdguard.Allow, ""},
+		{"base64 -d a.txt", cmdguard.Allow, ""},
+		{"numfmt --to=iec 1000", cmdguard.Allow, ""},
+		{"uniq -c a.txt", cmdguard.Allow, ""},
+		{"sed -n 1,2p a.txt", cmdguard.Allow, ""},
+		{"nl a.txt", cmdguard.Allow, ""},
+		{"tac a.txt", cmdguard.Allow, ""},
+		{"rev a.txt", cmdguard.Allow, ""},
+		{"uniq a.txt out.txt", cmdguard.Ask, ""},
+		{"sed -n -i 1p a.txt", cmdguard.Ask, ""},
+		{"sed -n --in-place 1p a.txt", cmdguard.Ask, ""},
+		{"sed -n '1w out' a.txt", cmdguard.Ask, ""},
+		{"base64 .env", cmdguard.Deny, ""},
+		{"git branch", cmdguard.Allow, ""},
+		{"git branch -a", cmdguard.Allow, ""},
+		{"git branch new-feature", cmdguard.Ask, ""},
+		{"rg -z foo a.txt", cmdguard.Ask, ""},
+		{"git update-ref refs/heads/x HEAD", cmdguard.Ask, ""},
+		{"git tag v1", cmdguard.Ask, ""},
+	})
 }
 
 // TestStaticValues: a variable given a plain literal value by one
@@ -216,11 +156,7 @@ func TestStaticValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct {
-		cmd  string
-		want cmdguard.Verdict
-		rule string
-	}{
+	checkVerdicts(t, g, []verdictCase{
 		{"F=.env; cat $F", cmdguard.Deny, "ignore.denied"},
 		{"F=.env\ncat \"$F\"", cmdguard.Deny, "ignore.denied"},
 		{"F=src/main.go; cat $F", cmdguard.Allow, ""},
@@ -245,7 +181,21 @@ func TestStaticValues(t *testing.T) {
 		{"for f in src/main.go; do f=.env; cat $f; done", cmdguard.Ask, "ignore.unknown_ref"},
 		{"for f in src/main.go; do cat $f; done; cat $f", cmdguard.Ask, "ignore.unknown_ref"},
 		{"for f in src/*.go; do cat $f; done", cmdguard.Ask, "ignore.unknown_ref"}, // globs: not yet
-	} {
+	})
+}
+
+// verdictCase is a command and the verdict the gate must give it, with
+// rule among the reasons when it is set.
+type verdictCase struct {
+	cmd  string
+	want cmdguard.Verdict
+	rule string
+}
+
+// checkVerdicts checks each case through g.
+func checkVerdicts(t *testing.T, g *cmdguard.Guard, cases []verdictCase) {
+	t.Helper()
+	for _, tc := range cases {
 		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
 		if err != nil {
 			t.Fatal(err)
@@ -255,7 +205,7 @@ func TestStaticValues(t *testing.T) {
 			found = found || r.Rule == tc.rule
 		}
 		if d.Verdict != tc.want || !found {
-			t.Errorf("%q: %v, want %v with %s (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
+			t.Errorf("%q: %v, want %v with %q (%v)", tc.cmd, d.Verdict, tc.want, tc.rule, d.Reasons)
 		}
 	}
 }
