@@ -102,13 +102,16 @@ type Options struct {
 	// Codex and Gemini CLI start their session, and so the project when
 	// the agent names none. Empty means unknown.
 	Dir string
-	// Sandbox (Claude Code only) checks a shell command as it would run
+	// Sandbox (Claude Code, Codex and Gemini CLI: the agents whose hook
+	// can rewrite a tool's input) checks a shell command as it would run
 	// under the policy's required kernel sandbox and, when that allows
-	// it, rewrites the tool input through updatedInput so that Claude
-	// Code runs `Bin run --sandbox --cwd DIR -- COMMAND` instead: the
-	// command runs sandboxed, and `cmdguard run` checks it again. This is
-	// how a command the embedded default policy allows only under the
-	// sandbox (go test, make, …) is allowed in Claude Code.
+	// it, rewrites the command (Claude Code's and Codex's updatedInput,
+	// Gemini CLI's hookSpecificOutput.tool_input) so that the agent runs
+	// `Bin run --sandbox --cwd DIR -- COMMAND` instead: the command runs
+	// sandboxed, and `cmdguard run` checks it again. This is how a
+	// command the embedded default policy allows only under the sandbox
+	// (go test, make, …) is allowed in those agents. Cursor and Cline
+	// cannot rewrite a command: there Sandbox changes nothing.
 	Sandbox bool
 	// Bin is the cmdguard the rewritten command runs (Sandbox); empty
 	// means "cmdguard".
@@ -178,8 +181,9 @@ type answer struct {
 	reason  string // for the model and the person; never empty on deny
 	pass    bool   // not a tool cmdguard judges: leave it to the agent
 	asked   bool   // verdict was Ask, answered as a deny
-	// updated is the tool input to run instead (Claude's updatedInput):
-	// the command rewritten to run under the sandbox.
+	// updated is the tool input to run instead (Claude's and Codex's
+	// updatedInput, Gemini's hookSpecificOutput.tool_input): the command
+	// rewritten to run under the sandbox.
 	updated map[string]json.RawMessage
 	err     string // set when the hook failed: block with exit 2
 	// claudeSure is false when the dialect was detected as Claude Code
@@ -227,7 +231,7 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 		c.path = filepath.Join(home, strings.TrimPrefix(c.path, "~"))
 	}
 	var d cmdguard.Decision
-	sandboxed := opts.Sandbox && c.agent == Claude && c.kind == toolShell && c.input != nil
+	sandboxed := opts.Sandbox && Rewrites(c.agent) && c.kind == toolShell && c.input != nil
 	switch c.kind {
 	case toolShell:
 		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd), Sandboxed: sandboxed})
@@ -248,18 +252,35 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	return a
 }
 
-// sandboxInput is Claude's tool input with the command rewritten to run
-// under cmdguard's sandbox, every other field kept.
-func sandboxInput(c call, opts Options) (map[string]json.RawMessage, error) {
-	bin := opts.Bin
+// Rewrites reports whether agent's hook can rewrite the command it runs
+// (Options.Sandbox): Claude Code and Codex through updatedInput, Gemini
+// CLI through hookSpecificOutput.tool_input. Cursor's and Cline's hooks
+// answer only allow, deny or ask.
+func Rewrites(agent Agent) bool {
+	return agent == Claude || agent == Codex || agent == Gemini
+}
+
+// SandboxCommand is the shell line that runs command under cmdguard's
+// sandbox in cwd, checked again there: `bin run --sandbox --cwd CWD
+// [--policy FILE] -- 'COMMAND'`, every word quoted by
+// [cmdguard.CommandLine], so that the agent's shell hands cmdguard the
+// command exactly, as one argument.
+func SandboxCommand(bin, policy, cwd, command string) (string, error) {
 	if bin == "" {
 		bin = "cmdguard"
 	}
-	args := []string{"run", "--sandbox", "--cwd", c.cwd}
-	if opts.Policy != "" {
-		args = append(args, "--policy", opts.Policy)
+	args := []string{"run", "--sandbox", "--cwd", cwd}
+	if policy != "" {
+		args = append(args, "--policy", policy)
 	}
-	line, err := cmdguard.CommandLine(bin, append(args, "--", c.command))
+	return cmdguard.CommandLine(bin, append(args, "--", command))
+}
+
+// sandboxInput is the agent's tool input with the command rewritten to
+// run under cmdguard's sandbox, every other field kept (Gemini CLI
+// replaces the whole input with it; Codex reads only the command).
+func sandboxInput(c call, opts Options) (map[string]json.RawMessage, error) {
+	line, err := SandboxCommand(opts.Bin, opts.Policy, c.cwd, c.command)
 	if err != nil {
 		return nil, err
 	}
@@ -385,7 +406,7 @@ type call struct {
 	tool       string // the agent's tool name
 	kind       toolKind
 	command    string                     // toolShell
-	input      map[string]json.RawMessage // Claude's tool_input, for updatedInput
+	input      map[string]json.RawMessage // the shell tool's input, to rewrite (Claude, Codex, Gemini)
 	path       string                     // toolRead, toolWrite
 	cwd        string                     // where the command runs: absolute
 	// project is where the agent's session is (the input's cwd or
@@ -632,6 +653,7 @@ func (c *call) gemini(in *input) error {
 		return err
 	}
 	c.kind = toolShell
+	c.input = m
 	if c.command, err = need(m, in.ToolName, "command"); err != nil {
 		return err
 	}
@@ -760,7 +782,7 @@ func (a answer) render(opts Options) ([]byte, int) {
 	case a.pass && a.err == "":
 		out = map[string]any{} // not judged: the agent's normal flow
 	case a.agent == Claude || a.agent == Codex:
-		if a.agent == Codex && v == cmdguard.Allow {
+		if a.agent == Codex && v == cmdguard.Allow && a.updated == nil {
 			// Codex ignores allow without updatedInput; say nothing.
 			out = map[string]any{}
 			break
@@ -769,7 +791,7 @@ func (a answer) render(opts Options) ([]byte, int) {
 		if r != "" {
 			o["permissionDecisionReason"] = r
 		}
-		if a.agent == Claude && v == cmdguard.Allow && a.updated != nil {
+		if v == cmdguard.Allow && a.updated != nil {
 			o["updatedInput"] = a.updated
 		}
 		out = map[string]any{"hookSpecificOutput": o}
@@ -777,6 +799,11 @@ func (a answer) render(opts Options) ([]byte, int) {
 		o := map[string]any{"decision": v.String()}
 		if v != cmdguard.Allow {
 			o["reason"] = r
+		}
+		if v == cmdguard.Allow && a.updated != nil {
+			// Gemini CLI builds the tool call anew from this input (the
+			// whole input: every field is kept in it).
+			o["hookSpecificOutput"] = map[string]any{"hookEventName": "BeforeTool", "tool_input": a.updated}
 		}
 		out = o
 	case a.agent == Cursor:

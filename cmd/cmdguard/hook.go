@@ -37,7 +37,7 @@ func (c *cli) hook(args []string) int {
 	askAsDeny := flags.Bool("ask-as-deny", false, "answer ask as deny (headless runs: Gemini CLI would wait forever)")
 	policy := flags.String("policy", "", "policy `FILE` (default: the first .cmdguard.yaml above the hook's cwd)")
 	timeout := flags.Duration("timeout", hook.DefaultTimeout, "the whole hook's budget; running out is a deny")
-	sandbox := flags.Bool("sandbox", false, "Claude Code: check commands as run under the policy's kernel sandbox, and rewrite an allowed one to run there (cmdguard run --sandbox)")
+	sandbox := flags.Bool("sandbox", false, "Claude Code, Codex, Gemini CLI: check commands as run under the policy's kernel sandbox, and rewrite an allowed one to run there (cmdguard run --sandbox)")
 	opts := hook.Options{Env: os.Environ()}
 	opts.Dir, _ = os.Getwd()
 	if isHelp(args) {
@@ -95,7 +95,7 @@ func (c *cli) install(args []string) int {
 	askAsDeny := flags.Bool("ask-as-deny", false, "the hook answers ask as deny (headless runs)")
 	bin := flags.String("bin", "", "the cmdguard `PATH` the hook runs (default: cmdguard when that is this program on PATH, else this program's absolute path)")
 	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
-	sandbox := flags.Bool("sandbox", false, "claude: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox)")
+	sandbox := flags.Bool("sandbox", false, "claude, codex, gemini: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox)")
 	mcp := flags.Bool("mcp", false, "add cmdguard's MCP server (cmdguard mcp) to the agent's MCP servers instead of the hook (claude, cursor, gemini)")
 	if isHelp(args) {
 		c.parseFlags(flags, []string{"--help"})
@@ -183,7 +183,7 @@ func (c *cli) install(args []string) int {
 	if err := writeFile(s.File, after, mode); err != nil {
 		return c.errorf("install: %v", err)
 	}
-	note := afterInstall(agent, *uninstall)
+	note := afterInstall(agent, *uninstall, *sandbox)
 	if *mcp {
 		note = ""
 	}
@@ -195,15 +195,23 @@ func (c *cli) install(args []string) int {
 }
 
 // afterInstall says what a person still has to do.
-func afterInstall(agent hook.Agent, uninstall bool) string {
+func afterInstall(agent hook.Agent, uninstall, sandbox bool) string {
 	if uninstall {
 		return ""
 	}
 	switch agent {
 	case hook.Codex:
-		return "Codex runs hooks it trusts: approve it in the TUI's /hooks (codex exec: --dangerously-bypass-hook-trust), and project hooks only in trusted projects.\nCodex cannot ask: cmdguard's ask is a deny there, with the reason.\n"
+		s := "Codex runs hooks it trusts: approve it in the TUI's /hooks (codex exec: --dangerously-bypass-hook-trust), and project hooks only in trusted projects.\nCodex cannot ask: cmdguard's ask is a deny there, with the reason.\n"
+		if sandbox {
+			s += "--sandbox needs a Codex that applies a hook's updatedInput (0.169.0 does); one that ignores it runs the command as the model wrote it, unsandboxed.\n"
+		}
+		return s
 	case hook.Gemini:
-		return "Gemini CLI fingerprints project hooks: it asks you to trust this one once. Headless runs (gemini -p) wait forever on an ask: install with --ask-as-deny for them.\n"
+		s := "Gemini CLI fingerprints project hooks: it asks you to trust this one once. Headless runs (gemini -p) wait forever on an ask: install with --ask-as-deny for them.\n"
+		if sandbox {
+			s += "--sandbox needs a Gemini CLI that applies a hook's hookSpecificOutput.tool_input (0.61.0 does); one that ignores it runs the command as the model wrote it, unsandboxed.\n"
+		}
+		return s
 	case hook.Cline:
 		return "Turn hooks on in Cline (CLI: cline config set hooks-enabled=true).\n"
 	}
@@ -217,8 +225,8 @@ func hookCommand(bin string, agent hook.Agent, askAsDeny, sandbox bool) (string,
 		args = append(args, "--ask-as-deny")
 	}
 	if sandbox {
-		if agent != hook.Claude {
-			return "", fmt.Errorf("--sandbox rewrites commands through Claude Code's updatedInput; %s has no such answer", agent)
+		if !hook.Rewrites(agent) {
+			return "", fmt.Errorf("--sandbox rewrites the command the agent runs (Claude Code's and Codex's updatedInput, Gemini CLI's tool_input); %s's hook cannot rewrite a command, so runners such as go test ask there under the default policy; to let them run, allow them in .cmdguard.yaml (allow: [go test]), best with %s itself running in a sandbox (README, \"Hook\")", agent, agent)
 		}
 		args = append(args, "--sandbox")
 	}

@@ -1,0 +1,160 @@
+package hook_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cmdguard/cmdguard/adapter/hook"
+)
+
+// sandboxPolicy is the embedded default's rule for runners: go test is
+// allowed only where the sandbox backs the allow (no policy file).
+const sandboxPolicy = ""
+
+// rewritten returns the tool input an answer rewrites the command into,
+// in the agent's own field, or nil.
+func rewritten(agent string, out map[string]any) map[string]any {
+	var m any
+	switch agent {
+	case "claude", "codex":
+		hso, _ := out["hookSpecificOutput"].(map[string]any)
+		if hso["permissionDecision"] != "allow" {
+			return nil
+		}
+		m = hso["updatedInput"]
+	case "gemini":
+		hso, _ := out["hookSpecificOutput"].(map[string]any)
+		if out["decision"] != "allow" || hso["hookEventName"] != "BeforeTool" {
+			return nil
+		}
+		m = hso["tool_input"]
+	}
+	r, _ := m.(map[string]any)
+	return r
+}
+
+// argvOf runs line with the real shell and returns the arguments the
+// program it names receives: bin is a script that writes them, NUL
+// separated, to a file.
+func argvOf(t *testing.T, shell, bin, line string) []string {
+	t.Helper()
+	out := bin + ".args"
+	os.Remove(out)
+	cmd := osexec.Command(shell, "-c", line)
+	var b bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &b, &b
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s -c %q: %v\n%s", shell, line, err, b.String())
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("%s -c %q did not run the program: %v\n%s", shell, line, err, b.String())
+	}
+	return strings.Split(strings.TrimSuffix(string(data), "\x00"), "\x00")
+}
+
+// TestSandboxRewrite: with Sandbox, Claude Code, Codex and Gemini CLI get
+// an allowed runner (go test, which the default policy allows only under
+// the sandbox) back as an allow that rewrites the command, in each
+// agent's own field, into `cmdguard run --sandbox --cwd DIR -- 'CMD'`,
+// every other field of the input kept; the real shell hands cmdguard the
+// original command exactly and the directory it was to run in. Without
+// Sandbox each keeps today's answer (ask; Codex's deny), and Cursor and
+// Cline, which cannot rewrite, keep it with Sandbox too.
+func TestSandboxRewrite(t *testing.T) {
+	root := project(t, "version: 1\ndefault: ask\n")
+	os.Remove(filepath.Join(root, ".cmdguard.yaml")) // the embedded default
+	bin := filepath.Join(t.TempDir(), "cmd guard's")
+	script := "#!/bin/sh\nfor a; do printf '%s\\000' \"$a\"; done > \"$0.args\"\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	shells := []string{"bash"}
+	if _, err := osexec.LookPath("zsh"); err == nil {
+		shells = append(shells, "zsh")
+	}
+	gemSub := `{"session_id":"d3ea","cwd":CWD,"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":CMD,"description":"x","dir_path":"src","is_background":false}}`
+	cases := []struct {
+		name, agent, input, cmd, cwd string
+		keep                         map[string]any // other fields the rewrite keeps
+		wantPlain                    string         // the answer without Sandbox
+	}{
+		{"claude", "claude", inputs["claude"], "go test ./...", root, map[string]any{"description": "x"}, "ask"},
+		{"codex", "codex", inputs["codex"], "go test ./...", root, nil, "deny"},
+		{"gemini", "gemini", inputs["gemini"], "go test ./...", root, map[string]any{"description": "x"}, "ask"},
+		{"gemini dir_path", "gemini", gemSub, "go test ./...", filepath.Join(root, "src"), map[string]any{"description": "x", "dir_path": "src", "is_background": false}, "ask"},
+		{"codex quoting", "codex", inputs["codex"], "go test -run 'A|B\n\t\\'\"C\\\"D\" -v ./... # it's \"q\" $(id) `x` é", root, nil, "deny"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := fill(c.input, root, c.cmd)
+			env := []string{"HOME=" + root, "CLAUDECODE=1"}
+			plain := runHook(t, hook.Options{Agent: hook.Agent(c.agent), Env: env, Dir: root}, strings.NewReader(in))
+			if got := verdictOf(c.agent, plain.out); got != c.wantPlain || rewritten(c.agent, plain.out) != nil {
+				t.Errorf("without Sandbox: %s (%s), want %s and no rewrite", got, plain.raw, c.wantPlain)
+			}
+			r := runHook(t, hook.Options{Agent: hook.Agent(c.agent), Env: env, Dir: root, Sandbox: true, Bin: bin}, strings.NewReader(in))
+			upd := rewritten(c.agent, r.out)
+			if upd == nil || r.code != hook.ExitOK {
+				t.Fatalf("with Sandbox: %s (exit %d); want an allow that rewrites the command", r.raw, r.code)
+			}
+			for k, v := range c.keep {
+				if upd[k] != v {
+					t.Errorf("the rewrite lost %s: %v, want %v", k, upd[k], v)
+				}
+			}
+			line, _ := upd["command"].(string)
+			want, err := hook.SandboxCommand(bin, "", c.cwd, c.cmd)
+			if err != nil || line != want {
+				t.Fatalf("rewritten command %q, want %q (%v)", line, want, err)
+			}
+			for _, sh := range shells {
+				argv := argvOf(t, sh, bin, line)
+				wantArgv := []string{"run", "--sandbox", "--cwd", c.cwd, "--", c.cmd}
+				if strings.Join(argv, "\x00") != strings.Join(wantArgv, "\x00") {
+					t.Errorf("%s hands cmdguard %q, want %q", sh, argv, wantArgv)
+				}
+			}
+		})
+	}
+	// Not allowed even under the sandbox: no rewrite, the usual answer.
+	for _, agent := range []string{"claude", "codex", "gemini"} {
+		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: []string{"HOME=" + root, "CLAUDECODE=1"}, Dir: root, Sandbox: true, Bin: bin},
+			strings.NewReader(fill(inputs[agent], root, "cat .env")))
+		if verdictOf(agent, r.out) != "deny" || rewritten(agent, r.out) != nil {
+			t.Errorf("%s, cat .env with Sandbox: %s; want a deny and no rewrite", agent, r.raw)
+		}
+	}
+	// Cursor and Cline cannot rewrite: Sandbox changes nothing there.
+	for _, agent := range []string{"cursor", "cline"} {
+		in := fill(inputs[agent], root, "go test ./...")
+		a := runHook(t, hook.Options{Agent: hook.Agent(agent), Dir: root}, strings.NewReader(in)).raw
+		b := runHook(t, hook.Options{Agent: hook.Agent(agent), Dir: root, Sandbox: true, Bin: bin}, strings.NewReader(in)).raw
+		if a != b || strings.Contains(b, `"allow"`) || strings.Contains(b, `"cancel":false`) {
+			t.Errorf("%s: with Sandbox %s, without %s; want the same, no allow", agent, b, a)
+		}
+	}
+}
+
+// verdictOf reads the verdict out of an answer in agent's dialect.
+func verdictOf(agent string, out map[string]any) string {
+	switch agent {
+	case "claude", "codex":
+		hso, _ := out["hookSpecificOutput"].(map[string]any)
+		if hso == nil {
+			return "allow" // Codex's allow: no output
+		}
+		s, _ := hso["permissionDecision"].(string)
+		return s
+	case "gemini":
+		s, _ := out["decision"].(string)
+		return s
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
