@@ -232,6 +232,16 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	}
 	var d cmdguard.Decision
 	sandboxed := opts.Sandbox && Rewrites(c.agent) && c.kind == toolShell && c.input != nil
+	// The rewritten command's `cmdguard run --cwd DIR` finds its policy,
+	// project and sandbox from DIR. That is this check's Guard only when
+	// the policy was looked for from DIR too (or pinned by opts.Policy):
+	// a command run outside the project would get another project's
+	// sandbox — none of this project's secrets hidden — so it is not
+	// rewritten, and is judged as running unsandboxed.
+	outside := sandboxed && opts.Policy == "" && guardDir(c, opts) != c.cwd
+	if outside {
+		sandboxed = false
+	}
 	switch c.kind {
 	case toolShell:
 		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd), Sandboxed: sandboxed})
@@ -243,6 +253,9 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	}
 	a.verdict = d.Verdict
 	a.reason = reason(g, d, c)
+	if outside && d.Verdict != cmdguard.Allow {
+		a.reason += " (not run under cmdguard's sandbox: " + c.cwd + " is outside the project)"
+	}
 	if sandboxed && d.Verdict == cmdguard.Allow && err == nil {
 		if a.updated, err = sandboxInput(c, opts); err != nil {
 			return failure(c.agent, err.Error())

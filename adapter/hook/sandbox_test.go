@@ -130,6 +130,24 @@ func TestSandboxRewrite(t *testing.T) {
 			t.Errorf("%s, cat .env with Sandbox: %s; want a deny and no rewrite", agent, r.raw)
 		}
 	}
+	// A command run outside the project (Codex's workdir, Gemini's
+	// dir_path, Claude's shell after a cd): `cmdguard run --cwd DIR` would
+	// take DIR's project and sandbox, where none of this project's secrets
+	// is hidden. Not rewritten; judged as unsandboxed.
+	elsewhere := t.TempDir()
+	for _, agent := range []string{"claude", "codex", "gemini"} {
+		env := []string{"HOME=" + root, "CLAUDECODE=1", "CLAUDE_PROJECT_DIR=" + root, "GEMINI_PROJECT_DIR=" + root}
+		in := fill(inputs[agent], elsewhere, "go test ./...")
+		if agent == "gemini" {
+			in = fill(gemSub, root, "go test ./...")
+			in = strings.Replace(in, `"dir_path":"src"`, `"dir_path":`+strconvQuote(elsewhere), 1)
+		}
+		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: env, Dir: root, Sandbox: true, Bin: bin}, strings.NewReader(in))
+		want := map[string]string{"claude": "ask", "codex": "deny", "gemini": "ask"}[agent]
+		if verdictOf(agent, r.out) != want || rewritten(agent, r.out) != nil || !strings.Contains(r.raw, "is outside the project") {
+			t.Errorf("%s, go test in %s (outside the project) with Sandbox: %s; want %s, no rewrite, and why", agent, elsewhere, r.raw, want)
+		}
+	}
 	// Cursor and Cline cannot rewrite: Sandbox changes nothing there.
 	for _, agent := range []string{"cursor", "cline"} {
 		in := fill(inputs[agent], root, "go test ./...")
@@ -140,6 +158,8 @@ func TestSandboxRewrite(t *testing.T) {
 		}
 	}
 }
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // verdictOf reads the verdict out of an answer in agent's dialect.
 func verdictOf(agent string, out map[string]any) string {
