@@ -202,7 +202,8 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
 	for _, pt := range p.IgnorePatterns() {
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
-	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline, MaxEntries: maxEntries})
+	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline, MaxEntries: maxEntries,
+		FoldCase: gitFoldCase(root)}) // git's core.ignorecase
 	if err != nil {
 		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
