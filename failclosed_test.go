@@ -249,6 +249,8 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 		{class: "values", policy: polUser, cmd: `for f in x; do bash -c 'cat .env$f'; done`},
 		{class: "values", policy: polUser, cmd: `select f in x; do cat .env$f; done <<< 9`},
 		{class: "values", policy: polUser, cmd: `F=src/main.go; F=.env; cat $F`},
+		{class: "values", policy: polUser, cmd: `F=src/main.go; printf -vF %s .env; cat $F`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); read -aa <<< .env; cat "${a[@]}"`},
 		// zsh reads these differently from bash.
 		{class: "zsh", shell: "zsh", policy: polDenylist, cmd: `=pwned`},
 		{class: "zsh", shell: "zsh", policy: polDenylist, cmd: `env =pwned`},

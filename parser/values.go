@@ -85,8 +85,24 @@ func countNamed(src, name string) int {
 		}
 		at, end := i+j, i+j+len(name)
 		i = at + 1
-		if at > 0 && isNameByte(src[at-1]) || end < len(src) && isNameByte(src[end]) {
+		if end < len(src) && isNameByte(src[end]) {
 			continue // part of a longer word
+		}
+		if at > 0 && isNameByte(src[at-1]) {
+			// Part of a longer word, unless the word is an option
+			// cluster that ends in the name (printf -vF, read -aarr).
+			k := at
+			for k > 0 && isNameByte(src[k-1]) {
+				k--
+			}
+			if k == 0 || src[k-1] != '-' {
+				continue
+			}
+			n++
+			continue
+		}
+		if at > 0 && src[at-1] == '-' && (at == 1 || !isNameByte(src[at-2])) {
+			continue // an option (test -f "$f"): no builtin reads -NAME as a name to assign
 		}
 		if !plainRef(src, at, end) {
 			n++

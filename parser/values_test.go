@@ -55,6 +55,11 @@ func TestStaticValueRefs(t *testing.T) {
 		{`for i in 1; do files=(a.txt); done; cat "${files[@]}"`, []string{"cat: arg ${files[@]} d"}},
 		{`files=(src/*.go); cd x && cat "${files[@]}"`, []string{"cat: arg ${files[@]} d"}},
 		{`files=(a.txt); cat "${files[@]}"; files=(b.txt); cat "${files[@]}"`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
+		// An option cluster that ends in the name assigns it; -NAME
+		// alone never does.
+		{`F=a.txt; printf -vF %s b; cat $F`, []string{"cat: arg $F d"}},
+		{`files=(a.txt); read -afiles; cat "${files[@]}"`, []string{"cat: arg ${files[@]} d"}},
+		{`for f in src/*.go; do test -f "$f" && cat "$f"; done`, []string{"test: arg src/*.go g", "cat: arg src/*.go g"}},
 		// A new shell sees only exported variables.
 		{`F=a.txt; bash -c 'cat .env$F'`, []string{"cat: arg .env$F d"}},
 		{`F=a.txt; bash -c "cat .env$F"`, []string{"cat: arg .enva.txt "}},
