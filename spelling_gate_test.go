@@ -154,6 +154,9 @@ func TestDefaultPolicyReaders(t *testing.T) {
 func TestStaticValues(t *testing.T) {
 	t.Parallel()
 	root := project(t, "version: 1\ndefault: ask\nallow: [cat, true, bash -c, read, unset, cd, shopt, echo]\nignore_files: [.cmdguardignore]\n")
+	if err := os.WriteFile(filepath.Join(root, "docs", "a b.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -192,7 +195,14 @@ func TestStaticValues(t *testing.T) {
 		{`for f in src/*.go; do cat "${f}" > "$f"; done`, cmdguard.Allow, ""},
 		{`for f in keys/*; do cat "$f"; done`, cmdguard.Deny, "ignore.denied"},
 		{`for f in src/* .env; do cat "$f"; done`, cmdguard.Deny, "ignore.denied"},
-		{`for f in src/*.go; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"},       // bash splits and globs the name again
+		// Unquoted, bash splits and globs each name again: every name
+		// must be plain, and no command may have run before (it could
+		// have created "a .env").
+		{`for f in src/*.go; do cat $f; done`, cmdguard.Allow, ""},
+		{`for f in docs/*; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"},     // docs/a b.md
+		{`for f in docs/*.txt; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"}, // no match: the pattern
+		{`cat src/main.go; for f in src/*.go; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`for f in src/*.go; do cat $f; done | cat`, cmdguard.Ask, "ignore.unknown_ref"},
 		{`for f in src/*.go; do cat "$f.bak"; done`, cmdguard.Ask, "ignore.unknown_ref"}, // need not exist
 		{`for f in src/*.go; do cd docs; cat "$f"; done`, cmdguard.Ask, "ignore.unknown_ref"},
 		{`cd docs && for f in *; do cat "$f"; done`, cmdguard.Allow, ""},
@@ -207,7 +217,8 @@ func TestStaticValues(t *testing.T) {
 		{`files=(src/*.go); cat "${files[@]}"`, cmdguard.Allow, ""},
 		{`files=(keys/*); cat "${files[@]}"`, cmdguard.Deny, "ignore.denied"},
 		{`files=(src/main.go); cat ${files[@]}`, cmdguard.Allow, ""},
-		{`files=(src/*.go); cat ${files[@]}`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(src/*.go); cat ${files[@]}`, cmdguard.Allow, ""},
+		{`files=(docs/*); cat ${files[@]}`, cmdguard.Ask, "ignore.unknown_ref"},
 		{`files=(); cat "${files[@]}" src/main.go`, cmdguard.Allow, ""},
 		{`files=(a b); cat src/main.go >${#files[@]}`, cmdguard.Allow, ""},
 		{`files=(src/main.go .env); cat "${files[0]}"`, cmdguard.Ask, "ignore.unknown_ref"}, // zsh counts from 1

@@ -298,6 +298,7 @@ type state struct {
 	assigns       map[string]int   // top-level plain assignments per variable (values.go)
 	envRefs       []FileRef        // files the AddEnv variables name
 	loop, loops   int              // Command.Loop of the commands being walked; loops numbered so far
+	concurrent    int              // >0: walking a pipeline or a background job
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -585,6 +586,10 @@ func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState
 	}
 	defer func() { s.walk-- }()
 	first := len(s.res.Commands)
+	if st.Background {
+		s.concurrent++ // runs alongside what follows (values.go)
+		defer func() { s.concurrent-- }()
+	}
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok || st.Cmd == nil {
 		succ, fail = s.callExpr(st, ce, cwd, c)
 	} else {
@@ -643,6 +648,8 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 			s2, f2 := s.stmt(x.Y, f1, c)
 			return merge(s1, s2), f2
 		default: // | and |&: every element runs in a subshell
+			s.concurrent++ // the elements run at once (values.go)
+			defer func() { s.concurrent-- }()
 			first := len(s.res.Commands)
 			s.stmt(x.X, cwd, c)
 			s.async(first)
@@ -689,6 +696,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		}
 		return out, out
 	case *syntax.ForClause:
+		inLoop := s.loop != 0
 		defer s.repeat()()
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
@@ -715,8 +723,9 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 			// from where a later pass may start.
 			end = cwd
 			cur := cwd
+			late := inLoop || s.concurrent > 0 || s.ranBefore()
 			for _, v := range vals {
-				s.setVar(name, value{elems: []Word{v}, dir: cwd})
+				s.setVar(name, value{elems: []Word{v}, dir: cwd, late: late})
 				start := cur
 				cur = s.list(x.Do, cur, c)
 				if v.Glob && cur != start {

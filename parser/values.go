@@ -24,9 +24,12 @@ import (
 // it stands for one name it matches (a for loop's variable) or for all of
 // them (an array element), and is reported as the glob itself, so the
 // file checks expand it and check every match. It resolves only as a
-// whole double-quoted word ("$f", "${a[@]}"): unquoted, bash splits and
-// globs the matched name again, and inside a longer word ("$f.bak") the
-// result need not exist for the glob to match it.
+// whole word ("$f", "${a[@]}", $f) in the directory where it was
+// expanded: inside a longer word ("$f.bak") the result need not exist for
+// the glob to match it. Unquoted, bash splits and globs the matched name
+// again: the word is marked Resplit, and the file checks ask when a match
+// is not a plain name — when no command of the script ran before the glob
+// was expanded (one could have created "a .env"), else it is unknown.
 
 // value is what the analysis knows of a variable: a scalar (one element)
 // or an array.
@@ -36,6 +39,10 @@ type value struct {
 	// dir is the cwd where the glob elements were expanded; a reference
 	// from any other cwd is unknown.
 	dir cwdState
+	// late: a glob element was expanded after a command of the script
+	// ran, which may have created names the file checks cannot see: an
+	// unquoted reference (Resplit) is unknown then.
+	late bool
 	// env: from Options.AddEnv, exported, so a nested shell sees it too.
 	env bool
 }
@@ -226,6 +233,7 @@ func (s *state) assignValue(a *syntax.Assign, c *ctx, cwd cwdState) (value, bool
 			return value{}, false
 		}
 		v.elems = append(v.elems, old.elems...)
+		v.late = old.late
 	}
 	s.cwd = cwd
 	for _, e := range a.Array.Elems {
@@ -245,6 +253,7 @@ func (s *state) assignValue(a *syntax.Assign, c *ctx, cwd cwdState) (value, bool
 	if v.glob() && cwd.dyn {
 		return value{}, false
 	}
+	v.late = v.late || v.glob() && s.ranBefore()
 	return v, true
 }
 
@@ -373,7 +382,7 @@ func (s *state) wholeWords(p *syntax.ParamExp, quoted bool, c *ctx, pos Pos, dst
 		return dst, false
 	}
 	for _, e := range elems {
-		if e.Glob && (!quoted || s.cwd != v.dir || s.sticky&stickyGlob != 0) {
+		if e.Glob && (s.cwd != v.dir || s.sticky&stickyGlob != 0 || !quoted && v.late) {
 			return dst, false
 		}
 	}
@@ -382,6 +391,7 @@ func (s *state) wholeWords(p *syntax.ParamExp, quoted bool, c *ctx, pos Pos, dst
 	}
 	for _, e := range elems {
 		e.Pos = pos
+		e.Resplit = e.Glob && !quoted
 		dst = append(dst, e)
 	}
 	return dst, true
@@ -415,6 +425,20 @@ func (s *state) varText(p *syntax.ParamExp) (string, bool) {
 		return s.count(v)
 	}
 	return "", false
+}
+
+// ranBefore reports whether a command of the script has been seen
+// (one that runs a program or opens a redirect, not an assignment): it
+// may have created names that a glob expanded now matches. A loop, a
+// pipeline or a background job runs other commands before or alongside,
+// which the callers check themselves.
+func (s *state) ranBefore() bool {
+	for i := range s.res.Commands {
+		if c := &s.res.Commands[i]; len(c.Argv) > 0 || len(c.Redirects) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // onlyExported hides the variables a nested shell (bash -c '…') does not

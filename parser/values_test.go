@@ -20,7 +20,7 @@ func TestStaticValueRefs(t *testing.T) {
 		{`for f in src/*.go a.txt; do cat "$f"; done`, []string{"cat: arg src/*.go g", "cat: arg a.txt "}},
 		// Unquoted, bash splits and globs the matched name again; in a
 		// longer word the result need not exist.
-		{`for f in src/*.go; do cat $f; done`, []string{"cat: arg $f d"}},
+		{`for f in src/*.go; do cat $f; done`, []string{"cat: arg src/*.go g"}}, // Resplit: see TestResplit
 		{`for f in src/*.go; do cat "$f.bak"; done`, []string{"cat: arg $f.bak d"}},
 		{`for f in src/*.go; do cat "x/$f"; done`, []string{"cat: arg x/$f d"}},
 		// The glob was expanded where the loop started.
@@ -35,7 +35,12 @@ func TestStaticValueRefs(t *testing.T) {
 		{`files=(a.txt b.txt); cat "${files[@]}"`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
 		{`files=(a.txt b.txt); cat ${files[@]}`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
 		{`files=(a.txt); files+=(src/*.go); cat "${files[@]}"`, []string{"cat: arg a.txt ", "cat: arg src/*.go g"}},
-		{`files=(src/*.go); cat ${files[@]}`, []string{"cat: arg ${files[@]} d"}},
+		{`files=(src/*.go); cat ${files[@]}`, []string{"cat: arg src/*.go g"}},
+		{`ls; for f in src/*.go; do cat $f; done`, []string{"cat: arg $f d"}},
+		{`for f in src/*.go; do cat $f; done | cat`, []string{"cat: arg $f d"}},
+		{`for f in src/*.go; do cat $f; done & ls`, []string{"cat: arg $f d"}},
+		{`for d in a b; do for f in src/*.go; do cat $f; done; done`, []string{"cat: arg $f d", "cat: arg $f d"}},
+		{`ls; files=(src/*.go); cat ${files[@]} "${files[@]}"`, []string{"cat: arg ${files[@]} d", "cat: arg src/*.go g"}},
 		{`files=(a.txt {b,c}.txt); for f in "${files[@]}"; do cat "$f"; done`,
 			[]string{"cat: arg a.txt ", "cat: arg b.txt ", "cat: arg c.txt "}},
 		{`files=(); cat "${files[@]}" x`, []string{"cat: arg x "}},
@@ -82,6 +87,31 @@ func TestStaticValueArgv(t *testing.T) {
 		last := a.Commands[len(a.Commands)-1]
 		if diff := cmp.Diff(want, last.Args); diff != "" {
 			t.Errorf("Analyze(%q) argv mismatch (-want +got):\n%s", src, diff)
+		}
+	}
+}
+
+// TestResplit: an unquoted reference to a glob value is marked Resplit
+// (the file checks ask when a match is not a plain name); a quoted one is
+// not.
+func TestResplit(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]bool{
+		`for f in src/*.go; do cat $f; done`:   true,
+		`for f in src/*.go; do cat "$f"; done`: false,
+		`a=(src/*.go); cat ${a[@]}`:            true,
+		`a=(src/*.go); cat "${a[@]}"`:          false,
+		`cat src/*.go`:                         false,
+	} {
+		a := Analyze(src, Options{Cwd: "/repo"})
+		var got []bool
+		for _, c := range a.Commands {
+			for _, f := range c.Files {
+				got = append(got, f.Resplit)
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("Analyze(%q): Resplit of the file refs = %v, want [%v]", src, got, want)
 		}
 	}
 }
