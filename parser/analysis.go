@@ -40,15 +40,15 @@ type Word struct {
 	// Glob reports unquoted glob metacharacters: the word expands against
 	// the file system (see Glob).
 	Glob bool `json:"glob,omitempty"`
-	// Pattern is set when Glob is: the word as a pattern for Glob, with
-	// quoted or escaped metacharacters (* ? [ ] \) escaped by a backslash,
-	// so that "*".go matches only the file named *.go.
-	Pattern string `json:"pattern,omitempty"`
 	// Resplit is set on a glob that stands for the value of an unquoted
 	// variable bound to it (for f in src/*; do cat $f): bash splits each
 	// name the glob matches at blanks and globs it again, so a match
 	// with a blank or a glob character names other files.
 	Resplit bool `json:"resplit,omitempty"`
+	// Pattern is set when Glob is: the word as a pattern for Glob, with
+	// quoted or escaped metacharacters (* ? [ ] \) escaped by a backslash,
+	// so that "*".go matches only the file named *.go.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // Redirect is one redirection of a command.
