@@ -14,7 +14,7 @@ import (
 // -exec {}), judged by the whole gate.
 func TestDenySpellingsThroughGate(t *testing.T) {
 	t.Parallel()
-	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command]\ndeny: [rm -rf, git add -A, git push --force, git apply --reject]\nask: [curl]\n")
+	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command, cd]\ndeny: [rm -rf, git add -A, git push --force, git apply --reject]\nask: [curl]\n")
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +35,14 @@ func TestDenySpellingsThroughGate(t *testing.T) {
 		// An unknown file reference is not an unseen argument: git apply
 		// names no option it cannot see.
 		{"git apply x.patch", cmdguard.Ask, ""},
+		// A glob that may match a name starting with - could be any
+		// option (bash runs rm -rf … when the directory holds -rf); one
+		// that starts with a literal cannot.
+		{"rm build/*", cmdguard.Allow, ""},
+		{"cd build && rm ./*", cmdguard.Allow, ""},
+		{"cd build && rm *", cmdguard.Deny, "policy.deny"},
+		{"cd build && rm [-a]*", cmdguard.Deny, "policy.deny"},
+		{`cd build && for f in *; do rm "$f"; done`, cmdguard.Deny, "policy.deny"},
 	})
 }
 
