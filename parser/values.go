@@ -353,8 +353,8 @@ func kindOf(p *syntax.ParamExp) refKind {
 // known that way (the caller decodes the word as dynamic). "${a[@]}"
 // makes one word per element, none for an empty array.
 func (s *state) wholeWords(p *syntax.ParamExp, quoted bool, c *ctx, pos Pos, dst []Word) ([]Word, bool) {
-	if p.Param == nil {
-		return dst, false
+	if p.Param == nil || specialVar(p.Param.Value) {
+		return dst, false // $HOME, $PWD: resolve reads them as before
 	}
 	v, ok := s.vars[p.Param.Value]
 	if !ok {
