@@ -126,10 +126,10 @@ func absFrom(dir, p string) string {
 // gitProtected returns the places of gitPlaces inside root as
 // root-relative paths, a tree with a trailing /, for path.protected.
 // Places outside the root are left out: writing there is
-// path.outside_root.
-func gitProtected(root string) []string {
-	places, _, _ := gitPlaces(root)
-	var out []string
+// path.outside_root. foldCase is gitFoldCase's answer, from the same
+// reading of git's files.
+func gitProtected(root string) (out []string, foldCase bool) {
+	places, common, ignoreCase := gitPlaces(root)
 	for _, pl := range places {
 		rel, err := filepath.Rel(root, pl.path)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
@@ -141,7 +141,7 @@ func gitProtected(root string) []string {
 		}
 		out = append(out, rel)
 	}
-	return out
+	return out, gitFold(common, ignoreCase)
 }
 
 // gitFoldCase reports whether git matches ignore patterns in the work
@@ -153,8 +153,17 @@ func gitProtected(root string) []string {
 // file system ignores case, .ENV opens .env whatever git was told.
 func gitFoldCase(root string) bool {
 	_, common, repo := gitPlaces(root)
-	if common == "" {
+	return gitFold(common, repo)
+}
+
+// gitFold decides gitFoldCase from gitPlaces' common directory and
+// core.ignorecase value.
+func gitFold(common, repo string) bool {
+	switch {
+	case common == "":
 		return false
+	case repo != "":
+		return gitBool(repo) // the repository's own files come last
 	}
 	var files []string
 	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
@@ -174,9 +183,6 @@ func gitFoldCase(root string) bool {
 		if _, _, ic := readGitConfig(f); ic != "" {
 			value = ic
 		}
-	}
-	if repo != "" {
-		value = repo
 	}
 	return gitBool(value)
 }
