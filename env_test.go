@@ -127,7 +127,8 @@ func TestRequestEnvValues(t *testing.T) {
 		// unconditional top-level assignment gives it a value known
 		// statically (F=.env; cat $F reads .env).
 		{"true && F=notes.txt; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
-		{"F=notes.txt; F=x; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
+		{"F=notes.txt; true && F=x; cat $F", []string{"F=.env"}, cmdguard.Ask, "ignore.unknown_ref"},
+		{"F=notes.txt; F=.env; cat $F", []string{"F=notes.txt"}, cmdguard.Deny, "ignore.denied"},
 		{"F=.env; cat $F", []string{"F=notes.txt"}, cmdguard.Deny, "ignore.denied"},
 		{"read F; cat $F", []string{"F=notes.txt"}, cmdguard.Ask, "ignore.unknown_ref"},
 		// A value that globs or splits is not taken literally.

@@ -70,6 +70,7 @@ func fixture(t *testing.T, policyYAML string, gitFile bool) (root, bin, marker s
 		"sub/private.txt":     "SECRET_SUB\n",
 		"sub/public.txt":      "public\n",
 		"deep/a/b/k.secret":   "SECRET_DEEP\n",
+		"odd/x .env":          "a blank in the name\n",
 		"src/main.go":         "package main\n\nfunc main() {}\n",
 		"tool/pre-commit.go":  "package main\n\nfunc main() {}\n",
 		"go.mod":              "module example.com/p\n\ngo 1.21\n",
@@ -214,6 +215,46 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 		// An option of an allowed program that writes.
 		{class: "writeopt", policy: polDefault, cmd: `git branch -t newb main`},
 		{class: "writeopt", policy: polDefault, cmd: `git branch --track newb main`},
+		// Values the gate knows statically (issue 11): a loop over a glob,
+		// arrays, and whatever could change them behind the gate's back.
+		{class: "values", policy: polUser, cmd: `for f in secrets/*; do cat "$f"; done`},
+		{class: "values", shell: "zsh", policy: polUser, cmd: `for f in secrets/*; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `for f in src/* secrets/*; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `for f in *.go .env; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `for f in secrets/*; do cat $f; done`},
+		{class: "values", policy: polUser, cmd: `for f in odd/*; do cat $f; done`},
+		{class: "values", policy: polUser, cmd: `a=(odd/*); cat ${a[@]}`},
+		{class: "values", policy: polUser, cmd: `printf x > 'src/a .env'; for f in src/*; do cat $f; done`},
+		{class: "values", policy: polUser, cmd: `for d in secret?; do cat "$d/db.txt"; done`},
+		{class: "values", policy: polUser, cmd: `for d in secret?; do cd "$d"; cat db.txt; done`},
+		{class: "values", policy: polUser, cmd: `for f in deep/*/*/*; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `shopt -s dotglob; for f in *; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `GLOBIGNORE=x; for f in *; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `f=(.e*); cat "${f[@]}"`},
+		{class: "values", shell: "zsh", policy: polUser, cmd: `f=(.e*); cat "${f[@]}"`},
+		{class: "values", policy: polUser, cmd: `f=(.e*); cat "$f"`},
+		{class: "values", policy: polUser, cmd: `f=(deep/*/*/*); for x in "${f[@]}"; do cat "$x"; done`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); a+=(.env); cat "${a[@]}"`},
+		{class: "values", shell: "zsh", policy: polUser, cmd: `a=(src/main.go); a+=(.env); cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go .env); for f in "${a[@]}"; do cat "$f"; done`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go .env); cat "${a[1]}"`},
+		{class: "values", shell: "zsh", policy: polUser, cmd: `a=(.env src/main.go); cat "${a[1]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); a[1]=.env; cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); read -a a <<< .env; cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `mapfile -t a <<< .env; cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); declare -n r=a; r=(.env); cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); unset 'a[0]'; a+=(.env); cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); true && a=(.env); cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); for x in 1; do a=(.env); done; cat "${a[@]}"`},
+		{class: "values", policy: polUser, cmd: `f=src/main.go; for f in .env; do :; done; cat "$f"`},
+		{class: "values", shell: "zsh", policy: polUser, cmd: `f=src/main.go; for f in .env; do :; done; cat "$f"`},
+		{class: "values", policy: polUser, cmd: `for f in .env; do export f; bash -c 'cat "$f"'; done`},
+		{class: "values", policy: polUser, cmd: `F=x; bash -c 'cat .env$F'`},
+		{class: "values", policy: polUser, cmd: `for f in x; do bash -c 'cat .env$f'; done`},
+		{class: "values", policy: polUser, cmd: `select f in x; do cat .env$f; done <<< 9`},
+		{class: "values", policy: polUser, cmd: `F=src/main.go; F=.env; cat $F`},
+		{class: "values", policy: polUser, cmd: `F=src/main.go; printf -vF %s .env; cat $F`},
+		{class: "values", policy: polUser, cmd: `a=(src/main.go); read -aa <<< .env; cat "${a[@]}"`},
 		// zsh reads these differently from bash.
 		{class: "zsh", shell: "zsh", policy: polDenylist, cmd: `=pwned`},
 		{class: "zsh", shell: "zsh", policy: polDenylist, cmd: `env =pwned`},
@@ -237,8 +278,10 @@ func TestUnknownIsNotHarmless(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The trusted environment (BaseEnv): variables in Env would be
+			// the request's own, judged (HOME=… is env.code_injection).
 			d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd, Cwd: root,
-				Env: []string{"HOME=" + filepath.Dir(root), "PWD=" + root}})
+				BaseEnv: []string{"HOME=" + filepath.Dir(root), "PWD=" + root}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -29,17 +30,20 @@ type gitPlace struct {
 //   - each submodule's git directory under modules/ has its own config
 //     and hooks, which git runs too.
 //
+// ignoreCase is the last core.ignorecase value of the repository's
+// configuration files in the order read ("" when none sets it).
+//
 // The reading of git's INI syntax is small: what it misreads it protects
 // too little of, so path.protected on .git and the sandbox stay the
 // backstop.
-func gitPlaces(root string) (places []gitPlace, common string) {
+func gitPlaces(root string) (places []gitPlace, common, ignoreCase string) {
 	top := root
 	for {
 		if _, err := os.Lstat(filepath.Join(top, ".git")); err == nil {
 			break
 		}
 		if filepath.Dir(top) == top {
-			return nil, ""
+			return nil, "", ""
 		}
 		top = filepath.Dir(top)
 	}
@@ -89,7 +93,10 @@ func gitPlaces(root string) (places []gitPlace, common string) {
 	})
 	home, _ := os.UserHomeDir()
 	for i := 0; i < len(configs) && i < 16; i++ {
-		hooks, includes := readGitConfig(configs[i])
+		hooks, includes, ic := readGitConfig(configs[i])
+		if ic != "" {
+			ignoreCase = ic
+		}
 		for _, h := range hooks {
 			if rest, ok := strings.CutPrefix(h, "~/"); ok && home != "" {
 				h = filepath.Join(home, rest)
@@ -105,7 +112,7 @@ func gitPlaces(root string) (places []gitPlace, common string) {
 			configs = append(configs, inc)
 		}
 	}
-	return places, common
+	return places, common, ignoreCase
 }
 
 // absFrom returns p, made absolute against dir when it is relative.
@@ -119,10 +126,10 @@ func absFrom(dir, p string) string {
 // gitProtected returns the places of gitPlaces inside root as
 // root-relative paths, a tree with a trailing /, for path.protected.
 // Places outside the root are left out: writing there is
-// path.outside_root.
-func gitProtected(root string) []string {
-	places, _ := gitPlaces(root)
-	var out []string
+// path.outside_root. foldCase is gitFoldCase's answer, from the same
+// reading of git's files.
+func gitProtected(root string) (out []string, foldCase bool) {
+	places, common, ignoreCase := gitPlaces(root)
 	for _, pl := range places {
 		rel, err := filepath.Rel(root, pl.path)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
@@ -134,15 +141,90 @@ func gitProtected(root string) []string {
 		}
 		out = append(out, rel)
 	}
-	return out
+	return out, gitFold(common, ignoreCase)
 }
 
-// readGitConfig returns the core.hooksPath values and the include paths
-// of a git config file.
-func readGitConfig(file string) (hooks, includes []string) {
+// gitFoldCase reports whether git matches ignore patterns in the work
+// tree at or above root case-insensitively: core.ignorecase as git reads
+// it, from the system and global configuration, then the repository's
+// (git init sets it by probing the file system). Without a repository,
+// or without the setting, it is false, and ignore.Load probes the file
+// system itself. A false setting does not stop that probe: where the
+// file system ignores case, .ENV opens .env whatever git was told.
+func gitFoldCase(root string) bool {
+	_, common, repo := gitPlaces(root)
+	return gitFold(common, repo)
+}
+
+// gitFold decides gitFoldCase from gitPlaces' common directory and
+// core.ignorecase value.
+func gitFold(common, repo string) bool {
+	switch {
+	case common == "":
+		return false
+	case repo != "":
+		return gitBool(repo) // the repository's own files come last
+	}
+	var files []string
+	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		files = append(files, "/etc/gitconfig")
+	}
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		files = append(files, g)
+	} else if home, err := os.UserHomeDir(); err == nil {
+		xdg := os.Getenv("XDG_CONFIG_HOME")
+		if xdg == "" {
+			xdg = filepath.Join(home, ".config")
+		}
+		files = append(files, filepath.Join(xdg, "git", "config"), filepath.Join(home, ".gitconfig"))
+	}
+	value := ""
+	for _, f := range files {
+		if _, _, ic := readGitConfig(f); ic != "" {
+			value = ic
+		}
+	}
+	return gitBool(value)
+}
+
+// configValue reads a value as git does: a comment (# or ;) ends it
+// outside double quotes, which are removed.
+func configValue(raw string) string {
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == '"':
+			quoted = !quoted
+		case (c == '#' || c == ';') && !quoted:
+			return strings.TrimSpace(b.String())
+		case c == '\\' && i+1 < len(raw):
+			i++
+			b.WriteByte(raw[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// gitBool reads a git boolean: true, yes, on, or a non-zero number (a
+// key without "=" is true too; readGitConfig gives it as "true").
+func gitBool(v string) bool {
+	switch strings.ToLower(v) {
+	case "true", "yes", "on":
+		return true
+	}
+	n, err := strconv.Atoi(v)
+	return err == nil && n != 0
+}
+
+// readGitConfig returns the core.hooksPath values, the include paths and
+// the last core.ignorecase value of a git config file.
+func readGitConfig(file string) (hooks, includes []string, ignoreCase string) {
 	f, err := os.Open(file)
 	if err != nil {
-		return nil, nil
+		return nil, nil, ""
 	}
 	defer f.Close()
 	section := ""
@@ -159,16 +241,21 @@ func readGitConfig(file string) (hooks, includes []string) {
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if !ok {
+			if section == "core" && strings.EqualFold(strings.Fields(line + " #")[0], "ignorecase") {
+				ignoreCase = "true" // a bare key is true
+			}
 			continue
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
-		v = strings.Trim(strings.TrimSpace(v), `"`)
+		v = configValue(v)
 		switch {
 		case section == "core" && k == "hookspath":
 			hooks = append(hooks, v)
 		case (section == "include" || section == "includeif") && k == "path":
 			includes = append(includes, v)
+		case section == "core" && k == "ignorecase":
+			ignoreCase = v
 		}
 	}
-	return hooks, includes
+	return hooks, includes, ignoreCase
 }

@@ -361,7 +361,10 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 	out.Redirects = []policy.Redirect{}
 	out.Files = []policy.File{}
 	for i, w := range c.Argv { // out.Dynamic is sized by input
-		out.Dynamic[i] = w.Dynamic
+		// A glob that may match a name starting with "-" could be any
+		// option (rm * with a file named -rf runs rm -rf): for the
+		// rules it is as unknown as $X.
+		out.Dynamic[i] = w.Dynamic || w.Glob && w.Pattern != "" && strings.IndexByte("*?[", w.Pattern[0]) >= 0
 	}
 	if len(c.Redirects) > 0 {
 		out.Redirects = make([]policy.Redirect, len(c.Redirects))

@@ -202,12 +202,13 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
 	for _, pt := range p.IgnorePatterns() {
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
-	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline, MaxEntries: maxEntries})
+	protected, fold := gitProtected(root) // where git really keeps its config and hooks, and its core.ignorecase
+	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline, MaxEntries: maxEntries, FoldCase: fold})
 	if err != nil {
 		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
 	st := &snapshot{policy: p, ign: m}
-	st.protected = gitProtected(root) // where git really keeps its config and hooks
+	st.protected = protected
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
 			st.protected = append(st.protected, filepath.ToSlash(rel))

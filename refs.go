@@ -60,6 +60,21 @@ func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, fil
 		rc.add("ignore.unknown_ref", fr.Pos, "cannot expand "+quote(fr.Path)+": "+err.Error())
 		return append(files, f)
 	}
+	if fr.Resplit {
+		// An unquoted $f bound to the glob: bash splits each name at
+		// blanks and globs it again (the pattern itself when nothing
+		// matched).
+		names := matches
+		if len(names) == 0 {
+			names = []string{fr.Path}
+		}
+		for _, name := range names {
+			if strings.ContainsAny(name, " \t\n*?[]\\()") {
+				rc.add("ignore.unknown_ref", fr.Pos, quote(name)+" is split and globbed again by bash: unquoted, it names other files (quote it)")
+				break
+			}
+		}
+	}
 	if len(matches) == 0 {
 		return append(files, rc.file(base, fr.Path, fr, f)) // bash passes the pattern itself
 	}

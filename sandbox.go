@@ -72,7 +72,8 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 	for _, pt := range pol.IgnorePatterns() {
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
-	m, err := ignore.Load(g.root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries})
+	m, err := ignore.Load(g.root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries,
+		FoldCase: gitFoldCase(g.root)})
 	if err != nil {
 		return nil, nil, fmt.Errorf("hide patterns: %w", err)
 	}
@@ -382,7 +383,7 @@ func protectLinks(root string, protect []string) ([]string, error) {
 // policy's protect: list.
 func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) ([]string, error) {
 	var ps []string
-	places, common := gitPlaces(g.root)
+	places, common, _ := gitPlaces(g.root)
 	if common != "" {
 		// A missing hooks directory is created empty, so that it is
 		// protected rather than creatable with a hook in it.

@@ -14,7 +14,7 @@ import (
 // -exec {}), judged by the whole gate.
 func TestDenySpellingsThroughGate(t *testing.T) {
 	t.Parallel()
-	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command]\ndeny: [rm -rf, git add -A, git push --force, git apply --reject]\nask: [curl]\n")
+	root := project(t, "version: 1\ndefault: ask\nallow: [echo, git, rm, find, xargs, ls, sudo, command, cd]\ndeny: [rm -rf, git add -A, git push --force, git apply --reject]\nask: [curl]\n")
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -35,6 +35,14 @@ func TestDenySpellingsThroughGate(t *testing.T) {
 		// An unknown file reference is not an unseen argument: git apply
 		// names no option it cannot see.
 		{"git apply x.patch", cmdguard.Ask, ""},
+		// A glob that may match a name starting with - could be any
+		// option (bash runs rm -rf … when the directory holds -rf); one
+		// that starts with a literal cannot.
+		{"rm build/*", cmdguard.Allow, ""},
+		{"cd build && rm ./*", cmdguard.Allow, ""},
+		{"cd build && rm *", cmdguard.Deny, "policy.deny"},
+		{"cd build && rm [-a]*", cmdguard.Deny, "policy.deny"},
+		{`cd build && for f in *; do rm "$f"; done`, cmdguard.Deny, "policy.deny"},
 	})
 }
 
@@ -146,12 +154,17 @@ func TestDefaultPolicyReaders(t *testing.T) {
 	})
 }
 
-// TestStaticValues: a variable given a plain literal value by one
-// unconditional top-level assignment is known from then on; any other
-// way the script could set it leaves it unknown.
+// TestStaticValues: a variable given a plain literal value by
+// unconditional top-level assignments is known from then on, each
+// assignment in turn; any other way the script could set it leaves it
+// unknown. Loops over globs and arrays with literal or glob elements are
+// checked as the glob: every name it matches.
 func TestStaticValues(t *testing.T) {
 	t.Parallel()
-	root := project(t, "version: 1\ndefault: ask\nallow: [cat, true, bash -c, read, unset]\nignore_files: [.cmdguardignore]\n")
+	root := project(t, "version: 1\ndefault: ask\nallow: [cat, true, bash -c, read, unset, cd, shopt, echo]\nignore_files: [.cmdguardignore]\n")
+	if err := os.WriteFile(filepath.Join(root, "docs", "a b.md"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g, err := cmdguard.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -162,10 +175,15 @@ func TestStaticValues(t *testing.T) {
 		{"F=src/main.go; cat $F", cmdguard.Allow, ""},
 		{"F=src/main.go; cat ${F}", cmdguard.Allow, ""},
 		{"F=src/main.go; for x in 1 2; do cat $F; done", cmdguard.Allow, ""},
-		{"cat $F; F=src/main.go", cmdguard.Ask, "ignore.unknown_ref"},          // before the assignment
-		{"true && F=src/main.go; cat $F", cmdguard.Ask, "ignore.unknown_ref"},  // conditional
-		{"F=src/main.go & cat $F", cmdguard.Ask, "ignore.unknown_ref"},         // background: a subshell
-		{"F=src/main.go; F=.env2; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // assigned twice
+		{"cat $F; F=src/main.go", cmdguard.Ask, "ignore.unknown_ref"},                 // before the assignment
+		{"true && F=src/main.go; cat $F", cmdguard.Ask, "ignore.unknown_ref"},         // conditional
+		{"F=src/main.go & cat $F", cmdguard.Ask, "ignore.unknown_ref"},                // background: a subshell
+		{"F=src/main.go; F=.env; cat $F", cmdguard.Deny, "ignore.denied"},             // the later one
+		{"F=.env; F=src/main.go; cat $F", cmdguard.Allow, ""},                         // the later one
+		{"F=src/main.go; cat $F; F=.env", cmdguard.Allow, ""},                         // not yet
+		{"F=src/main.go; true && F=.env; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // conditional
+		{"F=src/main.go; F=$(echo x); cat $F", cmdguard.Deny, "parser.command_substitution"},
+		{"F=src/main.go; F='a b'; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // forgotten
 		{"F=src/main.go; read F; cat $F", cmdguard.Ask, "ignore.unknown_ref"},  // read
 		{"F=src/main.go; unset F; cat $F", cmdguard.Ask, "ignore.unknown_ref"}, // unset
 		{"F=src/main.go; F+=x; cat $F", cmdguard.Ask, "ignore.unknown_ref"},    // appended
@@ -180,7 +198,49 @@ func TestStaticValues(t *testing.T) {
 		{"for f in src/main.go .env; do cat $f; done", cmdguard.Deny, "ignore.denied"},
 		{"for f in src/main.go; do f=.env; cat $f; done", cmdguard.Ask, "ignore.unknown_ref"},
 		{"for f in src/main.go; do cat $f; done; cat $f", cmdguard.Ask, "ignore.unknown_ref"},
-		{"for f in src/*.go; do cat $f; done", cmdguard.Ask, "ignore.unknown_ref"}, // globs: not yet
+		// A glob: "$f" is one name it matches, checked as the glob.
+		{`for f in src/*.go; do cat "$f"; done`, cmdguard.Allow, ""},
+		{`for f in src/*.go; do cat "${f}" > "$f"; done`, cmdguard.Allow, ""},
+		{`for f in keys/*; do cat "$f"; done`, cmdguard.Deny, "ignore.denied"},
+		{`for f in src/* .env; do cat "$f"; done`, cmdguard.Deny, "ignore.denied"},
+		// Unquoted, bash splits and globs each name again: every name
+		// must be plain, and no command may have run before (it could
+		// have created "a .env").
+		{`for f in src/*.go; do cat $f; done`, cmdguard.Allow, ""},
+		{`for f in docs/*; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"},     // docs/a b.md
+		{`for f in docs/*.txt; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"}, // no match: the pattern
+		{`cat src/main.go; for f in src/*.go; do cat $f; done`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`for f in src/*.go; do cat $f; done | cat`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`for f in src/*.go; do cat "$f.bak"; done`, cmdguard.Ask, "ignore.unknown_ref"}, // need not exist
+		{`for f in src/*.go; do cd docs; cat "$f"; done`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`cd docs && for f in *; do cat "$f"; done`, cmdguard.Allow, ""},
+		{`cd docs; for f in *; do cat "$f"; done`, cmdguard.Ask, "ignore.unknown_ref"}, // cd may fail
+		{`shopt -s dotglob; for f in *; do cat "$f"; done`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`for f in src/*.go; do bash -c 'cat "$f"'; done`, cmdguard.Ask, "ignore.unknown_ref"}, // not exported
+		{`select f in src/main.go; do cat "$f"; done`, cmdguard.Ask, "ignore.unknown_ref"},     // may be empty
+		// Arrays with literal or glob elements.
+		{`files=(src/main.go src/util.go); for f in "${files[@]}"; do cat "$f"; done`, cmdguard.Allow, ""},
+		{`files=(src/main.go); files+=(src/util.go); cat "${files[@]}"`, cmdguard.Allow, ""},
+		{`files=(src/main.go); files+=(.env); cat "${files[@]}"`, cmdguard.Deny, "ignore.denied"},
+		{`files=(src/*.go); cat "${files[@]}"`, cmdguard.Allow, ""},
+		{`files=(keys/*); cat "${files[@]}"`, cmdguard.Deny, "ignore.denied"},
+		{`files=(src/main.go); cat ${files[@]}`, cmdguard.Allow, ""},
+		{`files=(src/*.go); cat ${files[@]}`, cmdguard.Allow, ""},
+		{`files=(docs/*); cat ${files[@]}`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(); cat "${files[@]}" src/main.go`, cmdguard.Allow, ""},
+		{`files=(a b); cat src/main.go >${#files[@]}`, cmdguard.Allow, ""},
+		{`files=(src/main.go .env); cat "${files[0]}"`, cmdguard.Ask, "ignore.unknown_ref"}, // zsh counts from 1
+		{`files=(src/main.go); cat "$files"`, cmdguard.Ask, "ignore.unknown_ref"},           // zsh: every element
+		{`files=(src/main.go); files[1]=.env; cat "${files[@]}"`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(src/main.go); unset files; cat "${files[@]}"`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(src/main.go) && cat "${files[@]}"`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(src/*.go); cd docs; cat "${files[@]}"`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(src/main.go); bash -c 'cat "${files[@]}"'`, cmdguard.Ask, "ignore.unknown_ref"},
+		// Arithmetic over literals runs nothing.
+		{`cat src/main.go > $((10 * (5 + 3)))`, cmdguard.Allow, ""},
+		{`cat src/main.go > $((010))`, cmdguard.Ask, "ignore.unknown_ref"}, // zsh reads ten, bash eight
+		{`cat src/main.go > $((1 << 3))`, cmdguard.Ask, "ignore.unknown_ref"},
+		{`files=(a b); cat src/main.go`, cmdguard.Allow, ""},
 	})
 }
 

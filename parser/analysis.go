@@ -40,6 +40,11 @@ type Word struct {
 	// Glob reports unquoted glob metacharacters: the word expands against
 	// the file system (see Glob).
 	Glob bool `json:"glob,omitempty"`
+	// Resplit is set on a glob that stands for the value of an unquoted
+	// variable bound to it (for f in src/*; do cat $f): bash splits each
+	// name the glob matches at blanks and globs it again, so a match
+	// with a blank or a glob character names other files.
+	Resplit bool `json:"resplit,omitempty"`
 	// Pattern is set when Glob is: the word as a pattern for Glob, with
 	// quoted or escaped metacharacters (* ? [ ] \) escaped by a backslash,
 	// so that "*".go matches only the file named *.go.
@@ -82,6 +87,7 @@ type FileRef struct {
 	Recursive bool    `json:"recursive,omitempty"` // given to a command that reads directories recursively (grep -r, rg, tar, cp -r, …)
 	Glob      bool    `json:"glob,omitempty"`      // expand Pattern with Glob before checking
 	Pattern   string  `json:"pattern,omitempty"`   // Word.Pattern when Glob is set
+	Resplit   bool    `json:"resplit,omitempty"`   // Word.Resplit: every match must be a plain name
 	Dynamic   bool    `json:"dynamic,omitempty"`   // could not be fully resolved
 	// Maybe marks a word that is probably not a path but could be one: a
 	// grep or sed pattern operand, the value attached to a short option

@@ -169,7 +169,7 @@ func (a *Analyzer) walk(src string, opts Options, preset sticky) *Analysis {
 func (s *state) addEnv(src string) {
 	s.vars, s.envRefs = nil, nil
 	for _, kv := range s.opts.AddEnv {
-		name, value, ok := strings.Cut(kv, "=")
+		name, val, ok := strings.Cut(kv, "=")
 		if !ok || !validName(name) {
 			s.res.Findings = append(s.res.Findings, Finding{Rule: "env.code_injection", Var: name,
 				Message: fmt.Sprintf("the request's environment entry %q is not NAME=value with a shell variable name (bash may import it as a function)", clip(kv, 80))})
@@ -178,17 +178,14 @@ func (s *state) addEnv(src string) {
 		// Judged as an exported assignment before the script is: code,
 		// a file a program reads or writes, harmless, or unknown.
 		s.stateVar(name)
-		fs, refs := AssignFindings(name, value, false, Pos{}, s.opts)
+		fs, refs := AssignFindings(name, val, false, Pos{}, s.opts)
 		for _, f := range fs {
 			f.Var, f.Message = name, "the request's environment adds "+name+": "+f.Message
 			s.res.Findings = append(s.res.Findings, f)
 		}
 		s.envRefs = append(s.envRefs, refs...)
-		if plainValue(value) && !namedOtherwise(src, name) {
-			if s.vars == nil {
-				s.vars = map[string]string{}
-			}
-			s.vars[name] = value
+		if plainValue(val) && countNamed(src, name) == 0 {
+			s.setVar(name, value{elems: []Word{{Value: val}}, env: true})
 		} else {
 			delete(s.vars, name)
 		}
@@ -206,36 +203,6 @@ func validName(name string) bool {
 		}
 	}
 	return true
-}
-
-// plainValue reports whether an unquoted $NAME with this value stays one
-// word that names exactly this text: no field splitting, no globbing, not
-// empty.
-func plainValue(v string) bool {
-	return v != "" && !strings.ContainsAny(v, " \t\n*?[]\\()")
-}
-
-// namedOtherwise reports whether src names the variable anywhere other
-// than in a plain $NAME or ${NAME} reference: an assignment, read, for,
-// printf -v, declare, unset, ${NAME:=…} and the like could change it.
-func namedOtherwise(src, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(src[i:], name)
-		if j < 0 {
-			return false
-		}
-		at, end := i+j, i+j+len(name)
-		i = at + 1
-		if at > 0 && isNameByte(src[at-1]) || end < len(src) && isNameByte(src[end]) {
-			continue // part of a longer word
-		}
-		switch {
-		case at > 0 && src[at-1] == '$':
-		case at > 1 && src[at-1] == '{' && src[at-2] == '$' && end < len(src) && src[end] == '}':
-		default:
-			return true
-		}
-	}
 }
 
 // clip cuts s to at most n bytes for a message.
@@ -327,9 +294,11 @@ type state struct {
 	walk          int  // statements being walked (recursion depth)
 	stopped       bool // MaxCommands reached
 	cwd           cwdState
-	vars          map[string]string // request-added variables $NAME resolves to
-	envRefs       []FileRef         // files the AddEnv variables name
-	loop, loops   int               // Command.Loop of the commands being walked; loops numbered so far
+	vars          map[string]value // variables whose values are known statically (values.go)
+	assigns       map[string]int   // top-level plain assignments per variable (values.go)
+	envRefs       []FileRef        // files the AddEnv variables name
+	loop, loops   int              // Command.Loop of the commands being walked; loops numbered so far
+	concurrent    int              // >0: walking a pipeline or a background job
 }
 
 // ctx is where in the (possibly nested) source the walker is.
@@ -461,88 +430,16 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 	}
 	// The top-level list: a plain assignment statement there gives its
 	// variable a value known statically from then on (see staticAssign).
+	s.countAssigns(f.Stmts)
 	succ, fail := cwd, cwd
 	for i, st := range f.Stmts {
 		if i > 0 {
 			cwd = merge(succ, fail)
 		}
 		succ, fail = s.stmt(st, cwd, c)
-		s.staticAssign(st, c)
+		s.staticAssign(st, c, cwd)
 	}
 }
-
-// staticAssign records the values of a top-level statement made only of
-// assignments (F=.env) whose values are literal and plain (no blank, no
-// glob character), when nothing else in the source names the variable:
-// no other assignment, read, for, unset, declare, ${F:=…}, F+=… — the
-// statement runs unconditionally in this shell (not in a pipeline, an
-// && list, a loop or the background), so every later $F is that value
-// (F=.env; cat $F reads .env). Bash's special variables are left out.
-func (s *state) staticAssign(st *syntax.Stmt, c *ctx) {
-	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Background || st.Negated || st.Coprocess || len(st.Redirs) > 0 || len(ce.Args) > 0 || s.stopped {
-		return
-	}
-	for _, a := range ce.Assigns {
-		if a.Name == nil || a.Index != nil || a.Array != nil || a.Append || a.Naked || a.Value == nil {
-			continue
-		}
-		name := a.Name.Value
-		if !validName(name) || specialVar(name) || countNamed(s.top, name) != 1 {
-			continue
-		}
-		s.quiet++
-		w := s.word(a.Value, c)
-		s.quiet--
-		if w.Dynamic || !plainValue(w.Value) {
-			continue
-		}
-		if s.vars == nil {
-			s.vars = map[string]string{}
-		}
-		s.vars[name] = w.Value
-	}
-}
-
-// loopValues returns the values of a for loop's variable when they are
-// known statically: literal plain words (brace expansion included, no
-// glob), at most maxLoopValues of them, and a variable the source names
-// nowhere else (countNamed: only the for itself). The caller sets them
-// in s.vars (made non-nil here) one at a time.
-func (s *state) loopValues(x *syntax.ForClause, c *ctx) ([]string, string, bool) {
-	l, ok := x.Loop.(*syntax.WordIter)
-	if !ok || !l.InPos.IsValid() || len(l.Items) == 0 {
-		return nil, "", false
-	}
-	name := l.Name.Value
-	if !validName(name) || specialVar(name) || countNamed(s.top, name) != 1 {
-		return nil, "", false
-	}
-	var vals []string
-	s.quiet++
-	defer func() { s.quiet-- }()
-	for _, it := range l.Items {
-		for _, w := range s.words(it, c, nil) {
-			if w.Dynamic || w.Glob || !plainValue(w.Value) {
-				return nil, "", false
-			}
-			vals = append(vals, w.Value)
-		}
-		if len(vals) > maxLoopValues {
-			return nil, "", false
-		}
-	}
-	if s.vars == nil {
-		s.vars = map[string]string{}
-	}
-	if _, had := s.vars[name]; had {
-		return nil, "", false
-	}
-	return vals, name, true
-}
-
-// maxLoopValues bounds how many times a loop body is checked.
-const maxLoopValues = 16
 
 // specialVar reports bash's variables that bash itself sets or gives a
 // meaning: their values are not what a script assigned.
@@ -554,29 +451,6 @@ func specialVar(name string) bool {
 		return true
 	}
 	return strings.HasPrefix(name, "BASH") || strings.HasPrefix(name, "COMP_")
-}
-
-// countNamed counts the places src names the variable other than in a
-// plain $NAME or ${NAME} reference (see namedOtherwise).
-func countNamed(src, name string) int {
-	n := 0
-	for i := 0; ; {
-		j := strings.Index(src[i:], name)
-		if j < 0 {
-			return n
-		}
-		at, end := i+j, i+j+len(name)
-		i = at + 1
-		if at > 0 && isNameByte(src[at-1]) || end < len(src) && isNameByte(src[end]) {
-			continue
-		}
-		switch {
-		case at > 0 && src[at-1] == '$':
-		case at > 1 && src[at-1] == '{' && src[at-2] == '$' && end < len(src) && src[end] == '}':
-		default:
-			n++
-		}
-	}
 }
 
 // controls reports control characters other than tab, newline and the
@@ -712,6 +586,10 @@ func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState
 	}
 	defer func() { s.walk-- }()
 	first := len(s.res.Commands)
+	if st.Background {
+		s.concurrent++ // runs alongside what follows (values.go)
+		defer func() { s.concurrent-- }()
+	}
 	if ce, ok := st.Cmd.(*syntax.CallExpr); ok || st.Cmd == nil {
 		succ, fail = s.callExpr(st, ce, cwd, c)
 	} else {
@@ -770,6 +648,8 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 			s2, f2 := s.stmt(x.Y, f1, c)
 			return merge(s1, s2), f2
 		default: // | and |&: every element runs in a subshell
+			s.concurrent++ // the elements run at once (values.go)
+			defer func() { s.concurrent-- }()
 			first := len(s.res.Commands)
 			s.stmt(x.X, cwd, c)
 			s.async(first)
@@ -816,6 +696,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		}
 		return out, out
 	case *syntax.ForClause:
+		inLoop := s.loop != 0
 		defer s.repeat()()
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
@@ -833,15 +714,23 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 			s.unsupported(x, c)
 		}
 		var end cwdState
+		s.cwd = cwd
 		if vals, name, ok := s.loopValues(x, c); ok {
 			// Each value in turn: the body is checked once per value,
 			// each pass starting where the one before ended (a cd in the
-			// body carries over).
+			// body carries over). A glob stands for every name it
+			// matches: when the body moves the cwd, it is checked again
+			// from where a later pass may start.
 			end = cwd
 			cur := cwd
+			late := inLoop || s.concurrent > 0 || s.ranBefore()
 			for _, v := range vals {
-				s.vars[name] = v
+				s.setVar(name, value{elems: []Word{v}, dir: cwd, late: late})
+				start := cur
 				cur = s.list(x.Do, cur, c)
+				if v.Glob && cur != start {
+					cur = s.list(x.Do, merge(start, cur), c)
+				}
 				end = merge(end, cur)
 			}
 			delete(s.vars, name)

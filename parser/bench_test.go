@@ -53,3 +53,14 @@ func BenchmarkParseOnly(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnalyzeValues: a script of values known statically (an
+// array with a glob, a loop over it, a reassigned variable).
+func BenchmarkAnalyzeValues(b *testing.B) {
+	src := `files=(src/*.go docs/*.md); files+=(README.md); for f in "${files[@]}"; do gofmt -l "$f"; done; F=a.txt; F=b.txt; cat $F`
+	opts := Options{Cwd: "/home/dev/project", Env: map[string]string{"HOME": "/home/dev"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		Analyze(src, opts)
+	}
+}

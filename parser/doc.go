@@ -112,6 +112,14 @@
 // [Command.Cwd] follows static cd; a cd whose outcome or target is not
 // known sets CwdDynamic.
 //
+// Values known statically resolve: a variable every mention of which is
+// a plain reference or an unconditional top-level assignment (F=x,
+// a=(x src/*.go), a+=(y)), a for loop's variable over literal words,
+// globs or "${a[@]}", and $((…)) over literals. A glob value is reported
+// as the glob (one name it matches for a loop variable, all of them for
+// an array element), so that the caller expands it; unquoted it is marked
+// [Word.Resplit]. Anything else is Dynamic (values.go says exactly what).
+//
 // # Unknown is not harmless
 //
 // What the analysis cannot know it reports, never assumes: a directory

@@ -605,5 +605,5 @@ func (s *state) fileRef(cmd *Command, w Word, kind RefKind, write, rec bool) {
 		cmd.Files = make([]FileRef, 0, len(cmd.Argv)+len(cmd.Redirects)+1)
 	}
 	cmd.Files = append(cmd.Files, FileRef{Path: w.Value, Pos: w.Pos, Kind: kind, Write: write,
-		Recursive: rec, Glob: w.Glob, Pattern: w.Pattern, Dynamic: w.Dynamic})
+		Recursive: rec, Glob: w.Glob, Pattern: w.Pattern, Resplit: w.Resplit, Dynamic: w.Dynamic})
 }

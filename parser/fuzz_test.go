@@ -15,6 +15,13 @@ func FuzzAnalyze(f *testing.F) {
 	for _, tc := range findingTests {
 		f.Add(tc.src)
 	}
+	for _, src := range []string{ // values known statically
+		`for f in src/*.go; do cat "$f"; done`,
+		`a=(x src/*.go); a+=(y); for f in "${a[@]}"; do cat $f; done; echo ${#a[@]}`,
+		`F=a; F=b; bash -c "cat $F"; cat $((10 * (5 + 3)))`,
+	} {
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv, MaxCommands: 64})
 		if len(src) > maxSource || nestedAt(src) >= 0 {

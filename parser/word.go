@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -10,6 +11,13 @@ import (
 // words decodes w and appends the results of its brace expansion to dst
 // (one Word when w has no brace expansion).
 func (s *state) words(w *syntax.Word, c *ctx, dst []Word) []Word {
+	if len(s.vars) > 0 {
+		if p, quoted := soleParam(w); p != nil {
+			if out, ok := s.wholeWords(p, quoted, c, c.pos(w.Pos()), dst); ok {
+				return out
+			}
+		}
+	}
 	if hasBrace(w) {
 		if out, ok := s.braceWords(w, c, dst); ok {
 			return out
@@ -30,6 +38,16 @@ func hasBrace(w *syntax.Word) bool {
 
 // word decodes w (no brace expansion) and reports the findings in it.
 func (s *state) word(w *syntax.Word, c *ctx) Word {
+	if len(s.vars) > 0 {
+		if p, quoted := soleParam(w); p != nil {
+			// One word: a scalar, or an array of one literal ("${a[@]}"
+			// of a glob may be several names, joined in an assignment).
+			if out, ok := s.wholeWords(p, quoted, c, c.pos(w.Pos()), nil); ok && len(out) == 1 &&
+				(!out[0].Glob || kindOf(p) == refPlain) {
+				return out[0]
+			}
+		}
+	}
 	return s.decode(w.Parts, c, c.pos(w.Pos()))
 }
 
@@ -132,6 +150,18 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 			// (*(e:cmd:) runs cmd): neither is expanded here.
 			s.find("parser.not_portable", out.Pos, "an extended glob or zsh glob qualifier "+c.text(p)+" is not expanded by the gate")
 			out.Glob = true
+			s.raw(c.text(p))
+		case *syntax.ArithmExp:
+			if s.quiet == 0 {
+				s.scanPart(p, c)
+			}
+			if n, ok := arithValue(p); ok {
+				v := strconv.FormatInt(n, 10)
+				s.buf = append(s.buf, v...)
+				s.pbuf = append(s.pbuf, v...)
+				continue
+			}
+			out.Dynamic = true
 			s.raw(c.text(p))
 		default:
 			if s.quiet == 0 { // brace expansion results: already scanned once
@@ -286,7 +316,7 @@ func (s *state) pwd() (string, bool) {
 func (s *state) resolve(p *syntax.ParamExp) (string, bool) {
 	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil ||
 		p.Repl != nil || p.Names != 0 || p.Exp != nil || p.NestedParam != nil {
-		return "", false
+		return s.varText(p) // ${#a[@]}
 	}
 	switch p.Param.Value {
 	case "HOME":
@@ -295,8 +325,7 @@ func (s *state) resolve(p *syntax.ParamExp) (string, bool) {
 	case "PWD":
 		return s.pwd()
 	}
-	v, ok := s.vars[p.Param.Value]
-	return v, ok
+	return s.varText(p)
 }
 
 // appendDquoted decodes a literal inside double quotes (or an unquoted
