@@ -366,6 +366,9 @@ func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, fi
 		// rules it is as unknown as $X.
 		out.Dynamic[i] = w.Dynamic || w.Glob && w.Pattern != "" && strings.IndexByte("*?[", w.Pattern[0]) >= 0
 	}
+	if !c.CwdDynamic {
+		g.globOptions(c, findings)
+	}
 	if len(c.Redirects) > 0 {
 		out.Redirects = make([]policy.Redirect, len(c.Redirects))
 		for i, r := range c.Redirects {
@@ -400,4 +403,32 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// globOptions reports a glob argument that matches a file whose name
+// starts with "-": bash passes the name, and the program reads it as an
+// option the gate never saw (sort * next to a file named -o.gitignore
+// runs sort -o.gitignore, which overwrites .gitignore; tar * next to
+// --checkpoint-action=exec=… runs a program). A literal "--" before it
+// does not help: find reads "find -- *" next to a file named -delete as
+// "find -delete", deleting the tree. A pattern that starts with a literal
+// character cannot match such a name.
+func (g *Guard) globOptions(c *parser.Command, findings *[]policy.Finding) {
+	for i := 1; i < len(c.Argv); i++ {
+		w := &c.Argv[i]
+		if !w.Glob || w.Pattern == "" || strings.IndexByte("*?[", w.Pattern[0]) < 0 {
+			continue
+		}
+		matches, err := parser.Glob(w.Pattern, c.Cwd, os.ReadDir)
+		if err != nil {
+			continue // the file references of the word report what cannot be expanded
+		}
+		for _, m := range matches {
+			if strings.HasPrefix(m, "-") {
+				*findings = append(*findings, policy.Finding{Rule: "path.glob_option", Pos: pos(w.Pos),
+					Message: "the glob " + quote(w.Value) + " matches " + quote(m) + ", which " + filepath.Base(c.Args[0]) + " reads as an option, not a file (name it ./" + w.Value + ")"})
+				break
+			}
+		}
+	}
 }

@@ -33,6 +33,12 @@ func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
 // files (one entry per glob match).
 func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, files []policy.File, findings *[]policy.Finding) []policy.File {
 	rc := refCheck{g: g, st: st, c: c, findings: findings}
+	if fr.Write && !fr.Dynamic && strings.HasPrefix(filepath.Base(fr.Path), "-") {
+		// A file named like an option is a trap for a later glob (sort *
+		// next to -o.gitignore runs sort -o.gitignore): creating one is
+		// what the glob check would find, a step earlier.
+		rc.add("path.glob_option", fr.Pos, "writes "+quote(fr.Path)+", a file whose name starts with -: a glob that matches it passes it to a program as an option")
+	}
 	f := policy.File{Written: fr.Path, Pos: pos(fr.Pos), Kind: string(fr.Kind), Write: fr.Write, Recursive: fr.Recursive, Dynamic: fr.Dynamic, Maybe: fr.Maybe}
 	if fr.Dynamic && fr.Maybe {
 		return append(files, f) // a dynamic pattern or option value: nothing to check

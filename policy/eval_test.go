@@ -324,7 +324,7 @@ func TestRegistry(t *testing.T) {
 		"parser.empty", "parser.too_deep", "parser.too_many_commands", "env.code_injection", "git.dangerous_config",
 		"redirect.network", "ignore.denied", "path.protected", "path.outside_root", "ignore.contains_ignored",
 		"ignore.unknown_ref", "path.dynamic_cwd", "policy.allow", "policy.ask", "policy.deny", "policy.no_match",
-		"rego.allow", "rego.ask", "rego.deny", "rego.error", "gate.error", "gate.timeout", "gate.panic", "policy.invalid",
+		"path.glob_option", "rego.allow", "rego.ask", "rego.deny", "rego.error", "gate.error", "gate.timeout", "gate.panic", "policy.invalid",
 	}
 	for _, id := range ids {
 		info, ok := policy.LookupRule(id)

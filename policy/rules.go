@@ -48,6 +48,7 @@ var registry = []RuleInfo{
 	{ID: "parser.too_many_commands", Verdict: Deny, Loosest: Ask, Description: "more commands than the parser checks"},
 	{ID: "parser.unsupported", Verdict: Deny, Loosest: Ask, Description: "a construct the parser does not analyse"},
 	{ID: "path.dynamic_cwd", Verdict: Ask, Loosest: Allow, Description: "a relative file reference after a cd to a dynamic place"},
+	{ID: "path.glob_option", Verdict: Deny, Loosest: Allow, Description: "a glob matches a file whose name starts with - : the program reads it as an option, not a file (sort * with a file named -o.gitignore writes .gitignore)"},
 	{ID: "path.outside_root", Verdict: Ask, Loosest: Allow, Description: "a file reference leaves the project root"},
 	{ID: "path.protected", Verdict: Deny, Loosest: Allow, Description: "a write to .git/hooks, .git/config, or a policy or ignore file"},
 	{ID: "policy.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "the longest matching prefix is in allow:"},
