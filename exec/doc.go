@@ -71,8 +71,9 @@
 // namespaces (and a network namespace without Network), as the caller's
 // own uid, with no privilege needed. Because Go cannot run code between
 // fork and exec, Start runs a copy of the calling program
-// (/proc/self/exe) whose init function, in this package, recognises its
-// role by its argv[0], reads the setup from a pipe, covers each hidden
+// (/proc/self/exe) whose init function, in the internal package
+// sandboxinit, recognises its role by a variable in its environment,
+// reads the setup from a pipe, covers each hidden
 // path with an empty read-only file or directory, makes each protected
 // path a read-only mount (and each directory above it a mount point, so
 // that it cannot be renamed away), brings up the loopback interface,
@@ -82,9 +83,13 @@
 // no_new_privs, and executes bash in its own place: the process id is
 // still the command's. Any program that imports this package therefore
 // serves as its own sandbox helper; its main function never runs in that
-// role, but the initialisers of packages that Go initialises before this
-// one do, so they should have no side effects. The setup runs with an
-// empty environment; the command gets [Cmd.Env].
+// role. sandboxinit imports only syscall, unsafe and runtime, so Go
+// initialises it right after them, before the program's other packages:
+// their initialisers (OPA's are heavy) do not run in the setup, and the
+// few that Go initialises earlier (packages with no imports outside the
+// runtime) should have no side effects. The setup runs with an
+// environment of its own (the marker, GOMAXPROCS=1, GOGC=off); the
+// command gets [Cmd.Env].
 //
 // A setup that fails makes Start fail, and the command does not run,
 // unless [Sandbox.Optional] is set: then it runs without, and
