@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/exec/internal/sandboxinit"
 )
 
 // These tests run the same command with and without the sandbox: without
@@ -373,5 +375,55 @@ func BenchmarkBareNamespacesTrue(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestSandboxSetupSkipsInits checks that the re-executed setup runs
+// before the program's other package initialisers: with inittrace, the
+// setup's run (which ends in exec and never prints its own line) shows
+// the runtime's and syscall's initialisers but not those of os or
+// encoding/json, which every program using this package links.
+func TestSandboxSetupSkipsInits(t *testing.T) {
+	t.Parallel()
+	cfg := sandboxinit.Config{Shell: "/bin/true", Argv: []string{"true"}, Dir: "/", Network: true}
+	conf, err := os.CreateTemp(t.TempDir(), "conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conf.Write(cfg.Encode()); err != nil {
+		t.Fatal(err)
+	}
+	conf.Seek(0, 0)
+	status, err := os.CreateTemp(t.TempDir(), "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := osexec.Command("/proc/self/exe")
+	cmd.Env = append(slices.Clone(sandboxinit.Env), "GODEBUG=inittrace=1")
+	cmd.ExtraFiles = []*os.File{conf, status}
+	uid, gid := os.Geteuid(), os.Getegid()
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		AmbientCaps: []uintptr{21, 8, 12}, // CAP_SYS_ADMIN, CAP_SETPCAP, CAP_NET_ADMIN
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("setup: %v\n%s", err, stderr.String())
+	}
+	st, _ := os.ReadFile(status.Name())
+	if !strings.HasPrefix(string(st), "ok ") {
+		t.Fatalf("status %q\n%s", st, stderr.String())
+	}
+	trace := stderr.String()
+	if !strings.Contains(trace, "init syscall @") {
+		t.Fatalf("no init trace:\n%s", trace)
+	}
+	for _, pkg := range []string{"os", "encoding/json", "github.com/cmdguard/cmdguard/exec"} {
+		if strings.Contains(trace, "init "+pkg+" @") {
+			t.Errorf("package %s was initialised before the setup ran:\n%s", pkg, trace)
+		}
 	}
 }
