@@ -2,6 +2,7 @@ package exec
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -29,11 +30,11 @@ const sandboxSetupMax = 30 * time.Second // for the setup to report
 
 // startSandboxed starts the sandbox setup in new namespaces, hands it the
 // command, and waits until it has either executed bash or failed.
-func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *Sandbox) (pid int, rep *SandboxReport, err error) {
+func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *Sandbox) (pid int, run *sandboxRun, err error) {
 	if sb.Err != nil {
 		return 0, nil, fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect} {
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return 0, nil, fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)
@@ -54,7 +55,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		Argv:    argv,
 		Env:     attr.Env,
 		Dir:     dir,
-		Lock:    lockDirs(sb.Protect),
+		Lock:    lockDirs(append(slices.Clip(sb.Protect), sb.Absent...)),
 		Protect: sb.Protect,
 		Hide:    outermost(sb.Hide),
 		Network: sb.Network,
@@ -108,7 +109,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: new user and mount namespaces: %w", err)
 	}
-	failed := func(err error) (int, *SandboxReport, error) {
+	failed := func(err error) (int, *sandboxRun, error) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		var ws syscall.WaitStatus
 		for {
@@ -127,16 +128,17 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		return failed(fmt.Errorf("send setup: %w", err))
 	}
 	cfgW.Close()
-	rep, err = readStatus(stR, sb.Network)
+	run, err = readStatus(stR, sb.Network)
 	if err != nil {
 		return failed(err)
 	}
-	return pid, rep, nil
+	return pid, run, nil
 }
 
 // readStatus reads the setup's status lines until it executes bash or
-// ends; the last line decides: "ok HIDDEN PROTECTED ABI" or "error MSG".
-func readStatus(r io.Reader, network bool) (*SandboxReport, error) {
+// ends; the last line decides: "ok HIDDEN PROTECTED ABI NSDEV NSINO" or
+// "error MSG".
+func readStatus(r io.Reader, network bool) (*sandboxRun, error) {
 	var last string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 1<<20)
@@ -153,25 +155,143 @@ func readStatus(r io.Reader, network bool) (*SandboxReport, error) {
 	if !ok {
 		return nil, errors.New("the setup ended without a word")
 	}
-	var n [3]int
+	var n [5]uint64
 	f := strings.Fields(rest)
 	if len(f) != len(n) {
 		return nil, fmt.Errorf("read setup status: %q", last)
 	}
 	for i := range n {
-		v, err := strconv.Atoi(f[i])
-		if err != nil {
+		v, err := strconv.ParseUint(f[i], 10, 64)
+		if err != nil || (i < 3 && v > 1<<31) {
 			return nil, fmt.Errorf("read setup status: %q", last)
 		}
 		n[i] = v
 	}
 	rep := &SandboxReport{Applied: true, Layers: []string{"user", "mount"}, Network: network,
-		Hidden: n[0], Protected: n[1], LandlockABI: n[2]}
+		Hidden: int(n[0]), Protected: int(n[1]), LandlockABI: int(n[2])}
 	if !network {
 		rep.Layers = append(rep.Layers, "net")
 	}
 	rep.Layers = append(rep.Layers, "landlock")
-	return rep, nil
+	return &sandboxRun{report: rep, userns: devIno{n[3], n[4]}}, nil
+}
+
+// killSandbox kills every process left in the user namespace ns or one
+// nested in it, and waits until none is left (at most sandboxEndMax; a
+// process stuck in the kernel may outlast it). It returns how many it
+// killed. A process that left the command's session escapes the
+// executor's other kills, not this one.
+func killSandbox(ns devIno) int {
+	own, err := nsOf("/proc/self/ns/user")
+	if err != nil {
+		return 0
+	}
+	killed := map[int]bool{}
+	deadline := time.Now().Add(sandboxEndMax)
+	for pause := 100 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
+		left := 0
+		for _, pid := range procPids() {
+			if !inSandbox(pid, ns, own) {
+				continue
+			}
+			// A pidfd names this process even if its pid is reused
+			// meanwhile; it is checked again through the pidfd's pid.
+			pfd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue // ended
+			}
+			// A zombie has ended (its parent may never reap it).
+			if inSandbox(pid, ns, own) && !zombie(pid) && unix.PidfdSendSignal(pfd, unix.SIGKILL, nil, 0) == nil {
+				left++
+				killed[pid] = true
+			}
+			unix.Close(pfd)
+		}
+		if left == 0 || time.Now().After(deadline) {
+			return len(killed)
+		}
+		time.Sleep(pause)
+	}
+}
+
+// sandboxEndMax bounds the wait for the sandbox's last processes.
+const sandboxEndMax = 2 * time.Second
+
+// inSandbox reports whether process pid is in user namespace ns or in one
+// nested in it. own is the caller's user namespace, where the walk up
+// stops. A process whose namespace cannot be read (another user's, or
+// ended) is not.
+func inSandbox(pid int, ns, own devIno) bool {
+	p := "/proc/" + strconv.Itoa(pid) + "/ns/user"
+	id, err := nsOf(p)
+	switch {
+	case err != nil || id == own:
+		return false
+	case id == ns:
+		return true
+	}
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	for range 32 {
+		parent, err := unix.IoctlRetInt(fd, unix.NS_GET_PARENT)
+		unix.Close(fd)
+		if err != nil {
+			return false
+		}
+		fd = parent
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			break
+		}
+		switch (devIno{uint64(st.Dev), st.Ino}) {
+		case ns:
+			unix.Close(fd)
+			return true
+		case own:
+			unix.Close(fd)
+			return false
+		}
+	}
+	unix.Close(fd)
+	return false
+}
+
+// zombie reports whether process pid has ended but is not reaped (or
+// is gone).
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
+}
+
+func nsOf(p string) (devIno, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(p, &st); err != nil {
+		return devIno{}, err
+	}
+	return devIno{uint64(st.Dev), st.Ino}, nil
+}
+
+// procPids lists the processes in /proc.
+func procPids() []int {
+	f, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	pids := make([]int, 0, len(names))
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // lockDirs returns every directory above a protected path (but /), top

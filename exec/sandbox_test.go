@@ -427,3 +427,57 @@ func TestSandboxSetupSkipsInits(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxEndsEscapees: processes that left the command's session
+// (setsid, and one in a user namespace nested in the sandbox's) are
+// killed when the command ends, before After runs; without the sandbox
+// they outlive the run and write their file.
+func TestSandboxEndsEscapees(t *testing.T) {
+	t.Parallel()
+	const cmd = `setsid sh -c 'sleep 0.4; echo late > late1' </dev/null >/dev/null 2>&1 &
+		unshare -Ur setsid sh -c 'sleep 0.4; echo late > late2' </dev/null >/dev/null 2>&1 &
+		sleep 0.1`
+	for _, sandboxed := range []bool{false, true} {
+		dir := sandboxProject(t)
+		var sb *exec.Sandbox
+		afterSaw := -1
+		if sandboxed {
+			sb = projectSandbox(dir)
+			sb.After = func() []exec.Quarantined {
+				afterSaw = 0
+				for _, pid := range pgrepLate(t) {
+					if pid != "" {
+						afterSaw++
+					}
+				}
+				return []exec.Quarantined{{Path: filepath.Join(dir, "x"), Reason: "test"}}
+			}
+		}
+		r := sandboxRun(t, dir, cmd, sb)
+		time.Sleep(800 * time.Millisecond)
+		var wrote []string
+		for _, f := range []string{"late1", "late2"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				wrote = append(wrote, f)
+			}
+		}
+		if !sandboxed {
+			if len(wrote) != 2 {
+				t.Fatalf("without the sandbox, the escapees wrote %v, want both: the case proves nothing\n%s", wrote, output(r))
+			}
+			continue
+		}
+		if len(wrote) != 0 || r.Sandbox.Survivors < 2 {
+			t.Errorf("in the sandbox: escapees wrote %v, survivors killed %d, want none and ≥ 2\n%s", wrote, r.Sandbox.Survivors, output(r))
+		}
+		if afterSaw != 0 || len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Reason != "test" {
+			t.Errorf("After saw %d sleepers (want 0, after the kill), report %+v", afterSaw, r.Sandbox)
+		}
+	}
+}
+
+// pgrepLate lists the processes whose command line writes a "late" file.
+func pgrepLate(t *testing.T) []string {
+	out, _ := osexec.Command("pgrep", "-f", "echo late > late").Output()
+	return strings.Fields(string(out))
+}

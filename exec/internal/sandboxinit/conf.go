@@ -25,7 +25,8 @@ var Env = []string{Marker, "GOMAXPROCS=1", "GOGC=off"}
 const FailExit = 125
 
 // Fds of the setup: the configuration is read from ConfigFd (to its end),
-// and StatusFd reports, one line each, "ok HIDDEN PROTECTED ABI" before
+// and StatusFd reports, one line each, "ok HIDDEN PROTECTED ABI NSDEV NSINO"
+// (the device and inode of its user namespace) before
 // bash is executed (it closes on exec), or "error MESSAGE".
 const (
 	ConfigFd = 3
@@ -83,7 +84,9 @@ func Valid(s string) bool {
 
 // itoa and atoi convert counts (this package imports no strconv: see the
 // package documentation).
-func itoa(n int) string {
+func itoa(n int) string { return utoa(uint64(n)) }
+
+func utoa(n uint64) string {
 	if n == 0 {
 		return "0"
 	}

@@ -88,7 +88,14 @@ func setupMain() {
 	if msg != "" {
 		fail(msg)
 	}
-	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi))
+	// The user namespace names the sandbox: its processes are found by it
+	// after the run.
+	var ns syscall.Stat_t
+	if err := syscall.Stat("/proc/self/ns/user", &ns); err != nil {
+		fail("user namespace: " + err.Error())
+	}
+	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi) + " " +
+		utoa(uint64(ns.Dev)) + " " + utoa(ns.Ino))
 	err2 := syscall.Exec(cfg.Shell, cfg.Argv, cfg.Env)
 	fail("start " + cfg.Shell + ": " + err2.Error())
 }
