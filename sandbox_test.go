@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/policy"
 )
 
 // These tests run commands through the executor with the sandbox the
@@ -535,5 +536,89 @@ func TestSandboxProtectHardLinks(t *testing.T) {
 	}
 	if _, err := p.run("true", true); err == nil || !strings.Contains(err.Error(), "protected file") {
 		t.Errorf("a hard link to .git/config outside the project: err = %v, want a refusal", err)
+	}
+}
+
+// TestSandboxQuarantine: what a sandboxed command creates where nothing
+// may be created — a protected path that did not exist, a new policy or
+// ignore file anywhere in the project — is moved aside when it ends and
+// reported, so that the next command (unsandboxed, or checked anew) is
+// not affected. Each case first runs unsandboxed, where the next command
+// must be affected: otherwise the case proves nothing.
+func TestSandboxQuarantine(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, command, created string // created: relative to the project, or ~/…
+		// affected runs the next command and says whether it was changed
+		affected func(p *sbProject) bool
+	}{
+		// A copy of the git directory, with a hook, named by a new
+		// commondir: git then reads config and hooks from the copy.
+		{"commondir", `cp -r .git "$DIR/../evil" && printf '#!/bin/sh\necho PWNED-BY-HOOK\n' > "$DIR/../evil/hooks/pre-commit" &&
+			chmod +x "$DIR/../evil/hooks/pre-commit" && echo "$DIR/../evil" > .git/commondir`, ".git/commondir",
+			func(p *sbProject) bool {
+				r := p.mustRun("git commit -q --allow-empty -m x 2>&1; git rev-parse --git-common-dir", false)
+				return strings.Contains(sbOutput(r), "PWNED-BY-HOOK") || strings.Contains(sbOutput(r), "evil")
+			}},
+		{"bash_profile", `echo 'echo PWNED-BY-PROFILE' > ~/.bash_profile`, "~/.bash_profile",
+			func(p *sbProject) bool {
+				return strings.Contains(sbOutput(p.mustRun("bash -l -c true", false)), "PWNED-BY-PROFILE")
+			}},
+		{"nested ignore file", `printf '!key.txt\n' > private/.cmdguardignore`, "private/.cmdguardignore",
+			func(p *sbProject) bool {
+				return strings.Contains(sbOutput(p.mustRun("cat private/key.txt", true)), sbSecret)
+			}},
+		{"nested policy file", `mkdir -p sub/deeper && printf 'version: 1\ndefault: allow\n' > sub/deeper/.cmdguard.yaml`, "sub/deeper/.cmdguard.yaml",
+			func(p *sbProject) bool {
+				found, _, _ := policy.Find(filepath.Join(p.root, "sub/deeper"))
+				return found != filepath.Join(p.root, ".cmdguard.yaml")
+			}},
+	}
+	setup := func(t *testing.T) *sbProject {
+		p := newSBProject(t, sbPolicy, false)
+		if err := os.WriteFile(filepath.Join(p.root, ".cmdguardignore"), []byte("internal/vault/\nkey.txt\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(p.root, "private"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p.root, "private/key.txt"), []byte(sbSecret+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := setup(t)
+			p.mustRun(c.command, false)
+			if !c.affected(p) {
+				t.Fatalf("without the sandbox, %q does not affect the next command: the case proves nothing", c.command)
+			}
+			p = setup(t)
+			created := filepath.Join(p.root, c.created)
+			if rest, ok := strings.CutPrefix(c.created, "~/"); ok {
+				created = filepath.Join(p.home, rest)
+			}
+			r := p.mustRun(c.command, true)
+			if _, err := os.Lstat(created); err == nil {
+				t.Errorf("%s is still there after the sandboxed run", created)
+			}
+			if c.affected(p) {
+				t.Errorf("after the sandboxed %q, the next command is affected", c.command)
+			}
+			var q *exec.Quarantined
+			for i := range r.Sandbox.Quarantined {
+				if r.Sandbox.Quarantined[i].Path == created {
+					q = &r.Sandbox.Quarantined[i]
+				}
+			}
+			if q == nil || q.Reason == "" || q.Error != "" {
+				t.Fatalf("report %+v, want %s quarantined with a reason", r.Sandbox.Quarantined, created)
+			}
+			if _, err := os.Lstat(q.MovedTo); err != nil || !strings.Contains(q.MovedTo, ".cmdguard-quarantined-") {
+				t.Errorf("moved to %q: %v", q.MovedTo, err)
+			}
+		})
 	}
 }
