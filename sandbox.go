@@ -101,11 +101,11 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 		return nil, nil, nil, err
 	}
 
-	ps, files, err := g.protectedPaths(pol, cfg, homes)
+	ps, files, dirs, err := g.protectedPaths(pol, cfg, homes)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	w = &watch{root: g.root, names: append(pol.IgnoreFiles(), policy.FileName), files: map[string]bool{}}
+	w = &watch{root: g.root, names: append(pol.IgnoreFiles(), policy.FileName), files: map[string]bool{}, dirs: dirs}
 	for _, f := range files {
 		w.files[f] = true
 	}
@@ -407,8 +407,9 @@ const (
 // to it), the policy file and its Rego modules, the policy and ignore
 // files in the project, and the policy's protect: list. Paths named
 // exactly (not by a glob) are returned whether they exist or not. files
-// are the policy and ignore files found in the project.
-func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (ps []protectedPath, files []string, err error) {
+// are the policy and ignore files found in the project, and dirs its
+// directories as they are (see projectFiles).
+func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (ps []protectedPath, files []string, dirs map[string]dirSnap, err error) {
 	places, common := gitPlaces(g.root)
 	if common != "" {
 		// A missing hooks directory is created empty, so that it is
@@ -433,9 +434,9 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 	for _, p := range pol.RegoFiles() {
 		ps = append(ps, protectedPath{p, whyPolicy})
 	}
-	files, err = ignoreFilesIn(g.root, append(pol.IgnoreFiles(), policy.FileName), maxSandboxEntries)
+	files, dirs, err = projectFiles(g.root, append(pol.IgnoreFiles(), policy.FileName), maxSandboxEntries)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, f := range files {
 		why := whyIgnore
@@ -467,35 +468,8 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 			}
 		}
 	}
-	return ps, files, nil
+	return ps, files, dirs, nil
 }
 
 // hasMeta reports whether a protect: path is a glob.
 func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }
-
-// ignoreFilesIn returns every file below root named like one of the
-// ignore files in names (not looking into .git), or an error when the
-// tree has more than max entries.
-func ignoreFilesIn(root string, names []string, max int) ([]string, error) {
-	var out []string
-	entries := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // what cannot be read holds nothing to find
-		}
-		if entries++; entries > max {
-			return fmt.Errorf("more than %d entries below %s", max, root)
-		}
-		switch {
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
-		case !d.IsDir() && slices.Contains(names, d.Name()):
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, err
-}

@@ -1,9 +1,12 @@
 package cmdguard
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
@@ -20,7 +23,100 @@ type watch struct {
 	root   string
 	names  []string        // the policy- and ignore-file names
 	files  map[string]bool // those found in the project at the start
+	dirs   map[string]dirSnap
 	absent []absentPath
+}
+
+// A dirSnap is a directory of the project as it was at the start. A
+// directory whose change time has not moved since holds the same names
+// (creating, removing or renaming an entry sets it, and it cannot be set
+// back), and is not read again after the run. The change time's clock is
+// coarse (a tick) on some file systems: a directory changed in the last
+// recentDir before the walk is read again whatever it says.
+type dirSnap struct {
+	dev, ino uint64
+	ctime    int64 // ns
+	recent   bool
+}
+
+const recentDir = 100 * time.Millisecond
+
+// projectFiles walks root (not .git) for the files named like one of
+// names, and notes each directory's state; at most max entries.
+func projectFiles(root string, names []string, max int) (files []string, dirs map[string]dirSnap, err error) {
+	dirs = map[string]dirSnap{}
+	recent := time.Now().Add(-recentDir).UnixNano()
+	entries := 0
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // what cannot be read holds nothing to find
+		}
+		if entries++; entries > max {
+			return fmt.Errorf("more than %d entries below %s", max, root)
+		}
+		switch {
+		case d.IsDir() && d.Name() == ".git":
+			return filepath.SkipDir
+		case d.IsDir():
+			if fi, err := d.Info(); err == nil {
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					ct := st.Ctim.Nano()
+					dirs[p] = dirSnap{uint64(st.Dev), st.Ino, ct, ct >= recent}
+				}
+			}
+		case slices.Contains(names, d.Name()):
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, dirs, err
+}
+
+// newFiles returns the files named like w.names that were not there at
+// the start: it reads again only the directories that changed, and
+// walks whole the directories that are new.
+func (w *watch) newFiles() ([]string, error) {
+	var out []string
+	entries := 0
+	for dir, snap := range w.dirs {
+		var st syscall.Stat_t
+		if err := syscall.Lstat(dir, &st); err != nil {
+			continue // gone: its parent changed, and shows what replaced it
+		}
+		if !snap.recent && (dirSnap{uint64(st.Dev), st.Ino, st.Ctim.Nano(), false}) == snap {
+			continue
+		}
+		des, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, d := range des {
+			p := filepath.Join(dir, d.Name())
+			switch {
+			case d.IsDir() && d.Name() == ".git":
+			case d.IsDir():
+				if _, known := w.dirs[p]; known {
+					continue // looked at on its own
+				}
+				files, _, err := projectFiles(p, w.names, maxSandboxEntries-entries)
+				if err != nil {
+					return out, err
+				}
+				entries += len(files)
+				out = append(out, files...)
+			case slices.Contains(w.names, d.Name()) && !w.files[p]:
+				out = append(out, p)
+			}
+			if entries++; entries > maxSandboxEntries {
+				return out, fmt.Errorf("more than %d entries below %s", maxSandboxEntries, w.root)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }
 
 // An absentPath is a protected path that did not exist at the start.
@@ -74,7 +170,7 @@ func (w *watch) quarantine() []exec.Quarantined {
 		moved[a.anchor] = true
 		out = append(out, moveAside(a.anchor, a.path, a.why, now))
 	}
-	files, err := ignoreFilesIn(w.root, w.names, maxSandboxEntries)
+	files, err := w.newFiles()
 	if err != nil {
 		out = append(out, exec.Quarantined{Path: w.root, Reason: whyIgnore,
 			Error: "could not look for new policy and ignore files: " + err.Error()})
