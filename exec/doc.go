@@ -22,8 +22,9 @@
 // No command outlives the program that started it: the command's bash is
 // started with Pdeathsig, and a watchdog process shared by the program
 // kills the sessions of its commands when the program dies, even by
-// SIGKILL. What leaves its session (setsid, a daemon) escapes both;
-// the sandbox's PID namespace closes that.
+// SIGKILL. What leaves its session (setsid, a daemon) escapes both; in
+// the sandbox, such processes are killed when the command ends (see
+// [SandboxReport.Survivors]).
 //
 // A command's life is [StatusRunning], then [StatusCompleted],
 // [StatusTimedOut] or [StatusKilled]. Its [Result] carries either an exit
