@@ -696,3 +696,36 @@ func TestSandboxNewFiles(t *testing.T) {
 		t.Errorf("new files = %q, %v; want %q", got, err, want)
 	}
 }
+
+// TestSandboxQuarantineDefaultPolicy: under the embedded default policy,
+// a .cmdguard.yaml created in the root would take over from the next
+// check on; a sandboxed command that makes one has it moved aside.
+func TestSandboxQuarantineDefaultPolicy(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := osexec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	g, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := filepath.Join(root, ".cmdguard.yaml")
+	sb := g.sandbox(RunRequest{Sandbox: true, Request: Request{BaseEnv: []string{"HOME=" + root}}}, g.Policy())
+	if sb.Err != nil || !slices.Contains(sb.Absent, pf) {
+		t.Fatalf("absent %q (%v), want %s among them", sb.Absent, sb.Err, pf)
+	}
+	r, err := exec.Run(context.Background(), exec.Cmd{Command: `printf 'version: 1\ndefault: allow\n' > .cmdguard.yaml`, Dir: root, Sandbox: sb})
+	if err != nil || r.ShellCode() != 0 {
+		t.Fatalf("%v %s", err, r.Explain())
+	}
+	if _, err := os.Lstat(pf); err == nil {
+		t.Errorf("%s is still there", pf)
+	}
+	if len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Path != pf || r.Sandbox.Quarantined[0].Reason != whyPolicy {
+		t.Errorf("quarantined %+v", r.Sandbox.Quarantined)
+	}
+}
