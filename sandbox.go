@@ -105,7 +105,7 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	w = &watch{root: g.root, names: append(pol.IgnoreFiles(), policy.FileName), files: map[string]bool{}, dirs: dirs}
+	w = &watch{root: g.root, names: watchedNames(pol), files: map[string]bool{}, dirs: dirs}
 	for _, f := range files {
 		w.files[f] = true
 	}
@@ -400,6 +400,7 @@ const (
 	whyPolicy = "a policy file: it would govern the commands checked below it"
 	whyIgnore = "an ignore file: its patterns ('!' re-includes) would change what the next check and sandbox hide"
 	whyListed = "listed in the policy's sandbox protect:"
+	whyGitDir = "a new git repository: git would run its hooks and read its config for the commands run below it"
 )
 
 // protectedPaths returns the paths no command may write, as found: the
@@ -434,16 +435,14 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 	for _, p := range pol.RegoFiles() {
 		ps = append(ps, protectedPath{p, whyPolicy})
 	}
-	files, dirs, err = projectFiles(g.root, append(pol.IgnoreFiles(), policy.FileName), maxSandboxEntries)
+	files, dirs, err = projectFiles(g.root, watchedNames(pol), maxSandboxEntries)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	for _, f := range files {
-		why := whyIgnore
-		if filepath.Base(f) == policy.FileName {
-			why = whyPolicy
+		if filepath.Base(f) != ".git" { // a git directory stays writable
+			ps = append(ps, protectedPath{f, whyFile(f)})
 		}
-		ps = append(ps, protectedPath{f, why})
 	}
 	for _, pt := range cfg.Protect {
 		var pats []string
@@ -469,6 +468,13 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 		}
 	}
 	return ps, files, dirs, nil
+}
+
+// watchedNames are the names of the files a sandboxed command may not
+// create anywhere in the project: policy files, ignore files, and .git
+// (a nested repository, or one where there was none).
+func watchedNames(pol *policy.Policy) []string {
+	return append(pol.IgnoreFiles(), policy.FileName, ".git")
 }
 
 // hasMeta reports whether a protect: path is a glob.

@@ -58,8 +58,15 @@ func projectFiles(root string, names []string, max int) (files []string, dirs ma
 			return fmt.Errorf("more than %d entries below %s", max, root)
 		}
 		switch {
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
+		case d.Name() == ".git":
+			// A git directory (or a .git file naming one) is noted, not
+			// looked into.
+			if slices.Contains(names, ".git") && p != root {
+				files = append(files, p)
+			}
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
 		case d.IsDir():
 			if fi, err := d.Info(); err == nil {
 				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
@@ -96,7 +103,10 @@ func (w *watch) newFiles() ([]string, error) {
 		for _, d := range des {
 			p := filepath.Join(dir, d.Name())
 			switch {
-			case d.IsDir() && d.Name() == ".git":
+			case d.Name() == ".git":
+				if !w.files[p] && slices.Contains(w.names, ".git") {
+					out = append(out, p)
+				}
 			case d.IsDir():
 				if _, known := w.dirs[p]; known {
 					continue // looked at on its own
@@ -179,13 +189,20 @@ func (w *watch) quarantine() []exec.Quarantined {
 		if w.files[f] {
 			continue
 		}
-		why := whyIgnore
-		if filepath.Base(f) == policy.FileName {
-			why = whyPolicy
-		}
-		out = append(out, moveAside(f, f, why, now))
+		out = append(out, moveAside(f, f, whyFile(f), now))
 	}
 	return out
+}
+
+// whyFile says why a new policy, ignore or git file may not be created.
+func whyFile(p string) string {
+	switch filepath.Base(p) {
+	case policy.FileName:
+		return whyPolicy
+	case ".git":
+		return whyGitDir
+	}
+	return whyIgnore
 }
 
 // moveAside renames anchor (which is path or holds it) beside itself.

@@ -591,6 +591,11 @@ func TestSandboxQuarantine(t *testing.T) {
 			func(p *sbProject) bool {
 				return strings.Contains(sbOutput(p.mustRun("cat private/key.txt", true)), sbSecret)
 			}},
+		{"nested git repository", `git init -q sub && printf '#!/bin/sh\necho PWNED-BY-HOOK\n' > sub/.git/hooks/pre-commit &&
+			chmod +x sub/.git/hooks/pre-commit`, "sub/.git",
+			func(p *sbProject) bool {
+				return strings.Contains(sbOutput(p.mustRun("cd sub && git commit -q --allow-empty -m x 2>&1", false)), "PWNED-BY-HOOK")
+			}},
 		{"nested policy file", `mkdir -p sub/deeper && printf 'version: 1\ndefault: allow\n' > sub/deeper/.cmdguard.yaml`, "sub/deeper/.cmdguard.yaml",
 			func(p *sbProject) bool {
 				found, _, _ := policy.Find(filepath.Join(p.root, "sub/deeper"))
