@@ -476,8 +476,16 @@ func TestSandboxEndsEscapees(t *testing.T) {
 	}
 }
 
-// pgrepLate lists the processes whose command line writes a "late" file.
+// pgrepLate lists the processes whose command line writes a "late" file
+// (read from /proc: pgrep may not be installed).
 func pgrepLate(t *testing.T) []string {
-	out, _ := osexec.Command("pgrep", "-f", "echo late > late").Output()
-	return strings.Fields(string(out))
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.Contains(b, []byte("echo late > late")) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
 }
