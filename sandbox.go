@@ -34,7 +34,12 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 	if env == nil {
 		env = os.Environ()
 	}
-	sb.Hide, sb.Protect, sb.Err = g.sandboxPaths(pol, cfg, homes(append(slices.Clip(env), req.Env...)))
+	var w *watch
+	sb.Hide, sb.Protect, w, sb.Err = g.sandboxPaths(pol, cfg, homes(append(slices.Clip(env), req.Env...)))
+	if w != nil {
+		sb.Absent = w.absentPaths()
+		sb.After = w.quarantine
+	}
 	return sb
 }
 
@@ -54,8 +59,10 @@ func homes(env []string) []string {
 	return hs
 }
 
-// sandboxPaths works out the real paths to hide and to protect.
-func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (hide, protect []string, err error) {
+// sandboxPaths works out the real paths to hide and to protect, and what
+// to watch for: protected paths that do not exist yet, and the policy and
+// ignore files that do.
+func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (hide, protect []string, w *watch, err error) {
 	var homePats []string
 	var inline []ignore.Pattern
 	for _, p := range cfg.Hide {
@@ -75,41 +82,49 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 	m, err := ignore.Load(g.root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries,
 		FoldCase: gitFoldCase(g.root)})
 	if err != nil {
-		return nil, nil, fmt.Errorf("hide patterns: %w", err)
+		return nil, nil, nil, fmt.Errorf("hide patterns: %w", err)
 	}
-	w := &hideWalk{m: m, hidden: map[string]bool{}}
+	hw := &hideWalk{m: m, hidden: map[string]bool{}}
 	if m.ContainsIgnored("") {
-		if err := w.walk("", g.root); err != nil {
-			return nil, nil, err
+		if err := hw.walk("", g.root); err != nil {
+			return nil, nil, nil, err
 		}
 	}
 	for _, h := range homes {
 		for _, pat := range homePats {
 			matches, _ := filepath.Glob(filepath.Join(h, pat))
 			for _, m := range matches {
-				w.add(m)
+				hw.add(m)
 			}
 		}
 	}
-	if err := w.hardLinks(g.root); err != nil {
-		return nil, nil, err
+	if err := hw.hardLinks(g.root); err != nil {
+		return nil, nil, nil, err
 	}
 
-	ps, err := g.protectedPaths(pol, cfg, homes)
+	ps, files, dirs, err := g.protectedPaths(pol, cfg, homes)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
+	}
+	w = &watch{root: g.root, names: watchedNames(pol), files: map[string]bool{}, dirs: dirs}
+	for _, f := range files {
+		w.files[f] = true
 	}
 	for _, p := range ps {
-		for _, q := range linkChain(p) {
+		chain := linkChain(p.path)
+		if len(chain) == 0 {
+			w.addAbsent(p)
+		}
+		for _, q := range chain {
 			if !slices.Contains(protect, q) {
 				protect = append(protect, q)
 			}
 		}
 	}
 	if protect, err = protectLinks(g.root, protect); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return w.list, protect, nil
+	return hw.list, protect, w, nil
 }
 
 // hideWalk collects the paths of the project that a matcher ignores.
@@ -377,12 +392,26 @@ func protectLinks(root string, protect []string) ([]string, error) {
 	return protect, nil
 }
 
+// A protectedPath is a path no command may write, and why.
+type protectedPath struct{ path, why string }
+
+// Why a protected path that did not exist may not be created.
+const (
+	whyGit    = "git reads its configuration and hooks there"
+	whyPolicy = "a policy file: it would govern the commands checked below it"
+	whyIgnore = "an ignore file: its patterns ('!' re-includes) would change what the next check and sandbox hide"
+	whyListed = "listed in the policy's sandbox protect:"
+	whyGitDir = "a new git repository: git would run its hooks and read its config for the commands run below it"
+)
+
 // protectedPaths returns the paths no command may write, as found: the
 // real git directory's config and hooks (and the .git file that points
-// to it), the policy file and its Rego modules, the ignore files, and the
-// policy's protect: list.
-func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) ([]string, error) {
-	var ps []string
+// to it), the policy file and its Rego modules, the policy and ignore
+// files in the project, and the policy's protect: list. Paths named
+// exactly (not by a glob) are returned whether they exist or not. files
+// are the policy and ignore files found in the project, and dirs its
+// directories as they are (see projectFiles).
+func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (ps []protectedPath, files []string, dirs map[string]dirSnap, err error) {
 	places, common, _ := gitPlaces(g.root)
 	if common != "" {
 		// A missing hooks directory is created empty, so that it is
@@ -395,17 +424,27 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 		if fi, err := os.Stat(pl.path); err == nil && fi.IsDir() && !pl.tree {
 			continue // a git directory itself stays writable: git writes its objects and index there
 		}
-		ps = append(ps, pl.path)
+		ps = append(ps, protectedPath{pl.path, whyGit})
 	}
+	// The policy file: the one loaded, or where one would take over from
+	// the embedded default.
 	if p := pol.Path(); p != "" {
-		ps = append(ps, p)
+		ps = append(ps, protectedPath{p, whyPolicy})
+	} else {
+		ps = append(ps, protectedPath{filepath.Join(g.root, policy.FileName), whyPolicy})
 	}
-	ps = append(ps, pol.RegoFiles()...)
-	files, err := ignoreFilesIn(g.root, pol.IgnoreFiles(), maxSandboxEntries)
+	for _, p := range pol.RegoFiles() {
+		ps = append(ps, protectedPath{p, whyPolicy})
+	}
+	files, dirs, err = projectFiles(g.root, watchedNames(pol), maxSandboxEntries)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	ps = append(ps, files...)
+	for _, f := range files {
+		if filepath.Base(f) != ".git" { // a git directory stays writable
+			ps = append(ps, protectedPath{f, whyFile(f)})
+		}
+	}
 	for _, pt := range cfg.Protect {
 		var pats []string
 		switch rest, home := strings.CutPrefix(pt.Pattern, "~/"); {
@@ -419,36 +458,25 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 			pats = append(pats, filepath.Join(g.root, pt.Pattern))
 		}
 		for _, pat := range pats {
+			if !hasMeta(pat) {
+				ps = append(ps, protectedPath{pat, whyListed})
+				continue
+			}
 			matches, _ := filepath.Glob(pat)
-			ps = append(ps, matches...)
+			for _, m := range matches {
+				ps = append(ps, protectedPath{m, whyListed})
+			}
 		}
 	}
-	return ps, nil
+	return ps, files, dirs, nil
 }
 
-// ignoreFilesIn returns every file below root named like one of the
-// ignore files in names (not looking into .git), or an error when the
-// tree has more than max entries.
-func ignoreFilesIn(root string, names []string, max int) ([]string, error) {
-	var out []string
-	entries := 0
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == root {
-				return err
-			}
-			return nil // what cannot be read holds nothing to find
-		}
-		if entries++; entries > max {
-			return fmt.Errorf("more than %d entries below %s", max, root)
-		}
-		switch {
-		case d.IsDir() && d.Name() == ".git":
-			return filepath.SkipDir
-		case !d.IsDir() && slices.Contains(names, d.Name()):
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, err
+// watchedNames are the names of the files a sandboxed command may not
+// create anywhere in the project: policy files, ignore files, and .git
+// (a nested repository, or one where there was none).
+func watchedNames(pol *policy.Policy) []string {
+	return append(pol.IgnoreFiles(), policy.FileName, ".git")
 }
+
+// hasMeta reports whether a protect: path is a glob.
+func hasMeta(p string) bool { return strings.ContainsAny(p, `*?[\`) }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/policy"
 )
 
 // These tests run commands through the executor with the sandbox the
@@ -376,6 +377,35 @@ func TestSandboxThroughTheGate(t *testing.T) {
 // links, find the git directory. The project has 10,000 files in 100
 // directories, 100 of them hidden (*.key), plus node_modules.
 func BenchmarkSandboxPaths(b *testing.B) {
+	g := benchProject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		sb := g.sandbox(RunRequest{Sandbox: true}, g.Policy())
+		if sb.Err != nil || len(sb.Hide) < 100 {
+			b.Fatalf("%v, %d hidden", sb.Err, len(sb.Hide))
+		}
+	}
+}
+
+// BenchmarkSandboxAfter measures what the Guard does after each
+// sandboxed run in the project of BenchmarkSandboxPaths: look for the
+// protected paths that were absent and for new policy and ignore files
+// (here, none).
+func BenchmarkSandboxAfter(b *testing.B) {
+	g := benchProject(b)
+	sb := g.sandbox(RunRequest{Sandbox: true}, g.Policy())
+	if sb.Err != nil || sb.After == nil {
+		b.Fatalf("%v", sb.Err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if q := sb.After(); len(q) != 0 {
+			b.Fatalf("quarantined %+v", q)
+		}
+	}
+}
+
+func benchProject(b *testing.B) *Guard {
 	root, err := filepath.EvalSymlinks(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -402,13 +432,7 @@ func BenchmarkSandboxPaths(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		sb := g.sandbox(RunRequest{Sandbox: true}, g.Policy())
-		if sb.Err != nil || len(sb.Hide) < 100 {
-			b.Fatalf("%v, %d hidden", sb.Err, len(sb.Hide))
-		}
-	}
+	return g
 }
 
 // TestSandboxProtectsRego: the policy's Rego modules are policy too.
@@ -535,5 +559,178 @@ func TestSandboxProtectHardLinks(t *testing.T) {
 	}
 	if _, err := p.run("true", true); err == nil || !strings.Contains(err.Error(), "protected file") {
 		t.Errorf("a hard link to .git/config outside the project: err = %v, want a refusal", err)
+	}
+}
+
+// TestSandboxQuarantine: what a sandboxed command creates where nothing
+// may be created — a protected path that did not exist, a new policy or
+// ignore file anywhere in the project — is moved aside when it ends and
+// reported, so that the next command (unsandboxed, or checked anew) is
+// not affected. Each case first runs unsandboxed, where the next command
+// must be affected: otherwise the case proves nothing.
+func TestSandboxQuarantine(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, command, created string // created: relative to the project, or ~/…
+		// affected runs the next command and says whether it was changed
+		affected func(p *sbProject) bool
+	}{
+		// A copy of the git directory, with a hook, named by a new
+		// commondir: git then reads config and hooks from the copy.
+		{"commondir", `cp -r .git "$DIR/../evil" && printf '#!/bin/sh\necho PWNED-BY-HOOK\n' > "$DIR/../evil/hooks/pre-commit" &&
+			chmod +x "$DIR/../evil/hooks/pre-commit" && echo "$DIR/../evil" > .git/commondir`, ".git/commondir",
+			func(p *sbProject) bool {
+				r := p.mustRun("git commit -q --allow-empty -m x 2>&1; git rev-parse --git-common-dir", false)
+				return strings.Contains(sbOutput(r), "PWNED-BY-HOOK") || strings.Contains(sbOutput(r), "evil")
+			}},
+		{"bash_profile", `echo 'echo PWNED-BY-PROFILE' > ~/.bash_profile`, "~/.bash_profile",
+			func(p *sbProject) bool {
+				return strings.Contains(sbOutput(p.mustRun("bash -l -c true", false)), "PWNED-BY-PROFILE")
+			}},
+		{"nested ignore file", `printf '!key.txt\n' > private/.cmdguardignore`, "private/.cmdguardignore",
+			func(p *sbProject) bool {
+				return strings.Contains(sbOutput(p.mustRun("cat private/key.txt", true)), sbSecret)
+			}},
+		{"nested git repository", `git init -q sub && printf '#!/bin/sh\necho PWNED-BY-HOOK\n' > sub/.git/hooks/pre-commit &&
+			chmod +x sub/.git/hooks/pre-commit`, "sub/.git",
+			func(p *sbProject) bool {
+				return strings.Contains(sbOutput(p.mustRun("cd sub && git commit -q --allow-empty -m x 2>&1", false)), "PWNED-BY-HOOK")
+			}},
+		{"nested policy file", `mkdir -p sub/deeper && printf 'version: 1\ndefault: allow\n' > sub/deeper/.cmdguard.yaml`, "sub/deeper/.cmdguard.yaml",
+			func(p *sbProject) bool {
+				found, _, _ := policy.Find(filepath.Join(p.root, "sub/deeper"))
+				return found != filepath.Join(p.root, ".cmdguard.yaml")
+			}},
+	}
+	setup := func(t *testing.T) *sbProject {
+		p := newSBProject(t, sbPolicy, false)
+		if err := os.WriteFile(filepath.Join(p.root, ".cmdguardignore"), []byte("internal/vault/\nkey.txt\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(p.root, "private"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(p.root, "private/key.txt"), []byte(sbSecret+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := setup(t)
+			p.mustRun(c.command, false)
+			if !c.affected(p) {
+				t.Fatalf("without the sandbox, %q does not affect the next command: the case proves nothing", c.command)
+			}
+			p = setup(t)
+			created := filepath.Join(p.root, c.created)
+			if rest, ok := strings.CutPrefix(c.created, "~/"); ok {
+				created = filepath.Join(p.home, rest)
+			}
+			r := p.mustRun(c.command, true)
+			if _, err := os.Lstat(created); err == nil {
+				t.Errorf("%s is still there after the sandboxed run", created)
+			}
+			if c.affected(p) {
+				t.Errorf("after the sandboxed %q, the next command is affected", c.command)
+			}
+			var q *exec.Quarantined
+			for i := range r.Sandbox.Quarantined {
+				if r.Sandbox.Quarantined[i].Path == created {
+					q = &r.Sandbox.Quarantined[i]
+				}
+			}
+			if q == nil || q.Reason == "" || q.Error != "" {
+				t.Fatalf("report %+v, want %s quarantined with a reason", r.Sandbox.Quarantined, created)
+			}
+			if _, err := os.Lstat(q.MovedTo); err != nil || !strings.Contains(q.MovedTo, ".cmdguard-quarantined-") {
+				t.Errorf("moved to %q: %v", q.MovedTo, err)
+			}
+		})
+	}
+}
+
+// TestSandboxNewFiles: after a run, new policy and ignore files are found
+// in a directory that existed (and had not changed for a while), in new
+// directories, and in a directory put in the place of a known one, while
+// only the directories that changed are read again.
+func TestSandboxNewFiles(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"a/b", "c", "quiet/deep"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "a/.cmdguardignore"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(recentDir + 50*time.Millisecond) // the directories are no longer recent
+	names := []string{".cmdguardignore", ".cursorignore", ".cmdguard.yaml"}
+	files, dirs, err := projectFiles(root, names, 1000)
+	if err != nil || len(files) != 1 || len(dirs) != 6 {
+		t.Fatalf("start: %v %v %v", files, dirs, err)
+	}
+	for _, s := range dirs {
+		if s.recent {
+			t.Fatalf("a directory is still recent: %+v", dirs)
+		}
+	}
+	w := &watch{root: root, names: names, files: map[string]bool{files[0]: true}, dirs: dirs}
+	if got, err := w.newFiles(); len(got) != 0 || err != nil {
+		t.Fatalf("nothing changed: %v %v", got, err)
+	}
+	script := `set -e
+		echo '!x' > a/b/.cmdguardignore
+		echo y > a/.cmdguardignore
+		echo note > quiet/deep/notes.txt
+		mkdir -p d/e && echo '!x' > d/e/.cursorignore
+		mv c c.old && mkdir c && echo 'version: 1' > c/.cmdguard.yaml`
+	cmd := osexec.Command("bash", "-c", script)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	got, err := w.newFiles()
+	want := []string{filepath.Join(root, "a/b/.cmdguardignore"), filepath.Join(root, "c/.cmdguard.yaml"), filepath.Join(root, "d/e/.cursorignore")}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("new files = %q, %v; want %q", got, err, want)
+	}
+}
+
+// TestSandboxQuarantineDefaultPolicy: under the embedded default policy,
+// a .cmdguard.yaml created in the root would take over from the next
+// check on; a sandboxed command that makes one has it moved aside.
+func TestSandboxQuarantineDefaultPolicy(t *testing.T) {
+	t.Parallel()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := osexec.Command("git", "init", "-q", root).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	g, err := Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf := filepath.Join(root, ".cmdguard.yaml")
+	sb := g.sandbox(RunRequest{Sandbox: true, Request: Request{BaseEnv: []string{"HOME=" + root}}}, g.Policy())
+	if sb.Err != nil || !slices.Contains(sb.Absent, pf) {
+		t.Fatalf("absent %q (%v), want %s among them", sb.Absent, sb.Err, pf)
+	}
+	r, err := exec.Run(context.Background(), exec.Cmd{Command: `printf 'version: 1\ndefault: allow\n' > .cmdguard.yaml`, Dir: root, Sandbox: sb})
+	if err != nil || r.ShellCode() != 0 {
+		t.Fatalf("%v %s", err, r.Explain())
+	}
+	if _, err := os.Lstat(pf); err == nil {
+		t.Errorf("%s is still there", pf)
+	}
+	if len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Path != pf || r.Sandbox.Quarantined[0].Reason != whyPolicy {
+		t.Errorf("quarantined %+v", r.Sandbox.Quarantined)
 	}
 }

@@ -22,8 +22,9 @@
 // No command outlives the program that started it: the command's bash is
 // started with Pdeathsig, and a watchdog process shared by the program
 // kills the sessions of its commands when the program dies, even by
-// SIGKILL. What leaves its session (setsid, a daemon) escapes both;
-// the sandbox's PID namespace closes that.
+// SIGKILL. What leaves its session (setsid, a daemon) escapes both; in
+// the sandbox, such processes are killed when the command ends (see
+// [SandboxReport.Survivors]).
 //
 // A command's life is [StatusRunning], then [StatusCompleted],
 // [StatusTimedOut] or [StatusKilled]. Its [Result] carries either an exit
@@ -71,8 +72,9 @@
 // namespaces (and a network namespace without Network), as the caller's
 // own uid, with no privilege needed. Because Go cannot run code between
 // fork and exec, Start runs a copy of the calling program
-// (/proc/self/exe) whose init function, in this package, recognises its
-// role by its argv[0], reads the setup from a pipe, covers each hidden
+// (/proc/self/exe) whose init function, in the internal package
+// sandboxinit, recognises its role by a variable in its environment,
+// reads the setup from a pipe, covers each hidden
 // path with an empty read-only file or directory, makes each protected
 // path a read-only mount (and each directory above it a mount point, so
 // that it cannot be renamed away), brings up the loopback interface,
@@ -82,9 +84,13 @@
 // no_new_privs, and executes bash in its own place: the process id is
 // still the command's. Any program that imports this package therefore
 // serves as its own sandbox helper; its main function never runs in that
-// role, but the initialisers of packages that Go initialises before this
-// one do, so they should have no side effects. The setup runs with an
-// empty environment; the command gets [Cmd.Env].
+// role. sandboxinit imports only syscall, unsafe and runtime, so Go
+// initialises it right after them, before the program's other packages:
+// their initialisers (OPA's are heavy) do not run in the setup, and the
+// few that Go initialises earlier (packages with no imports outside the
+// runtime) should have no side effects. The setup runs with an
+// environment of its own (the marker, GOMAXPROCS=1, GOGC=off); the
+// command gets [Cmd.Env].
 //
 // A setup that fails makes Start fail, and the command does not run,
 // unless [Sandbox.Optional] is set: then it runs without, and

@@ -153,7 +153,9 @@ type Process struct {
 	background bool
 	waitErr    error
 
-	sandbox *SandboxReport // what sandbox the command runs in, or nil
+	sandbox    *SandboxReport // what sandbox the command runs in, or nil
+	sandboxRun *sandboxRun
+	sandboxEnd *SandboxReport // the final report, set before done is closed
 }
 
 // Start starts c and returns without waiting for it. If ctx is done before
@@ -275,7 +277,7 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	if err != nil {
 		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
 	}
-	p.pid, p.sandbox = pid, sandbox
+	p.pid, p.sandbox, p.sandboxRun = pid, sandbox.rep(), sandbox
 	watch(pid)
 	if c.SoftTimeout > 0 {
 		soft := make(chan struct{})
@@ -530,6 +532,9 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	if status == StatusCompleted && signalled && ws.Signaled() {
 		status = StatusKilled // a signal Kill sent ended it
 	}
+	// The sandbox's last processes (those that left the session) and
+	// what they left behind.
+	p.sandboxEnd = p.sandboxRun.finish()
 	p.mu.Lock()
 	p.status, p.ws, p.waitErr = status, ws, err
 	p.mu.Unlock()
@@ -1065,6 +1070,9 @@ func (p *Process) state() (Result, error) {
 	case <-p.done:
 		p.mu.Lock()
 		r.Status, r.BackgroundKilled = p.status, p.background
+		if p.sandboxEnd != nil {
+			r.Sandbox = p.sandboxEnd
+		}
 		r.Duration = p.exitedAt.Sub(p.start)
 		ws, err := p.ws, p.waitErr
 		p.mu.Unlock()

@@ -13,7 +13,9 @@ import "syscall"
 // to follow a link, so that nothing can redirect a mount while it is made.
 // A protected path may itself be a symbolic link: the link is then made
 // a mount, which cannot be removed or replaced (protect its target too).
-// A path that does not exist when the command starts is skipped.
+// A path that does not exist when the command starts is skipped: the
+// kernel offers no way to keep a name from being created in a directory
+// that must stay writable. List such paths in Absent.
 //
 // The zero Sandbox hides nothing, protects nothing, and runs the command
 // without a network; setting it up is required (see Optional). A Sandbox
@@ -28,6 +30,18 @@ type Sandbox struct {
 	// every directory above it is made a mount of its own, so that it
 	// cannot be renamed away and replaced.
 	Protect []string
+	// Absent lists paths that do not exist when the command starts and
+	// must not be created by it (a new .git/commondir, ~/.bash_profile,
+	// a policy file). The kernel cannot refuse their creation without
+	// making their directories read-only; the directories that exist are
+	// locked as a protected path's are (they cannot be renamed away), and
+	// After is where those created are dealt with.
+	Absent []string
+	// After, if not nil, is called once the command has ended and no
+	// process of the sandbox is left (those that left the command's
+	// session are killed first), before the result is final. What it
+	// returns is reported in [SandboxReport.Quarantined].
+	After func() []Quarantined
 	// Network lets the command reach the network. When false, the command
 	// runs in a network namespace of its own that has only a loopback
 	// interface: it cannot connect to anything outside, not even to a
@@ -64,23 +78,75 @@ type SandboxReport struct {
 	LandlockABI int `json:"landlock_abi"`
 	// Error says why the sandbox was not applied.
 	Error string `json:"error,omitempty"`
+	// Quarantined lists what the command created that it must not have
+	// (see [Sandbox.After]), found after it ended.
+	Quarantined []Quarantined `json:"quarantined,omitempty"`
+	// Survivors counts the processes of the sandbox that were still
+	// running after the command's session was ended (they had left it,
+	// with setsid or as a daemon) and were killed.
+	Survivors int `json:"survivors,omitempty"`
+}
+
+// A Quarantined path was created inside the sandbox where nothing may be
+// created, and was moved aside after the run.
+type Quarantined struct {
+	Path    string `json:"path"`               // where it was created
+	Reason  string `json:"reason"`             // what it would have changed
+	MovedTo string `json:"moved_to,omitempty"` // where it is now
+	// Error says why it could not be moved: it is still at Path.
+	Error string `json:"error,omitempty"`
+}
+
+// A sandboxRun is a command's sandbox while it runs.
+type sandboxRun struct {
+	report *SandboxReport
+	userns devIno // the sandbox's user namespace; zero when not applied
+	after  func() []Quarantined
+}
+
+type devIno struct{ dev, ino uint64 }
+
+// rep returns the report, nil without a sandbox.
+func (r *sandboxRun) rep() *SandboxReport {
+	if r == nil {
+		return nil
+	}
+	return r.report
 }
 
 // startProcess starts path with argv and attr as syscall.StartProcess
 // does, inside sb when sb is not nil. With an Optional sandbox that cannot
 // be set up, the command starts without it and the report says why.
-func startProcess(path string, argv []string, attr *syscall.ProcAttr, sb *Sandbox) (int, *SandboxReport, error) {
+func startProcess(path string, argv []string, attr *syscall.ProcAttr, sb *Sandbox) (int, *sandboxRun, error) {
 	if sb == nil {
 		pid, _, err := syscall.StartProcess(path, argv, attr)
 		return pid, nil, err
 	}
-	pid, rep, err := startSandboxed(path, argv, attr, sb)
+	pid, run, err := startSandboxed(path, argv, attr, sb)
 	if err == nil {
-		return pid, rep, nil
+		run.after = sb.After
+		return pid, run, nil
 	}
 	if !sb.Optional {
 		return 0, nil, err
 	}
 	pid, _, serr := syscall.StartProcess(path, argv, attr)
-	return pid, &SandboxReport{Network: true, Layers: []string{}, Error: err.Error()}, serr
+	return pid, &sandboxRun{report: &SandboxReport{Network: true, Layers: []string{}, Error: err.Error()}, after: sb.After}, serr
+}
+
+// finish ends what is left of the sandbox once the command has ended:
+// it kills the processes still in it, then runs After, and returns the
+// final report (a copy: results handed out earlier keep theirs).
+func (r *sandboxRun) finish() *SandboxReport {
+	if r == nil {
+		return nil
+	}
+	rep := *r.report
+	if r.userns != (devIno{}) {
+		rep.Survivors = killSandbox(r.userns)
+	}
+	if r.after != nil {
+		rep.Quarantined = r.after()
+	}
+	return &rep
 }

@@ -2,7 +2,7 @@ package exec
 
 import (
 	"bufio"
-	"encoding/json"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,59 +10,31 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
-	"unsafe"
 
+	"github.com/cmdguard/cmdguard/exec/internal/sandboxinit"
 	"golang.org/x/sys/unix"
 )
 
 // The sandbox is set up by a copy of the running program: Go cannot run
-// code between fork and exec, so Start starts /proc/self/exe with argv[0]
-// sandboxArg0 in new namespaces, and this package's init sees that name,
-// sets the sandbox up, and execs bash in place of the program, never
-// returning to main. The setup is read from fd 3 (JSON); what happened is
-// written to fd 4, which closes when bash is executed.
-const (
-	sandboxArg0     = "cmdguard-sandbox-init"
-	sandboxFailExit = 125
-	sandboxSetupMax = 30 * time.Second // for the setup to report
-	sandboxConfMax  = 64 << 20
-)
-
-func init() {
-	if len(os.Args) == 1 && os.Args[0] == sandboxArg0 {
-		runtime.LockOSThread() // credentials, Landlock and exec are per thread
-		sandboxMain()
-	}
-}
-
-// sandboxConfig is what the parent sends the setup.
-type sandboxConfig struct {
-	Shell   string   `json:"shell"`
-	Argv    []string `json:"argv"`
-	Env     []string `json:"env"`
-	Dir     string   `json:"dir"`
-	Lock    []string `json:"lock"`
-	Protect []string `json:"protect"`
-	Hide    []string `json:"hide"`
-	Network bool     `json:"network"`
-}
-
-// sandboxStatus is one line the setup writes back.
-type sandboxStatus struct {
-	Report *SandboxReport `json:"report,omitempty"`
-	Error  string         `json:"error,omitempty"`
-}
+// code between fork and exec, so Start starts /proc/self/exe in new
+// namespaces with the sandboxinit.Marker environment, and the init of
+// package sandboxinit (which Go initialises before almost every other
+// package) sets the sandbox up and execs bash in place of the program,
+// never returning to main. The setup is read from a pipe on fd 3; what
+// happened is written to fd 4, which closes when bash is executed.
+const sandboxSetupMax = 30 * time.Second // for the setup to report
 
 // startSandboxed starts the sandbox setup in new namespaces, hands it the
 // command, and waits until it has either executed bash or failed.
-func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *Sandbox) (pid int, rep *SandboxReport, err error) {
+func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *Sandbox) (pid int, run *sandboxRun, err error) {
 	if sb.Err != nil {
 		return 0, nil, fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect} {
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return 0, nil, fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)
@@ -78,20 +50,24 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: %w", err)
 	}
-	cfg := sandboxConfig{
+	cfg := sandboxinit.Config{
 		Shell:   shell,
 		Argv:    argv,
 		Env:     attr.Env,
 		Dir:     dir,
-		Lock:    lockDirs(sb.Protect),
+		Lock:    lockDirs(append(slices.Clip(sb.Protect), sb.Absent...)),
 		Protect: sb.Protect,
 		Hide:    outermost(sb.Hide),
 		Network: sb.Network,
 	}
-	data, err := json.Marshal(cfg)
-	if err != nil {
-		return 0, nil, fmt.Errorf("sandbox: %w", err)
+	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect} {
+		for _, s := range list {
+			if !sandboxinit.Valid(s) {
+				return 0, nil, fmt.Errorf("sandbox: %q holds a NUL byte", s)
+			}
+		}
 	}
+	data := cfg.Encode()
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: pipe: %w", err)
@@ -118,13 +94,14 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	sys.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN}
 	child := &syscall.ProcAttr{
 		Dir: attr.Dir,
-		// The setup runs with no environment: nothing the request put
-		// there (LD_PRELOAD, GODEBUG) may act before the sandbox is up.
-		Env:   []string{},
+		// The setup runs with an environment of its own: nothing the
+		// request put there (LD_PRELOAD, GODEBUG) may act before the
+		// sandbox is up.
+		Env:   sandboxinit.Env,
 		Files: append(slices.Clip(attr.Files), cfgR.Fd(), stW.Fd()),
 		Sys:   &sys,
 	}
-	pid, _, err = syscall.StartProcess("/proc/self/exe", []string{sandboxArg0}, child)
+	pid, _, err = syscall.StartProcess("/proc/self/exe", []string{"cmdguard-sandbox-setup"}, child)
 	runtime.KeepAlive(cfgR)
 	runtime.KeepAlive(stW)
 	cfgR.Close()
@@ -132,7 +109,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: new user and mount namespaces: %w", err)
 	}
-	failed := func(err error) (int, *SandboxReport, error) {
+	failed := func(err error) (int, *sandboxRun, error) {
 		syscall.Kill(pid, syscall.SIGKILL)
 		var ws syscall.WaitStatus
 		for {
@@ -145,41 +122,176 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	stR.SetReadDeadline(time.Now().Add(sandboxSetupMax))
 	if _, err := cfgW.Write(data); err != nil {
 		// The setup died before reading: its status says why.
-		if st, serr := readStatus(stR); serr == nil && st.Error != "" {
-			return failed(errors.New(st.Error))
+		if _, serr := readStatus(stR, sb.Network); serr != nil {
+			return failed(serr)
 		}
 		return failed(fmt.Errorf("send setup: %w", err))
 	}
 	cfgW.Close()
-	st, err := readStatus(stR)
-	switch {
-	case err != nil:
+	run, err = readStatus(stR, sb.Network)
+	if err != nil {
 		return failed(err)
-	case st.Error != "":
-		return failed(errors.New(st.Error))
-	case st.Report == nil:
-		return failed(errors.New("the setup ended without a word"))
 	}
-	return pid, st.Report, nil
+	return pid, run, nil
 }
 
 // readStatus reads the setup's status lines until it executes bash or
-// ends; the last line decides.
-func readStatus(r io.Reader) (sandboxStatus, error) {
-	var last sandboxStatus
+// ends; the last line decides: "ok HIDDEN PROTECTED ABI NSDEV NSINO" or
+// "error MSG".
+func readStatus(r io.Reader, network bool) (*sandboxRun, error) {
+	var last string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 1<<20)
 	for sc.Scan() {
-		var st sandboxStatus
-		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
-			return last, fmt.Errorf("read setup status: %w", err)
-		}
-		last = st
+		last = sc.Text()
 	}
 	if err := sc.Err(); err != nil {
-		return last, fmt.Errorf("read setup status: %w", err)
+		return nil, fmt.Errorf("read setup status: %w", err)
 	}
-	return last, nil
+	if msg, ok := strings.CutPrefix(last, "error "); ok {
+		return nil, errors.New(msg)
+	}
+	rest, ok := strings.CutPrefix(last, "ok ")
+	if !ok {
+		return nil, errors.New("the setup ended without a word")
+	}
+	var n [5]uint64
+	f := strings.Fields(rest)
+	if len(f) != len(n) {
+		return nil, fmt.Errorf("read setup status: %q", last)
+	}
+	for i := range n {
+		v, err := strconv.ParseUint(f[i], 10, 64)
+		if err != nil || (i < 3 && v > 1<<31) {
+			return nil, fmt.Errorf("read setup status: %q", last)
+		}
+		n[i] = v
+	}
+	rep := &SandboxReport{Applied: true, Layers: []string{"user", "mount"}, Network: network,
+		Hidden: int(n[0]), Protected: int(n[1]), LandlockABI: int(n[2])}
+	if !network {
+		rep.Layers = append(rep.Layers, "net")
+	}
+	rep.Layers = append(rep.Layers, "landlock")
+	return &sandboxRun{report: rep, userns: devIno{n[3], n[4]}}, nil
+}
+
+// killSandbox kills every process left in the user namespace ns or one
+// nested in it, and waits until none is left (at most sandboxEndMax; a
+// process stuck in the kernel may outlast it). It returns how many it
+// killed. A process that left the command's session escapes the
+// executor's other kills, not this one.
+func killSandbox(ns devIno) int {
+	own, err := nsOf("/proc/self/ns/user")
+	if err != nil {
+		return 0
+	}
+	killed := map[int]bool{}
+	deadline := time.Now().Add(sandboxEndMax)
+	for pause := 100 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
+		left := 0
+		for _, pid := range procPids() {
+			if !inSandbox(pid, ns, own) {
+				continue
+			}
+			// A pidfd names this process even if its pid is reused
+			// meanwhile; it is checked again through the pidfd's pid.
+			pfd, err := unix.PidfdOpen(pid, 0)
+			if err != nil {
+				continue // ended
+			}
+			// A zombie has ended (its parent may never reap it).
+			if inSandbox(pid, ns, own) && !zombie(pid) && unix.PidfdSendSignal(pfd, unix.SIGKILL, nil, 0) == nil {
+				left++
+				killed[pid] = true
+			}
+			unix.Close(pfd)
+		}
+		if left == 0 || time.Now().After(deadline) {
+			return len(killed)
+		}
+		time.Sleep(pause)
+	}
+}
+
+// sandboxEndMax bounds the wait for the sandbox's last processes.
+const sandboxEndMax = 2 * time.Second
+
+// inSandbox reports whether process pid is in user namespace ns or in one
+// nested in it. own is the caller's user namespace, where the walk up
+// stops. A process whose namespace cannot be read (another user's, or
+// ended) is not.
+func inSandbox(pid int, ns, own devIno) bool {
+	p := "/proc/" + strconv.Itoa(pid) + "/ns/user"
+	id, err := nsOf(p)
+	switch {
+	case err != nil || id == own:
+		return false
+	case id == ns:
+		return true
+	}
+	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	for range 32 {
+		parent, err := unix.IoctlRetInt(fd, unix.NS_GET_PARENT)
+		unix.Close(fd)
+		if err != nil {
+			return false
+		}
+		fd = parent
+		var st unix.Stat_t
+		if unix.Fstat(fd, &st) != nil {
+			break
+		}
+		switch (devIno{uint64(st.Dev), st.Ino}) {
+		case ns:
+			unix.Close(fd)
+			return true
+		case own:
+			unix.Close(fd)
+			return false
+		}
+	}
+	unix.Close(fd)
+	return false
+}
+
+// zombie reports whether process pid has ended but is not reaped (or
+// is gone).
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
+}
+
+func nsOf(p string) (devIno, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(p, &st); err != nil {
+		return devIno{}, err
+	}
+	return devIno{uint64(st.Dev), st.Ino}, nil
+}
+
+// procPids lists the processes in /proc.
+func procPids() []int {
+	f, err := os.Open("/proc")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	pids := make([]int, 0, len(names))
+	for _, n := range names {
+		if pid, err := strconv.Atoi(n); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // lockDirs returns every directory above a protected path (but /), top
@@ -217,293 +329,4 @@ func outermost(paths []string) []string {
 		out = append(out, p)
 	}
 	return out
-}
-
-// sandboxMain is the setup process: it never returns.
-func sandboxMain() {
-	status := os.NewFile(4, "sandbox-status")
-	syscall.CloseOnExec(4)
-	say := func(st sandboxStatus) {
-		b, _ := json.Marshal(st)
-		status.Write(append(b, '\n'))
-	}
-	conf := os.NewFile(3, "sandbox-config")
-	data, err := io.ReadAll(io.LimitReader(conf, sandboxConfMax))
-	conf.Close()
-	var cfg sandboxConfig
-	if err == nil {
-		err = json.Unmarshal(data, &cfg)
-	}
-	if err != nil {
-		say(sandboxStatus{Error: "read setup: " + err.Error()})
-		os.Exit(sandboxFailExit)
-	}
-	rep, err := sandboxSetup(&cfg)
-	if err != nil {
-		say(sandboxStatus{Error: err.Error()})
-		os.Exit(sandboxFailExit)
-	}
-	say(sandboxStatus{Report: rep})
-	err = syscall.Exec(cfg.Shell, cfg.Argv, cfg.Env)
-	say(sandboxStatus{Error: fmt.Sprintf("start %s: %v", cfg.Shell, err)})
-	os.Exit(sandboxFailExit)
-}
-
-// sandboxSetup builds the sandbox in the new namespaces: mounts, network,
-// Landlock, and then gives up every capability.
-func sandboxSetup(cfg *sandboxConfig) (*SandboxReport, error) {
-	rep := &SandboxReport{Applied: true, Layers: []string{"user", "mount"}, Network: cfg.Network}
-	if !cfg.Network {
-		rep.Layers = append(rep.Layers, "net")
-	}
-	// Nothing done here may reach the namespace the command came from.
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return nil, fmt.Errorf("make mounts private: %w", err)
-	}
-	for _, d := range cfg.Lock {
-		if _, err := remount(d, false, "lock directory"); err != nil {
-			return nil, err
-		}
-	}
-	for _, p := range cfg.Protect {
-		ok, err := remount(p, true, "protect")
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			rep.Protected++
-		}
-	}
-	if len(cfg.Hide) > 0 {
-		n, err := hide(cfg.Hide)
-		if err != nil {
-			return nil, err
-		}
-		rep.Hidden = n
-	}
-	if !cfg.Network {
-		if err := loopbackUp(); err != nil {
-			return nil, fmt.Errorf("network namespace: bring up lo: %w", err)
-		}
-	}
-	// The working directory was entered before the mounts: enter it
-	// again, so that it is seen through them (and one inside a hidden
-	// directory is not reachable at all).
-	if err := unix.Chdir(cfg.Dir); err != nil {
-		return nil, fmt.Errorf("working directory: %w", err)
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return nil, fmt.Errorf("no_new_privs: %w", err)
-	}
-	abi, err := landlock()
-	rep.LandlockABI = abi
-	if err != nil {
-		return nil, err
-	}
-	rep.Layers = append(rep.Layers, "landlock")
-	if err := dropCapabilities(); err != nil {
-		return nil, err
-	}
-	return rep, nil
-}
-
-// openExact opens p as an O_PATH descriptor without following any
-// symbolic link on the way. ok is false when p does not exist.
-func openExact(p string) (fd int, ok bool, err error) {
-	fd, err = unix.Openat2(unix.AT_FDCWD, p, &unix.OpenHow{
-		Flags:   unix.O_PATH | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
-	})
-	switch {
-	case err == nil:
-		return fd, true, nil
-	case errors.Is(err, unix.ENOENT):
-		return -1, false, nil
-	}
-	return -1, false, fmt.Errorf("open %s: %w", p, err)
-}
-
-// remount mounts p on itself, with everything mounted below it, read-only
-// when ro is set. ok is false when p does not exist.
-func remount(p string, ro bool, what string) (ok bool, err error) {
-	fd, ok, err := openExact(p)
-	if !ok || err != nil {
-		if err != nil {
-			err = fmt.Errorf("%s: %w", what, err)
-		}
-		return false, err
-	}
-	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return false, fmt.Errorf("%s %s: %w", what, p, err)
-	}
-	if st.Mode&unix.S_IFMT == unix.S_IFLNK && !ro {
-		return false, fmt.Errorf("%s %s: a symbolic link", what, p)
-	}
-	// A protected symbolic link is mounted on itself: it can then be
-	// neither removed nor replaced (what it points to is protected on
-	// its own).
-	tree, err := unix.OpenTree(fd, "", unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC|unix.AT_RECURSIVE|unix.AT_EMPTY_PATH)
-	if err != nil {
-		return false, fmt.Errorf("%s %s: clone: %w", what, p, err)
-	}
-	defer unix.Close(tree)
-	if ro {
-		attr := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY | unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV}
-		if err := unix.MountSetattr(tree, "", unix.AT_EMPTY_PATH|unix.AT_RECURSIVE, &attr); err != nil {
-			return false, fmt.Errorf("%s %s: read-only: %w", what, p, err)
-		}
-	}
-	if err := unix.MoveMount(tree, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH); err != nil {
-		return false, fmt.Errorf("%s %s: mount: %w", what, p, err)
-	}
-	return true, nil
-}
-
-// hide covers each path with an empty read-only file or directory from a
-// private tmpfs, and returns how many it covered.
-func hide(paths []string) (int, error) {
-	fsfd, err := unix.Fsopen("tmpfs", unix.FSOPEN_CLOEXEC)
-	if err != nil {
-		return 0, fmt.Errorf("hide: tmpfs: %w", err)
-	}
-	defer unix.Close(fsfd)
-	if err := unix.FsconfigSetString(fsfd, "size", "4k"); err != nil {
-		return 0, fmt.Errorf("hide: tmpfs: %w", err)
-	}
-	if err := unix.FsconfigCreate(fsfd); err != nil {
-		return 0, fmt.Errorf("hide: tmpfs: %w", err)
-	}
-	mnt, err := unix.Fsmount(fsfd, unix.FSMOUNT_CLOEXEC, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC)
-	if err != nil {
-		return 0, fmt.Errorf("hide: tmpfs: %w", err)
-	}
-	defer unix.Close(mnt)
-	if err := unix.Mkdirat(mnt, "d", 0o555); err != nil {
-		return 0, fmt.Errorf("hide: empty directory: %w", err)
-	}
-	f, err := unix.Openat(mnt, "f", unix.O_CREAT|unix.O_EXCL|unix.O_WRONLY|unix.O_CLOEXEC, 0o444)
-	if err != nil {
-		return 0, fmt.Errorf("hide: empty file: %w", err)
-	}
-	unix.Close(f)
-	ro := unix.MountAttr{Attr_set: unix.MOUNT_ATTR_RDONLY}
-	if err := unix.MountSetattr(mnt, "", unix.AT_EMPTY_PATH, &ro); err != nil {
-		return 0, fmt.Errorf("hide: read-only tmpfs: %w", err)
-	}
-	n := 0
-	for _, p := range paths {
-		fd, ok, err := openExact(p)
-		if err != nil {
-			return n, fmt.Errorf("hide: %w", err)
-		}
-		if !ok {
-			continue
-		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			unix.Close(fd)
-			return n, fmt.Errorf("hide %s: %w", p, err)
-		}
-		src := "f"
-		switch st.Mode & unix.S_IFMT {
-		case unix.S_IFDIR:
-			src = "d"
-		case unix.S_IFLNK:
-			unix.Close(fd)
-			return n, fmt.Errorf("hide %s: a symbolic link", p)
-		}
-		tree, err := unix.OpenTree(mnt, src, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
-		if err == nil {
-			err = unix.MoveMount(tree, "", fd, "", unix.MOVE_MOUNT_F_EMPTY_PATH|unix.MOVE_MOUNT_T_EMPTY_PATH)
-			unix.Close(tree)
-		}
-		unix.Close(fd)
-		if err != nil {
-			return n, fmt.Errorf("hide %s: %w", p, err)
-		}
-		n++
-	}
-	return n, nil
-}
-
-// loopbackUp brings up the loopback interface of the new network
-// namespace, so that the command can still talk to itself on 127.0.0.1.
-func loopbackUp() error {
-	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	defer unix.Close(fd)
-	ifr, err := unix.NewIfreq("lo")
-	if err != nil {
-		return err
-	}
-	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
-		return err
-	}
-	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
-	return unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr)
-}
-
-// landlockRuleset is struct landlock_ruleset_attr up to ABI 7.
-type landlockRuleset struct {
-	handledFS  uint64
-	handledNet uint64
-	scoped     uint64
-}
-
-// landlock puts the setup (and so the command) in a Landlock domain and
-// returns the kernel's ABI version. The domain restricts no file access
-// that the mounts grant; it is there for what namespaces cannot express:
-// a process in it cannot inspect processes outside it (ptrace, and
-// /proc/PID/root, cwd, fd, mem, environ of the caller and of every other
-// process of the person), cannot mount or unmount anything (so the hiding
-// mounts stay), and from ABI 6 cannot signal processes outside it or
-// connect to their abstract Unix sockets.
-func landlock() (int, error) {
-	v, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, 0, 0, unix.LANDLOCK_CREATE_RULESET_VERSION)
-	if errno != 0 {
-		return 0, fmt.Errorf("landlock unavailable (%v): without it, processes outside the sandbox could be inspected through /proc", errno)
-	}
-	abi := int(v)
-	// Handling device-node creation (which a user namespace refuses
-	// anyway) makes the domain restrict file systems, which is what
-	// denies mount and umount.
-	attr := landlockRuleset{handledFS: unix.LANDLOCK_ACCESS_FS_MAKE_CHAR | unix.LANDLOCK_ACCESS_FS_MAKE_BLOCK}
-	if abi >= 6 {
-		attr.scoped = unix.LANDLOCK_SCOPE_SIGNAL | unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
-	}
-	fd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
-	if errno != 0 {
-		return abi, fmt.Errorf("landlock ruleset: %w", errno)
-	}
-	defer unix.Close(int(fd))
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, fd, 0, 0); errno != 0 {
-		return abi, fmt.Errorf("landlock restrict: %w", errno)
-	}
-	return abi, nil
-}
-
-// dropCapabilities gives up every capability in the user namespace, for
-// good: the command (even as uid 0 there) cannot unmount what hides a file.
-func dropCapabilities() error {
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
-		return fmt.Errorf("drop ambient capabilities: %w", err)
-	}
-	for c := 0; c <= unix.CAP_LAST_CAP+8; c++ {
-		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil {
-			if errors.Is(err, unix.EINVAL) && c > unix.CAP_LAST_CAP {
-				break
-			}
-			return fmt.Errorf("drop capability %d: %w", c, err)
-		}
-	}
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capset(&hdr, &data[0]); err != nil {
-		return fmt.Errorf("drop capabilities: %w", err)
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/exec/internal/sandboxinit"
 )
 
 // These tests run the same command with and without the sandbox: without
@@ -374,4 +376,116 @@ func BenchmarkBareNamespacesTrue(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestSandboxSetupSkipsInits checks that the re-executed setup runs
+// before the program's other package initialisers: with inittrace, the
+// setup's run (which ends in exec and never prints its own line) shows
+// the runtime's and syscall's initialisers but not those of os or
+// encoding/json, which every program using this package links.
+func TestSandboxSetupSkipsInits(t *testing.T) {
+	t.Parallel()
+	cfg := sandboxinit.Config{Shell: "/bin/true", Argv: []string{"true"}, Dir: "/", Network: true}
+	conf, err := os.CreateTemp(t.TempDir(), "conf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conf.Write(cfg.Encode()); err != nil {
+		t.Fatal(err)
+	}
+	conf.Seek(0, 0)
+	status, err := os.CreateTemp(t.TempDir(), "status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := osexec.Command("/proc/self/exe")
+	cmd.Env = append(slices.Clone(sandboxinit.Env), "GODEBUG=inittrace=1")
+	cmd.ExtraFiles = []*os.File{conf, status}
+	uid, gid := os.Geteuid(), os.Getegid()
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		AmbientCaps: []uintptr{21, 8, 12}, // CAP_SYS_ADMIN, CAP_SETPCAP, CAP_NET_ADMIN
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("setup: %v\n%s", err, stderr.String())
+	}
+	st, _ := os.ReadFile(status.Name())
+	if !strings.HasPrefix(string(st), "ok ") {
+		t.Fatalf("status %q\n%s", st, stderr.String())
+	}
+	trace := stderr.String()
+	if !strings.Contains(trace, "init syscall @") {
+		t.Fatalf("no init trace:\n%s", trace)
+	}
+	for _, pkg := range []string{"os", "encoding/json", "github.com/cmdguard/cmdguard/exec"} {
+		if strings.Contains(trace, "init "+pkg+" @") {
+			t.Errorf("package %s was initialised before the setup ran:\n%s", pkg, trace)
+		}
+	}
+}
+
+// TestSandboxEndsEscapees: processes that left the command's session
+// (setsid, and one in a user namespace nested in the sandbox's) are
+// killed when the command ends, before After runs; without the sandbox
+// they outlive the run and write their file.
+func TestSandboxEndsEscapees(t *testing.T) {
+	t.Parallel()
+	const cmd = `setsid sh -c 'sleep 0.4; echo late > late1' </dev/null >/dev/null 2>&1 &
+		unshare -Ur setsid sh -c 'sleep 0.4; echo late > late2' </dev/null >/dev/null 2>&1 &
+		sleep 0.1`
+	for _, sandboxed := range []bool{false, true} {
+		dir := sandboxProject(t)
+		var sb *exec.Sandbox
+		afterSaw := -1
+		if sandboxed {
+			sb = projectSandbox(dir)
+			sb.After = func() []exec.Quarantined {
+				afterSaw = 0
+				for _, pid := range pgrepLate(t) {
+					if pid != "" {
+						afterSaw++
+					}
+				}
+				return []exec.Quarantined{{Path: filepath.Join(dir, "x"), Reason: "test"}}
+			}
+		}
+		r := sandboxRun(t, dir, cmd, sb)
+		time.Sleep(800 * time.Millisecond)
+		var wrote []string
+		for _, f := range []string{"late1", "late2"} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				wrote = append(wrote, f)
+			}
+		}
+		if !sandboxed {
+			if len(wrote) != 2 {
+				t.Fatalf("without the sandbox, the escapees wrote %v, want both: the case proves nothing\n%s", wrote, output(r))
+			}
+			continue
+		}
+		if len(wrote) != 0 || r.Sandbox.Survivors < 2 {
+			t.Errorf("in the sandbox: escapees wrote %v, survivors killed %d, want none and ≥ 2\n%s", wrote, r.Sandbox.Survivors, output(r))
+		}
+		if afterSaw != 0 || len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Reason != "test" {
+			t.Errorf("After saw %d sleepers (want 0, after the kill), report %+v", afterSaw, r.Sandbox)
+		}
+	}
+}
+
+// pgrepLate lists the processes whose command line writes a "late" file
+// (read from /proc: pgrep may not be installed).
+func pgrepLate(t *testing.T) []string {
+	var pids []string
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.Contains(b, []byte("echo late > late")) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
 }

@@ -116,6 +116,15 @@ func (c *cli) run(args []string) int {
 	if res.Sandbox != nil && !res.Sandbox.Applied && f.format == "text" {
 		fmt.Fprintf(c.stderr, "cmdguard: ran WITHOUT the sandbox (required: false): %s\n", res.Sandbox.Error)
 	}
+	if res.Sandbox != nil && f.format == "text" {
+		for _, q := range res.Sandbox.Quarantined {
+			if q.Error != "" {
+				fmt.Fprintf(c.stderr, "cmdguard: the command created %s (%s) and it could NOT be moved aside: %s\n", q.Path, q.Reason, q.Error)
+			} else {
+				fmt.Fprintf(c.stderr, "cmdguard: the command created %s (%s): moved to %s\n", q.Path, q.Reason, q.MovedTo)
+			}
+		}
+	}
 	if f.format == "json" {
 		writeRunJSON(c.stdout, out, res.Stdout.Data, res.Stderr.Data)
 	} else if res.Signal != "" || res.Status != exec.StatusCompleted {

@@ -1,0 +1,508 @@
+package sandboxinit
+
+import (
+	"runtime"
+	"syscall"
+	"unsafe"
+)
+
+func init() {
+	if v, ok := syscall.Getenv("CMDGUARD_SANDBOX_SETUP"); !ok || "CMDGUARD_SANDBOX_SETUP="+v != Marker {
+		return
+	}
+	runtime.LockOSThread() // credentials, Landlock and exec are per thread
+	setupMain()
+}
+
+// System calls and constants of the new mount API and Landlock (the same
+// numbers on every Linux architecture since 5.1), and a few that package
+// syscall lacks.
+const (
+	sysOpenTree         = 428
+	sysMoveMount        = 429
+	sysFsopen           = 430
+	sysFsconfig         = 431
+	sysFsmount          = 432
+	sysOpenat2          = 437
+	sysMountSetattr     = 442
+	sysLandlockCreate   = 444
+	sysLandlockRestrict = 446
+
+	openTreeClone      = 0x1
+	atRecursive        = 0x8000
+	atEmptyPath        = 0x1000
+	moveMountFEmpty    = 0x4
+	moveMountTEmpty    = 0x40
+	mountAttrRdonly    = 0x1
+	mountAttrNosuid    = 0x2
+	mountAttrNodev     = 0x4
+	mountAttrNoexec    = 0x8
+	fsopenCloexec      = 0x1
+	fsconfigSetString  = 1
+	fsconfigCmdCreate  = 6
+	fsmountCloexec     = 0x1
+	resolveNoMagic     = 0x2
+	resolveNoSymlinks  = 0x4
+	oPath              = 0x200000
+	prSetNoNewPrivs    = 38
+	prCapAmbient       = 47
+	prCapAmbientClear  = 4
+	prCapbsetDrop      = 24
+	capVersion3        = 0x20080522
+	landlockVersion    = 1 << 0
+	landlockMakeChar   = 1 << 6
+	landlockMakeBlock  = 1 << 11
+	landlockScopeUnix  = 1 << 0
+	landlockScopeSig   = 1 << 1
+	siocgifflags       = 0x8913
+	siocsifflags       = 0x8914
+	iffUp              = 0x1
+	maxConfig          = 64 << 20
+	statusErrorPrefix  = "error "
+	statusReportPrefix = "ok "
+)
+
+type openHow struct{ flags, mode, resolve uint64 }
+
+type mountAttr struct{ set, clr, propagation, userns uint64 }
+
+type landlockRuleset struct{ handledFS, handledNet, scoped uint64 }
+
+// setupMain is the setup process: it never returns.
+func setupMain() {
+	syscall.CloseOnExec(StatusFd)
+	fail := func(msg string) {
+		say(statusErrorPrefix + msg)
+		syscall.Exit(FailExit)
+	}
+	data, err := readAll(ConfigFd)
+	syscall.Close(ConfigFd)
+	if err != "" {
+		fail("read setup: " + err)
+	}
+	cfg, ok := decode(data)
+	if !ok {
+		fail("read setup: malformed")
+	}
+	hidden, protected, abi, msg := setup(&cfg)
+	if msg != "" {
+		fail(msg)
+	}
+	// The user namespace names the sandbox: its processes are found by it
+	// after the run.
+	var ns syscall.Stat_t
+	if err := syscall.Stat("/proc/self/ns/user", &ns); err != nil {
+		fail("user namespace: " + err.Error())
+	}
+	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi) + " " +
+		utoa(uint64(ns.Dev)) + " " + utoa(ns.Ino))
+	err2 := syscall.Exec(cfg.Shell, cfg.Argv, cfg.Env)
+	fail("start " + cfg.Shell + ": " + err2.Error())
+}
+
+func say(line string) {
+	b := []byte(line + "\n")
+	for len(b) > 0 {
+		n, err := syscall.Write(StatusFd, b)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return
+		}
+		b = b[n:]
+	}
+}
+
+func readAll(fd int) ([]byte, string) {
+	buf := make([]byte, 0, 4096)
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) >= maxConfig {
+				return nil, "too large"
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			return nil, err.Error()
+		case n == 0:
+			return buf, ""
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// decode reads what Config.Encode wrote.
+func decode(b []byte) (c Config, ok bool) {
+	next := func() (string, bool) {
+		for i, x := range b {
+			if x == 0 {
+				s := string(b[:i])
+				b = b[i+1:]
+				return s, true
+			}
+		}
+		return "", false
+	}
+	list := func() ([]string, bool) {
+		s, ok := next()
+		n, ok2 := atoi(s)
+		if !ok || !ok2 {
+			return nil, false
+		}
+		l := make([]string, 0, n)
+		for range n {
+			s, ok := next()
+			if !ok {
+				return nil, false
+			}
+			l = append(l, s)
+		}
+		return l, true
+	}
+	var oks [9]bool
+	var v, net string
+	v, oks[0] = next()
+	c.Shell, oks[1] = next()
+	c.Argv, oks[2] = list()
+	c.Env, oks[3] = list()
+	c.Dir, oks[4] = next()
+	c.Lock, oks[5] = list()
+	c.Protect, oks[6] = list()
+	c.Hide, oks[7] = list()
+	net, oks[8] = next()
+	for _, o := range oks {
+		if !o {
+			return c, false
+		}
+	}
+	c.Network = net == "1"
+	return c, v == "v2" && len(b) == 0
+}
+
+func errnoMsg(what, p string, err error) string {
+	if p != "" {
+		what += " " + p
+	}
+	return what + ": " + err.Error()
+}
+
+// setup builds the sandbox in the new namespaces: mounts, network,
+// Landlock, and then gives up every capability. msg is why it failed.
+func setup(cfg *Config) (hidden, protected, abi int, msg string) {
+	// Nothing done here may reach the namespace the command came from.
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return 0, 0, 0, errnoMsg("make mounts private", "", err)
+	}
+	for _, d := range cfg.Lock {
+		if _, msg := remount(d, false, "lock directory"); msg != "" {
+			return 0, 0, 0, msg
+		}
+	}
+	for _, p := range cfg.Protect {
+		ok, msg := remount(p, true, "protect")
+		if msg != "" {
+			return 0, 0, 0, msg
+		}
+		if ok {
+			protected++
+		}
+	}
+	if len(cfg.Hide) > 0 {
+		n, msg := hide(cfg.Hide)
+		if msg != "" {
+			return 0, 0, 0, msg
+		}
+		hidden = n
+	}
+	if !cfg.Network {
+		if err := loopbackUp(); err != nil {
+			return 0, 0, 0, errnoMsg("network namespace: bring up lo", "", err)
+		}
+	}
+	// The working directory was entered before the mounts: enter it
+	// again, so that it is seen through them (and one inside a hidden
+	// directory is not reachable at all).
+	if err := syscall.Chdir(cfg.Dir); err != nil {
+		return 0, 0, 0, errnoMsg("working directory", "", err)
+	}
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0, 0); e != 0 {
+		return 0, 0, 0, errnoMsg("no_new_privs", "", e)
+	}
+	abi, msg = landlock()
+	if msg != "" {
+		return 0, 0, abi, msg
+	}
+	if msg := dropCapabilities(); msg != "" {
+		return 0, 0, abi, msg
+	}
+	return hidden, protected, abi, ""
+}
+
+// openExact opens p as an O_PATH descriptor without following any
+// symbolic link on the way (a link at the end is opened as itself). ok
+// is false when p does not exist.
+func openExact(p string) (fd int, ok bool, err error) {
+	b, err := syscall.BytePtrFromString(p)
+	if err != nil {
+		return -1, false, err
+	}
+	how := openHow{flags: oPath | syscall.O_NOFOLLOW | syscall.O_CLOEXEC, resolve: resolveNoSymlinks | resolveNoMagic}
+	r, _, e := syscall.Syscall6(sysOpenat2, atFdcwd, uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+	switch e {
+	case 0:
+		return int(r), true, nil
+	case syscall.ENOENT:
+		return -1, false, nil
+	}
+	return -1, false, e
+}
+
+// atFdcwd is AT_FDCWD (-100) as a uintptr.
+const atFdcwd = ^uintptr(99)
+
+func openTree(dfd int, p string, flags uintptr) (int, error) {
+	b, err := syscall.BytePtrFromString(p)
+	if err != nil {
+		return -1, err
+	}
+	r, _, e := syscall.Syscall(sysOpenTree, uintptr(dfd), uintptr(unsafe.Pointer(b)), flags)
+	if e != 0 {
+		return -1, e
+	}
+	return int(r), nil
+}
+
+var empty = [1]byte{}
+
+func moveMount(from, to int) error {
+	p := uintptr(unsafe.Pointer(&empty[0]))
+	if _, _, e := syscall.Syscall6(sysMoveMount, uintptr(from), p, uintptr(to), p, moveMountFEmpty|moveMountTEmpty, 0); e != 0 {
+		return e
+	}
+	return nil
+}
+
+func mountSetattr(fd int, flags uintptr, attr *mountAttr) error {
+	p := uintptr(unsafe.Pointer(&empty[0]))
+	if _, _, e := syscall.Syscall6(sysMountSetattr, uintptr(fd), p, atEmptyPath|flags, uintptr(unsafe.Pointer(attr)), unsafe.Sizeof(*attr), 0); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// remount mounts p on itself, with everything mounted below it, read-only
+// when ro is set. ok is false when p does not exist.
+func remount(p string, ro bool, what string) (ok bool, msg string) {
+	fd, ok, err := openExact(p)
+	if !ok || err != nil {
+		if err != nil {
+			return false, errnoMsg(what, p, err)
+		}
+		return false, ""
+	}
+	defer syscall.Close(fd)
+	if !ro {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			return false, errnoMsg(what, p, err)
+		}
+		if st.Mode&syscall.S_IFMT == syscall.S_IFLNK {
+			return false, what + " " + p + ": a symbolic link"
+		}
+	}
+	// A protected symbolic link is mounted on itself: it can then be
+	// neither removed nor replaced (what it points to is protected on
+	// its own).
+	tree, err := openTree(fd, "", openTreeClone|syscall.O_CLOEXEC|atRecursive|atEmptyPath)
+	if err != nil {
+		return false, errnoMsg(what+" (clone)", p, err)
+	}
+	defer syscall.Close(tree)
+	if ro {
+		attr := mountAttr{set: mountAttrRdonly | mountAttrNosuid | mountAttrNodev}
+		if err := mountSetattr(tree, atRecursive, &attr); err != nil {
+			return false, errnoMsg(what+" (read-only)", p, err)
+		}
+	}
+	if err := moveMount(tree, fd); err != nil {
+		return false, errnoMsg(what+" (mount)", p, err)
+	}
+	return true, ""
+}
+
+// hide covers each path with an empty read-only file or directory from a
+// private tmpfs, and returns how many it covered. (A bind mount through
+// /proc/self/fd of the first cover, instead of a clone of the tmpfs for
+// each path, measured slower: 12 against 10 ms for 1,000 paths.)
+func hide(paths []string) (int, string) {
+	mnt, msg := emptyTmpfs()
+	if msg != "" {
+		return 0, msg
+	}
+	defer syscall.Close(mnt)
+	n := 0
+	for _, p := range paths {
+		fd, ok, err := openExact(p)
+		if err != nil {
+			return n, errnoMsg("hide", p, err)
+		}
+		if !ok {
+			continue
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			syscall.Close(fd)
+			return n, errnoMsg("hide", p, err)
+		}
+		src := "f"
+		switch st.Mode & syscall.S_IFMT {
+		case syscall.S_IFDIR:
+			src = "d"
+		case syscall.S_IFLNK:
+			syscall.Close(fd)
+			return n, "hide " + p + ": a symbolic link"
+		}
+		tree, err := openTree(mnt, src, openTreeClone|syscall.O_CLOEXEC)
+		if err == nil {
+			err = moveMount(tree, fd)
+			syscall.Close(tree)
+		}
+		syscall.Close(fd)
+		if err != nil {
+			return n, errnoMsg("hide", p, err)
+		}
+		n++
+	}
+	return n, ""
+}
+
+// emptyTmpfs makes a read-only tmpfs, not attached anywhere, holding an
+// empty directory d and an empty file f.
+func emptyTmpfs() (int, string) {
+	fs, err := syscall.BytePtrFromString("tmpfs")
+	if err != nil {
+		return -1, err.Error()
+	}
+	r, _, e := syscall.Syscall(sysFsopen, uintptr(unsafe.Pointer(fs)), fsopenCloexec, 0)
+	if e != 0 {
+		return -1, errnoMsg("hide: tmpfs", "", e)
+	}
+	fsfd := int(r)
+	defer syscall.Close(fsfd)
+	key, _ := syscall.BytePtrFromString("size")
+	val, _ := syscall.BytePtrFromString("4k")
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fsfd), fsconfigSetString, uintptr(unsafe.Pointer(key)), uintptr(unsafe.Pointer(val)), 0, 0); e != 0 {
+		return -1, errnoMsg("hide: tmpfs", "", e)
+	}
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fsfd), fsconfigCmdCreate, 0, 0, 0, 0); e != 0 {
+		return -1, errnoMsg("hide: tmpfs", "", e)
+	}
+	r, _, e = syscall.Syscall(sysFsmount, uintptr(fsfd), fsmountCloexec, mountAttrNosuid|mountAttrNodev|mountAttrNoexec)
+	if e != 0 {
+		return -1, errnoMsg("hide: tmpfs", "", e)
+	}
+	mnt := int(r)
+	if err := syscall.Mkdirat(mnt, "d", 0o555); err != nil {
+		syscall.Close(mnt)
+		return -1, errnoMsg("hide: empty directory", "", err)
+	}
+	f, err := syscall.Openat(mnt, "f", syscall.O_CREAT|syscall.O_EXCL|syscall.O_WRONLY|syscall.O_CLOEXEC, 0o444)
+	if err != nil {
+		syscall.Close(mnt)
+		return -1, errnoMsg("hide: empty file", "", err)
+	}
+	syscall.Close(f)
+	if err := mountSetattr(mnt, 0, &mountAttr{set: mountAttrRdonly}); err != nil {
+		syscall.Close(mnt)
+		return -1, errnoMsg("hide: read-only tmpfs", "", err)
+	}
+	return mnt, ""
+}
+
+// loopbackUp brings up the loopback interface of the new network
+// namespace, so that the command can still talk to itself on 127.0.0.1.
+func loopbackUp() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_DGRAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	var ifr struct {
+		name  [16]byte
+		flags uint16
+		_     [22]byte
+	}
+	copy(ifr.name[:], "lo")
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), siocgifflags, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		return e
+	}
+	ifr.flags |= iffUp
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), siocsifflags, uintptr(unsafe.Pointer(&ifr))); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// landlock puts the setup (and so the command) in a Landlock domain and
+// returns the kernel's ABI version. The domain restricts no file access
+// that the mounts grant; it is there for what namespaces cannot express:
+// a process in it cannot inspect processes outside it (ptrace, and
+// /proc/PID/root, cwd, fd, mem, environ of the caller and of every other
+// process of the person), cannot mount or unmount anything (so the hiding
+// mounts stay), and from ABI 6 cannot signal processes outside it or
+// connect to their abstract Unix sockets.
+func landlock() (int, string) {
+	v, _, e := syscall.RawSyscall(sysLandlockCreate, 0, 0, landlockVersion)
+	if e != 0 {
+		return 0, "landlock unavailable (" + e.Error() + "): without it, processes outside the sandbox could be inspected through /proc"
+	}
+	abi := int(v)
+	// Handling device-node creation (which a user namespace refuses
+	// anyway) makes the domain restrict file systems, which is what
+	// denies mount and umount.
+	attr := landlockRuleset{handledFS: landlockMakeChar | landlockMakeBlock}
+	if abi >= 6 {
+		attr.scoped = landlockScopeSig | landlockScopeUnix
+	}
+	fd, _, e := syscall.RawSyscall(sysLandlockCreate, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	if e != 0 {
+		return abi, errnoMsg("landlock ruleset", "", e)
+	}
+	defer syscall.Close(int(fd))
+	if _, _, e := syscall.RawSyscall(sysLandlockRestrict, fd, 0, 0); e != 0 {
+		return abi, errnoMsg("landlock restrict", "", e)
+	}
+	return abi, ""
+}
+
+// dropCapabilities gives up every capability in the user namespace, for
+// good: the command (even as uid 0 there) cannot unmount what hides a file.
+func dropCapabilities() string {
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClear, 0, 0, 0, 0); e != 0 {
+		return errnoMsg("drop ambient capabilities", "", e)
+	}
+	// Every capability the kernel knows, up to the first it does not
+	// (EINVAL); at least the 38 of Linux 5.9.
+	for c := 0; c < 64; c++ {
+		if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0, 0, 0, 0); e != 0 {
+			if e == syscall.EINVAL && c >= 38 {
+				break
+			}
+			return errnoMsg("drop capability "+itoa(c), "", e)
+		}
+	}
+	hdr := struct {
+		version uint32
+		pid     int32
+	}{version: capVersion3}
+	var data [2]struct{ effective, permitted, inheritable uint32 }
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return errnoMsg("drop capabilities", "", e)
+	}
+	return ""
+}
