@@ -156,8 +156,9 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		base = ""
 	}
 	s.builtin(&cmd, base)
-	if w, ok := wrappers[base]; ok {
-		succ = s.unwrap(&cmd, base, w, c, cwd, inShell)
+	p := progs()[base]
+	if p != nil && p.wrap != nil {
+		succ = s.unwrap(&cmd, base, *p.wrap, c, cwd, inShell)
 		return succ, succ
 	}
 	switch base {
@@ -173,9 +174,8 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	}
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
-	p := progs()[base]
 	markRecursive(&cmd, p, n)
-	unknownOptions(&cmd, base, p, cmd.Argv[1:])
+	unknownOptions(&cmd, p, cmd.Argv[1:])
 	s.add(cmd)
 	s.optionPrograms(cmd.Argv, base, c, cwd)
 	return

@@ -86,10 +86,11 @@ loop:
 	return 1 + i
 }
 
-// gitOpts are the options of git subcommands that run a program or
-// install one (git.dangerous_config), and those whose value is a shell
-// command run by git (analysed as inner commands).
-var gitOpts = map[string]struct {
+// gitSpec is what a git subcommand's entry in programs says beyond its
+// options: the options that run a program or install one
+// (git.dangerous_config), those whose value is a shell command run by git
+// (analysed as inner commands), and those whose value is a file written.
+type gitSpec struct {
 	shortVal string   // short options with a value (to split clusters)
 	danger   string   // short options that run a program
 	long     []string // long options that run a program
@@ -97,20 +98,11 @@ var gitOpts = map[string]struct {
 	shellL   []string // long options whose value is a shell command
 	write    string   // short option whose value is a file written
 	writeL   []string // long options whose value is a file written
-}{
-	"fetch":         {long: []string{"upload-pack"}},
-	"pull":          {long: []string{"upload-pack"}},
-	"clone":         {shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
-	"init":          {long: []string{"template"}},
-	"ls-remote":     {danger: "u", long: []string{"upload-pack", "exec"}},
-	"archive":       {shortVal: "o", long: []string{"exec"}, write: "o"},
-	"format-patch":  {shortVal: "ov", write: "o", writeL: []string{"output-directory"}},
-	"push":          {shortVal: "o", long: []string{"receive-pack", "exec"}},
-	"grep":          {shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
-	"send-email":    {long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}},
-	"rebase":        {shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
-	"difftool":      {shortVal: "txy", shell: "x", shellL: []string{"extcmd"}},
-	"filter-branch": {shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}},
+}
+
+// gitSub returns the entry of git's subcommand sub, or nil.
+func gitSub(sub string) *program {
+	return progs()["git"].subs[sub]
 }
 
 // gitSubcommand reports options of subcommand sub (args follow it) that
@@ -120,9 +112,10 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 		s.gitConfigCmd(cmd, args)
 		return
 	}
-	o, ok := gitOpts[sub]
+	var o gitSpec
 	split := args
-	if ok {
+	if p := gitSub(sub); p != nil {
+		o = p.git
 		split = splitShort(args, o.shortVal, true)
 	}
 	for i, a := range split {
@@ -179,10 +172,11 @@ func (s *state) gitRuns(argv []Word, c *ctx, cwd cwdState) {
 		}
 		return
 	}
-	o, ok := gitOpts[sub]
-	if !ok || o.shell == "" && o.shellL == nil {
+	p := gitSub(sub)
+	if p == nil || p.git.shell == "" && p.git.shellL == nil {
 		return
 	}
+	o := p.git
 	split := splitShort(args, o.shortVal, true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]
