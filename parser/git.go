@@ -71,8 +71,13 @@ loop:
 		dir = joinDir(dir, d.Value)
 		s.fileRef(cmd, d, RefOption, false, false)
 	}
+	g := progs()["git"]
+	unknownOptions(cmd, g, args[:i])
 	if i < len(args) {
 		s.gitSubcommand(cmd, args[i].Value, args[i+1:])
+		if sp, k := g.sub(cmd.MatchArgv, 1); sp != g {
+			unknownOptions(cmd, sp, cmd.Argv[i+k:])
+		}
 	}
 	first := len(cmd.Files)
 	s.fileRefs(cmd, "git", args[i:])

@@ -27,15 +27,23 @@ func parseOptions(prog, spec string, goFlags, negatable bool) *optTable {
 		switch {
 		case tok == "-NUM":
 			t.num = true
+			continue
 		case goFlags && len(tok) > 1 && tok[0] == '-' && tok[1] != '-':
-			t.long[tok[1:]] = kind
+			tok = "--" + tok[1:]
 		case strings.HasPrefix(tok, "--") && !goFlags:
-			t.long[tok[2:]] = kind
 		case len(tok) == 2 && tok[0] == '-' && !goFlags:
+			if k := t.short[tok[1]]; k != 0 && k != kind {
+				panic("parser: option " + tok + " of " + prog + " listed twice, with and without a value")
+			}
 			t.short[tok[1]] = kind
+			continue
 		default:
 			panic("parser: bad options token " + tok + " for " + prog)
 		}
+		if k := t.long[tok[2:]]; k != 0 && k != kind {
+			panic("parser: option " + tok + " of " + prog + " listed twice, with and without a value")
+		}
+		t.long[tok[2:]] = kind
 	}
 	return t
 }
@@ -57,8 +65,8 @@ func (t *optTable) kind(name string) byte {
 		}
 	}
 	if found == 0 && t.negatable {
-		if n, ok := strings.CutPrefix(name, "no-"); ok && n != "" && t.kind(n) == 'f' {
-			return 'f' // git: --no-NAME of a flag
+		if n, ok := strings.CutPrefix(name, "no-"); ok && n != "" && t.kind(n) != 0 {
+			return 'f' // git: --no-NAME, which takes no value
 		}
 	}
 	return found

@@ -299,6 +299,11 @@ var programs = map[string]program{
 	},
 	"getopts": {files: fileSpec{none: true}},
 	"git": {
+		// git's own options, before the subcommand; its subcommands'
+		// options are in subs.
+		options: "-C= -c= --bare --config-env= --exec-path? --git-dir= --glob-pathspecs -h --help --html-path --icase-pathspecs " +
+			"--info-path --list-cmds= --literal-pathspecs --man-path --namespace= --no-optional-locks --no-pager " +
+			"--no-replace-objects --noglob-pathspecs -P -p --paginate --super-prefix= -v --version --work-tree=",
 		negatable: true,
 		files:     fileSpec{skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
 		dirSafe:   true,
@@ -318,17 +323,25 @@ var programs = map[string]program{
 				},
 			},
 			"blame": {
+				options: "--abbrev? -b -C? -c --color-by-age --color-lines --contents= --date= -e --encoding= -f --first-parent --ignore-rev= " +
+					"--ignore-revs-file= --incremental -L= -l --line-porcelain -M? --minimal -n -p --porcelain --progress --reverse --root -S= -s " +
+					"--score-debug --show-email --show-name --show-number --show-stats --since= -t --textconv -w",
 				guards: []optionGuard{
 					{options: []string{"--textconv"}, why: "runs a textconv program"},
 				},
 			},
 			"branch": {
+				options: "-a --abbrev? --all -C -c --color? --column? --contains= --copy --create-reflog -D -d --delete --edit-description -f " +
+					"--force --format= -i --ignore-case -l --list -M -m --merged= --move --no-contains= --no-merged= --points-at= -q --quiet -r " +
+					"--recurse-submodules --remotes --set-upstream-to= --show-current --sort= -t? --track? -u= --unset-upstream -v --verbose",
 				guards: []optionGuard{
 					{check: gitBranchCreate, why: "creates a branch (a ref)"},
 					{options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
 				},
 			},
 			"cat-file": {
+				options: "--allow-unknown-type --batch-all-objects --batch-check? --batch-command? --batch? --buffer -e --filters " +
+					"--follow-symlinks --mailmap -p --path= -s -t --textconv --unordered --use-mailmap -z",
 				guards: []optionGuard{
 					{options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
 				},
@@ -344,7 +357,10 @@ var programs = map[string]program{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
 			},
+			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
+				"--long --match= --tags"},
 			"diff": {
+				options: gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -364,6 +380,12 @@ var programs = map[string]program{
 			"filter-branch": {git: gitSpec{shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}}},
 			"format-patch":  {git: gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
 			"grep": {
+				options: "-NUM -A= -a --after-context= --all-match --and -B= --basic-regexp --before-context= --break -C= -c --cached --color? " +
+					"--column --context= --count -E -e= --exclude-standard --ext-grep --extended-regexp -F -f= --files-with-matches " +
+					"--files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case " +
+					"--invert-match -L -l --line-number -m= --max-count= --max-depth= --name-only -n --no-index --not --null -O? -o " +
+					"--only-matching --open-files-in-pager? --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules " +
+					"--show-function --text --textconv --threads= --untracked -v -W -w --word-regexp -z",
 				git: gitSpec{shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
 				guards: []optionGuard{
 					{options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
@@ -371,16 +393,22 @@ var programs = map[string]program{
 			},
 			"init": {git: gitSpec{long: []string{"template"}}},
 			"log": {
+				options: gitLogOpts,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
+			"ls-files": {options: "--abbrev? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch " +
+				"--exclude-from= --exclude-per-directory= --exclude-standard --exclude= -f --format= --full-name -i --ignored -k --killed -m " +
+				"--modified -o --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v --with-tree= -X= -x= -z"},
 			"ls-remote": {
 				git: gitSpec{danger: "u", long: []string{"upload-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
 				},
 			},
+			"merge-base": {options: "-a --all --fork-point --independent --is-ancestor --octopus"},
+			"ls-tree":    {options: "--abbrev? -d --format= --full-name --full-tree -l --long --name-only --name-status --object-only -r -t -z"},
 			"pull": {
 				git: gitSpec{long: []string{"upload-pack"}},
 				guards: []optionGuard{
@@ -399,6 +427,12 @@ var programs = map[string]program{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
 			},
+			"rev-parse": {options: "--abbrev-ref? --absolute-git-dir --after= --all --before= --branches? --default= --disambiguate= --exclude-hidden= --exclude= " +
+				"--flags --git-common-dir --git-dir --git-path= --glob= --is-bare-repository --is-inside-git-dir --is-inside-work-tree " +
+				"--is-shallow-repository --keep-dashdash --local-env-vars --no-flags --no-revs --not --parseopt --path-format= --prefix= -q " +
+				"--quiet --remotes? --resolve-git-dir= --revs-only --shared-index-path --short? --show-cdup --show-object-format? " +
+				"--show-prefix --show-superproject-working-tree --show-toplevel --since= --sq --sq-quote --stop-at-non-option --stuck-long " +
+				"--symbolic --symbolic-full-name --tags? --until= --verify"},
 			"send-email": {git: gitSpec{long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}}},
 			"send-pack": {
 				guards: []optionGuard{
@@ -406,11 +440,15 @@ var programs = map[string]program{
 				},
 			},
 			"shortlog": {
+				options: "-c --committer -e --email --format= --group= -n --numbered -s --summary -w? --all --no-merges --merges --since= " +
+					"--until= --after= --before= --author= --grep= --first-parent --branches? --tags? --remotes? --reverse --max-count= " +
+					"--skip= --date= -i -E -F --regexp-ignore-case --not --glob= --exclude=",
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
 			"show": {
+				options: gitLogOpts,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -418,12 +456,15 @@ var programs = map[string]program{
 			"stash": {
 				subs: map[string]*program{
 					"list": {
+						options: gitLogOpts,
 						guards: []optionGuard{
 							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 						},
 					},
 				},
 			},
+			"status": {options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
+				"--short --show-stash -s -u? --untracked-files? -v --verbose -z"},
 			"submodule": {
 				guards: []optionGuard{
 					{options: []string{"foreach"}, why: "runs a command in every submodule"},
