@@ -155,6 +155,7 @@ var programs = map[string]program{
 			longVal2: []string{"setenv", "bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "bind-fd", "ro-bind-fd",
 				"file", "bind-data", "ro-bind-data", "symlink", "chmod", "overlay-src", "tmp-overlay", "ro-overlay"}},
 	},
+	"cargo": {env: "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-"},
 	"cat": {
 		files:   fileSpec{exact: true},
 		dirSafe: true,
@@ -184,6 +185,7 @@ var programs = map[string]program{
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true},
 	"cpio":    {files: fileSpec{skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
 	"curl": {
+		env: "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
 		files: fileSpec{skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
 			longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
 			longFile:  []string{"upload-file", "config", "cookie", "netrc-file", "etag-compare"},
@@ -264,6 +266,7 @@ var programs = map[string]program{
 	"false":    {files: fileSpec{none: true}},
 	"fgrep":    {files: grepSpec, dirSafe: true},
 	"file": {
+		env:     "MAGIC=:",
 		dirSafe: true,
 		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
 			"--compile --debug --dereference --exclude= --exclude-quiet= --extension --files-from= --help --keep-going --list " +
@@ -299,6 +302,11 @@ var programs = map[string]program{
 	},
 	"getopts": {files: fileSpec{none: true}},
 	"git": {
+		env: "GIT_SSH_COMMAND GIT_SSH GIT_PAGER PAGER EDITOR VISUAL GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS " +
+			"GIT_EXEC_PATH GIT_TEMPLATE_DIR GIT_PROXY_COMMAND GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY " +
+			"GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_ALLOW_PROTOCOL GIT_TEST_FSMONITOR BROWSER GIT_CONFIG* GIT_TRACE* " +
+			"GIT_GRAFT_FILE=r GIT_SSL_CAINFO=r SSL_CERT_FILE=r " +
+			"GIT_TERMINAL_PROMPT=- GIT_AUTHOR_NAME=- GIT_AUTHOR_EMAIL=- GIT_COMMITTER_NAME=- GIT_COMMITTER_EMAIL=-",
 		// git's own options, before the subcommand; its subcommands'
 		// options are in subs.
 		options: "-C= -c= --bare --config-env= --exec-path? --git-dir= --glob-pathspecs -h --help --html-path --icase-pathspecs " +
@@ -473,6 +481,8 @@ var programs = map[string]program{
 		},
 	},
 	"go": {
+		env: "GOFLAGS GOCACHEPROG GCCGO GOENV GOTOOLCHAIN GOROOT GOPATH GOPROXY GOBIN CGO_* CC CXX FC AR PKG_CONFIG " +
+			"CGO_ENABLED=- GOOS=- GOARCH=- GOARM=- GOAMD64=-",
 		goFlags: true,
 		files:   fileSpec{first: true, skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
 		dirSafe: true,
@@ -548,13 +558,15 @@ var programs = map[string]program{
 		dirSafe: true,
 		options: "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
 	},
-	"hexdump":  {dirSafe: true},
-	"hostname": {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
-	"id":       {files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
-	"install":  {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
-	"ionice":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
-	"jobs":     {files: fileSpec{none: true}},
-	"join":     {dirSafe: true},
+	"hexdump":              {dirSafe: true},
+	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
+	"i3-sensible-terminal": {env: "TERMINAL"},
+	"id":                   {files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
+	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
+	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
+	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS"},
+	"jobs":                 {files: fileSpec{none: true}},
+	"join":                 {dirSafe: true},
 	"jq": {
 		files:   fileSpec{skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
 		dirSafe: true,
@@ -565,7 +577,8 @@ var programs = map[string]program{
 	},
 	"kill":    {files: fileSpec{none: true}},
 	"ksh":     {wrap: &shellSpec},
-	"less":    {dirSafe: true},
+	"kubectl": {env: "KUBECONFIG"},
+	"less":    {dirSafe: true, env: "LESSOPEN LESSCLOSE LESSHISTFILE=w"},
 	"let":     {files: fileSpec{none: true}},
 	"linux32": {wrap: &wrapSpec{kind: wrapExec}},
 	"linux64": {wrap: &wrapSpec{kind: wrapExec}},
@@ -583,6 +596,7 @@ var programs = map[string]program{
 	},
 	"ltrace": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}}},
 	"make": {
+		env:     "MAKEFLAGS CC CXX CPP LD AR FC CFLAGS CXXFLAGS CPPFLAGS LDFLAGS",
 		files:   fileSpec{skipVal: "jl", fileVal: "fC"},
 		dirSafe: true,
 		guards: []optionGuard{
@@ -590,6 +604,7 @@ var programs = map[string]program{
 		},
 	},
 	"man": {
+		env: "MANPAGER PAGER BROWSER",
 		guards: []optionGuard{
 			{options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
 		},
@@ -621,9 +636,9 @@ var programs = map[string]program{
 			"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
 			"--section-delimiter= --starting-line-number= --version",
 	},
-	"node":    {files: fileSpec{skipVal: "epr"}},
+	"node":    {files: fileSpec{skipVal: "epr"}, env: "NODE_OPTIONS NODE_PATH NODE_EXTRA_CA_CERTS=r NODE_REPL_HISTORY=w NODE_ENV=-"},
 	"nohup":   {wrap: &wrapSpec{kind: wrapExec}},
-	"npm":     {files: fileSpec{first: true}},
+	"npm":     {files: fileSpec{first: true}, env: "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-"},
 	"nsenter": {wrap: &wrapSpec{kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}}},
 	"numfmt": {
 		files: fileSpec{none: true},
@@ -631,6 +646,7 @@ var programs = map[string]program{
 			"--invalid= --padding= --round= --suffix= --to= --to-unit= --unit-separator= --version --zero-terminated",
 	},
 	"nvim": {
+		env: "VIMINIT EXINIT",
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
@@ -641,16 +657,19 @@ var programs = map[string]program{
 	},
 	"paste":   {dirSafe: true},
 	"patch":   {files: fileSpec{skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
-	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}},
+	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
 	"printf":  {files: fileSpec{none: true}},
 	"prlimit": {wrap: &wrapSpec{kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"}},
 	"pushd":   {files: fileSpec{none: true}, dirSafe: true},
 	"pwd":     {files: fileSpec{none: true}, options: "-L -P --help --version"},
-	"python":  {files: fileSpec{skipVal: "cmWX"}},
-	"python3": {files: fileSpec{skipVal: "cmWX"}},
-	"rbash":   {wrap: &shellSpec},
-	"read":    {files: fileSpec{none: true}},
+	"python":  {files: fileSpec{skipVal: "cmWX"}, env: "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"},
+	"python3": {
+		files: fileSpec{skipVal: "cmWX"},
+		env:   "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-",
+	},
+	"rbash": {wrap: &shellSpec},
+	"read":  {files: fileSpec{none: true}},
 	"readlink": {
 		dirSafe: true,
 		options: "-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline " +
@@ -695,7 +714,7 @@ var programs = map[string]program{
 			{options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
 		},
 	},
-	"ruby":    {files: fileSpec{skipVal: "eEIr"}},
+	"ruby":    {files: fileSpec{skipVal: "eEIr"}, env: "RUBYOPT RUBYLIB"},
 	"runuser": {wrap: &wrapSpec{kind: wrapSu}},
 	"scp": {
 		files:   fileSpec{skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
@@ -755,6 +774,7 @@ var programs = map[string]program{
 	},
 	"split": {dirSafe: true},
 	"ssh": {
+		env:     "SSH_ASKPASS",
 		files:   fileSpec{fileVal: "iFESo"},
 		dirSafe: true,
 		guards: []optionGuard{
@@ -771,10 +791,15 @@ var programs = map[string]program{
 	"strings": {dirSafe: true},
 	"su":      {wrap: &wrapSpec{kind: wrapSu}},
 	"sudo": {
+		env:  "SUDO_ASKPASS SUDO_EDITOR EDITOR VISUAL",
 		wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
 	},
-	"sudoedit": {wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu"}},
-	"tac":      {dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
+	"sudoedit": {
+		wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu"},
+		env:  "SUDO_EDITOR EDITOR VISUAL",
+	},
+	"systemctl": {env: "SYSTEMD_PAGER"},
+	"tac":       {dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
 	"tail": {
 		files:   fileSpec{skipVal: "ncs", exact: true},
 		dirSafe: true,
@@ -840,16 +865,19 @@ var programs = map[string]program{
 	"unzip":    {files: fileSpec{skipVal: "xP", writeVal: "d"}, dirSafe: true},
 	"valgrind": {wrap: &wrapSpec{kind: wrapExec}},
 	"vi": {
+		env: "VIMINIT EXINIT",
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
 	},
 	"view": {
+		env: "VIMINIT EXINIT",
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
 	},
 	"vim": {
+		env: "VIMINIT EXINIT",
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
@@ -874,8 +902,9 @@ var programs = map[string]program{
 		wrap: &wrapSpec{kind: wrapXargs, shortVal: "adEILnPs",
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	},
-	"xxd": {dirSafe: true},
-	"yes": {files: fileSpec{none: true}},
+	"xdg-open": {env: "BROWSER"},
+	"xxd":      {dirSafe: true},
+	"yes":      {files: fileSpec{none: true}},
 	"zip": {
 		files:   fileSpec{skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
 		dirSafe: true,
