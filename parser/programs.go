@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -98,6 +99,7 @@ func (p *program) index(prefix []string, goFlags, negatable bool) {
 	if p.options != "" {
 		p.opts = parseOptions(strings.Join(prefix, " "), p.options, goFlags, p.negatable)
 	}
+	p.guards = slices.Clone(p.guards) // entries may share a list (tmux's aliases)
 	for i := range p.guards {
 		p.guards[i].prefix = prefix
 	}
@@ -594,7 +596,7 @@ var programs = map[string]program{
 			"--indicator-style= --inode --kibibytes --literal --no-group --numeric-uid-gid --quote-name --quoting-style= --recursive " +
 			"--reverse --show-control-chars --si --size --sort= --tabsize= --time= --time-style= --version --width= --zero",
 	},
-	"ltrace": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}}},
+	"ltrace": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}, writeVal: "o", longWrite: []string{"output"}}},
 	"make": {
 		env:     "MAKEFLAGS CC CXX CPP LD AR FC CFLAGS CXXFLAGS CPPFLAGS LDFLAGS",
 		files:   fileSpec{skipVal: "jl", fileVal: "fC"},
@@ -724,6 +726,14 @@ var programs = map[string]program{
 		},
 	},
 	"script": {wrap: &wrapSpec{kind: wrapScript}},
+	"screen": {
+		// GNU screen 4: options (clusters; c e h p s S t T X take a
+		// value), then the command it runs directly in a new window.
+		wrap: &wrapSpec{kind: wrapScreen, shortVal: "cehpsStTX"},
+		guards: []optionGuard{
+			{check: screenRisk, why: "runs screen commands the gate does not read (-c FILE, -X stuff types into a shell, -X screen/exec run programs)"},
+		},
+	},
 	"sed": {
 		files: fileSpec{exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
 			longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
@@ -786,7 +796,8 @@ var programs = map[string]program{
 	"stdbuf":    {wrap: &wrapSpec{kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}}},
 	"strace": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
-			"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"}},
+			"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"},
+			writeVal: "o", longWrite: []string{"output"}, pipeOut: true},
 	},
 	"strings": {dirSafe: true},
 	"su":      {wrap: &wrapSpec{kind: wrapSu}},
@@ -816,15 +827,88 @@ var programs = map[string]program{
 	"tee":     {files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
 	"test":    {dirSafe: true},
 	"time": {
-		wrap: &wrapSpec{kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}},
+		wrap: &wrapSpec{kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}, writeVal: "o", longWrite: []string{"output"}},
 		guards: []optionGuard{
 			{check: timeOutput, why: "writes a file"},
 		},
 	},
 	"timeout": {wrap: &wrapSpec{kind: wrapExec, shortVal: "sk", longVal: []string{"signal", "kill-after"}, operands: 1}},
-	"touch":   {files: fileSpec{skipVal: "dt", fileVal: "r", writeAll: true}, dirSafe: true},
-	"tr":      {files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
-	"trap":    {files: fileSpec{none: true}},
+	"tmux": {
+		// tmux 3.x: its own options, -c STRING run by the shell, and a
+		// sequence of tmux commands separated by ";" (\;).
+		wrap: &wrapSpec{kind: wrapTmux, shortVal: "cfLST"},
+		guards: []optionGuard{
+			{check: tmuxRisk, why: "runs tmux commands the gate does not read (-f FILE, send-keys, source-file, bind-key, set-hook, set-option, if-shell's commands, run-shell -C, #(…) formats), which may run programs"},
+		},
+		// tmux's commands (names and aliases): those that run a shell
+		// command are wrappers; guarded ones run commands by other
+		// means; the rest run nothing. A command not listed is guarded
+		// (tmuxRisk).
+		subs: map[string]*program{
+			"new-session":       {wrap: &tmuxNewSession},
+			"new":               {wrap: &tmuxNewSession},
+			"new-window":        {wrap: &tmuxNewWindow},
+			"neww":              {wrap: &tmuxNewWindow},
+			"split-window":      {wrap: &tmuxSplitWindow},
+			"splitw":            {wrap: &tmuxSplitWindow},
+			"respawn-pane":      {wrap: &tmuxRespawn},
+			"respawnp":          {wrap: &tmuxRespawn},
+			"respawn-window":    {wrap: &tmuxRespawn},
+			"respawnw":          {wrap: &tmuxRespawn},
+			"display-popup":     {wrap: &tmuxPopup},
+			"popup":             {wrap: &tmuxPopup},
+			"run-shell":         {wrap: &tmuxRunShell},
+			"run":               {wrap: &tmuxRunShell},
+			"pipe-pane":         {wrap: &tmuxPipePane},
+			"pipep":             {wrap: &tmuxPipePane},
+			"if-shell":          {wrap: &tmuxIfShell, guards: tmuxCommands},
+			"if":                {wrap: &tmuxIfShell, guards: tmuxCommands},
+			"send-keys":         {guards: tmuxTypes},
+			"send":              {guards: tmuxTypes},
+			"send-prefix":       {guards: tmuxTypes},
+			"paste-buffer":      {guards: tmuxTypes},
+			"pasteb":            {guards: tmuxTypes},
+			"load-buffer":       {guards: tmuxTypes},
+			"loadb":             {guards: tmuxTypes},
+			"save-buffer":       {guards: []optionGuard{{why: "writes a file"}}},
+			"saveb":             {guards: []optionGuard{{why: "writes a file"}}},
+			"source-file":       {guards: tmuxCommands},
+			"source":            {guards: tmuxCommands},
+			"bind-key":          {guards: tmuxCommands},
+			"bind":              {guards: tmuxCommands},
+			"set-hook":          {guards: tmuxCommands},
+			"confirm-before":    {guards: tmuxCommands},
+			"confirm":           {guards: tmuxCommands},
+			"command-prompt":    {guards: tmuxCommands},
+			"display-menu":      {guards: tmuxCommands},
+			"menu":              {guards: tmuxCommands},
+			"display-panes":     {guards: tmuxCommands},
+			"displayp":          {guards: tmuxCommands},
+			"choose-tree":       {guards: tmuxCommands},
+			"choose-client":     {guards: tmuxCommands},
+			"choose-buffer":     {guards: tmuxCommands},
+			"set-option":        {guards: tmuxSettings},
+			"set":               {guards: tmuxSettings},
+			"set-window-option": {guards: tmuxSettings},
+			"setw":              {guards: tmuxSettings},
+			"set-environment":   {guards: tmuxSettings},
+			"setenv":            {guards: tmuxSettings},
+			"attach-session":    {}, "attach": {}, "detach-client": {}, "detach": {}, "has-session": {}, "has": {},
+			"kill-server": {}, "kill-session": {}, "kill-window": {}, "killw": {}, "kill-pane": {}, "killp": {},
+			"list-sessions": {}, "ls": {}, "list-windows": {}, "lsw": {}, "list-panes": {}, "lsp": {},
+			"list-clients": {}, "lsc": {}, "list-commands": {}, "lscm": {}, "list-keys": {}, "lsk": {},
+			"list-buffers": {}, "lsb": {}, "rename-session": {}, "rename": {}, "rename-window": {}, "renamew": {},
+			"select-window": {}, "selectw": {}, "select-pane": {}, "selectp": {}, "capture-pane": {}, "capturep": {},
+			"display-message": {}, "display": {}, "show-options": {}, "show": {}, "show-environment": {}, "showenv": {},
+			"resize-pane": {}, "resizep": {}, "switch-client": {}, "switchc": {}, "last-window": {}, "last": {},
+			"next-window": {}, "next": {}, "previous-window": {}, "prev": {}, "start-server": {}, "start": {},
+			"wait-for": {}, "wait": {}, "clear-history": {}, "clearhist": {}, "show-buffer": {}, "showb": {},
+			"delete-buffer": {}, "deleteb": {}, "select-layout": {}, "selectl": {}, "refresh-client": {}, "refresh": {},
+		},
+	},
+	"touch": {files: fileSpec{skipVal: "dt", fileVal: "r", writeAll: true}, dirSafe: true},
+	"tr":    {files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
+	"trap":  {files: fileSpec{none: true}},
 	"tree": {
 		dirSafe: true,
 		options: "-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c -H= -I= -L= -o= -P= -T= " +

@@ -23,6 +23,8 @@ const (
 	wrapParallel                 // parallel [opts] WORDS… [::: ARGS]
 	wrapFind                     // find … -exec CMD… ;
 	wrapSg                       // sg [-] GROUP [[-c] STRING]
+	wrapTmux                     // tmux [opts] [-c STRING] COMMAND … [; COMMAND …]
+	wrapScreen                   // screen [opts] [CMD ARGS…]
 )
 
 // wrapSpec describes a program that runs another command (the wrap
@@ -36,6 +38,18 @@ type wrapSpec struct {
 	longVal2 []string // long options taking two separate values (bwrap --bind SRC DEST)
 	// optsAfter: options may follow the operands too (setarch ARCH -R CMD).
 	optsAfter bool
+	// writeVal and longWrite: options whose value is a file written
+	// (strace -o FILE, time --output=FILE); with pipeOut, a value that
+	// starts with | or ! is a command run by sh -c instead (strace -o
+	// '|cmd').
+	writeVal  string
+	longWrite []string
+	pipeOut   bool
+	// tmux commands: envVal options set a variable of the new process's
+	// environment (-e VAR=VALUE), dirVal options its directory (-c DIR);
+	// with direct, several operands are run directly, not by sh -c.
+	envVal, dirVal string
+	direct         bool
 }
 
 var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcfile", "init-file"}}
@@ -138,6 +152,10 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		s.parallelWrapper(cmd, w, c, cwd)
 	case wrapFind:
 		s.findWrapper(cmd, c, cwd)
+	case wrapTmux:
+		s.tmuxWrapper(cmd, w, c, cwd)
+	case wrapScreen:
+		s.screenWrapper(cmd, w, c, cwd)
 	case wrapSg:
 		// sg [-] GROUP [[-c] STRING]: STRING is run by /bin/sh -c; without
 		// it, a shell reads standard input.
@@ -157,16 +175,13 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 	default: // wrapExec
 		i := skipOpts2(args, w.shortVal, w.longVal, w.longVal2)
-		if base == "time" {
-			for j := 0; j+1 < i; j++ {
-				if args[j].Value == "-o" || isLong(args[j].Value, "output") {
-					s.fileRef(cmd, args[j+1], RefOption, true, false)
-				}
-			}
-		}
+		pipes := s.wrapWrites(cmd, base, w, args[:i])
 		if hasAnyShortOpt(args[:i], w.noCmd) {
 			s.fileRefs(cmd, base, args)
 			s.add(*cmd)
+			for _, p := range pipes {
+				s.shellString(p, base+" -o |", c, cwd)
+			}
 			return cwd
 		}
 		i = min(i+w.operands, len(args))
@@ -182,6 +197,9 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			i = len(args)
 		}
 		s.add(*cmd)
+		for _, p := range pipes {
+			s.shellString(p, base+" -o |", c, cwd)
+		}
 		if base == "doas" && i == len(args) && hasShortOpt(args, 's') {
 			s.stdinScript(cmd, base, c, cwd) // doas -s: an interactive shell
 		}
@@ -193,6 +211,43 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 	}
 	return cwd
+}
+
+// wrapWrites reports the files a wrapper's options (opts) write (strace
+// -o FILE, time --output=FILE), and returns the values that are commands
+// instead (strace -o '|cmd', -o '!cmd'; a dynamic value may be one).
+func (s *state) wrapWrites(cmd *Command, base string, w wrapSpec, opts []Word) []Word {
+	if w.writeVal == "" && w.longWrite == nil {
+		return nil
+	}
+	var pipes []Word
+	split := splitShort(opts, w.shortVal, true)
+	for j := 0; j < len(split); j++ {
+		v := split[j].Value
+		name, val, hasVal, long := longOpt(v)
+		var f Word
+		switch {
+		case long && longMatch(name, w.longWrite) && hasVal:
+			f = Word{Value: val, Pos: split[j].Pos, Dynamic: split[j].Dynamic}
+		case long && longMatch(name, w.longWrite), len(v) == 2 && v[0] == '-' && strings.IndexByte(w.writeVal, v[1]) >= 0:
+			if j+1 >= len(split) {
+				continue
+			}
+			j++
+			f = split[j]
+		default:
+			continue
+		}
+		if w.pipeOut && (f.Dynamic || strings.HasPrefix(f.Value, "|") || strings.HasPrefix(f.Value, "!")) {
+			if !f.Dynamic {
+				f.Value = f.Value[1:]
+			}
+			pipes = append(pipes, f)
+			continue
+		}
+		s.fileRef(cmd, f, RefOption, true, false)
+	}
+	return pipes
 }
 
 // hasAnyShortOpt reports whether an option word in args contains one of
