@@ -1,0 +1,168 @@
+package parser
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// guardSamples are, for entries whose guards decide with a check of their
+// own, a command the check must catch and one it must let pass.
+var guardSamples = map[string][2]string{
+	"awk":        {"awk BEGIN{system(\"id\")}", "awk {print} f"},
+	"gawk":       {"gawk BEGIN{system(\"id\")}", "gawk {print} f"},
+	"mawk":       {"mawk BEGIN{system(\"id\")}", "mawk {print} f"},
+	"nawk":       {"nawk BEGIN{system(\"id\")}", "nawk {print} f"},
+	"sed":        {"sed 1w/tmp/x f", "sed -n 1p f"},
+	"gsed":       {"gsed 1w/tmp/x f", "gsed -n 1p f"},
+	"git":        {"git clone ext::sh\x00-c\x00id", "git clone https://x/y"},
+	"git branch": {"git branch newb", "git branch -a"},
+	"git config": {"git config core.pager x", "git config --get core.pager"},
+	"time":       {"time -o out ls", "time ls"},
+	"uniq":       {"uniq in out", "uniq in"},
+	"vi":         {"vi -c x f", "vi +5 f"},
+	"vim":        {"vim -c x f", "vim +5 f"},
+	"view":       {"view -c x f", "view +5 f"},
+	"nvim":       {"nvim -c x f", "nvim +5 f"},
+	"tmux":       {"tmux send-k x", "tmux new -d ls"},
+	"screen":     {"screen -X stuff x", "screen -dm ls"},
+}
+
+// wrapSamples are, per kind of wrapper, how a command that runs "eval x"
+// is written (NAME is the entry's command words).
+var wrapSamples = map[wrapKind]string{
+	wrapShell:    "NAME -c 'eval x'",
+	wrapEnv:      "NAME eval x",
+	wrapSudo:     "NAME eval x",
+	wrapSu:       "NAME -c 'eval x'",
+	wrapScript:   "NAME -c 'eval x'",
+	wrapWatch:    "NAME 'eval x'",
+	wrapFlock:    "NAME f -c 'eval x'",
+	wrapXargs:    "NAME eval x",
+	wrapParallel: "NAME eval x",
+	wrapFind:     "NAME . -exec eval x ';'",
+	wrapSg:       "NAME g 'eval x'",
+	wrapTmux:     "NAME new 'eval x'",
+	wrapScreen:   "NAME -dm eval x",
+}
+
+// TestProgramEntries checks each entry of programs (subcommands
+// included) for what it says beyond its options (TestProgramOptions):
+// every guard catches what it names, every wrapper runs its command
+// through the analysis, every environment variable is judged as the
+// entry says.
+func TestProgramEntries(t *testing.T) {
+	t.Parallel()
+	for name, p := range entries() {
+		if p.guards == nil && p.wrap == nil && p.env == "" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			for _, g := range p.guards {
+				checkEntryGuard(t, name, g)
+			}
+			if name == "sudoedit" { // runs an editor on its operands
+				a := Analyze("sudoedit f", Options{Cwd: "/repo", Env: testEnv})
+				if len(a.Commands) != 1 || len(a.Commands[0].Files) != 1 || !a.Commands[0].Files[0].Write {
+					t.Errorf("sudoedit f: %+v, want f written", a.Commands)
+				}
+			} else if p.wrap != nil {
+				src := wrapSamples[p.wrap.kind]
+				if p.wrap.kind == wrapExec {
+					src = "NAME " + strings.Repeat("x ", p.wrap.operands) + "'eval x'"
+					if p.wrap.direct || !strings.HasPrefix(name, "tmux ") {
+						src = "NAME " + strings.Repeat("x ", p.wrap.operands) + "eval x"
+					}
+				}
+				src = strings.Replace(src, "NAME", name, 1)
+				if !hasFinding(Analyze(src, Options{Cwd: "/repo", Env: testEnv}), "parser.eval") {
+					t.Errorf("Analyze(%q): the wrapper's command eval x was not analysed", src)
+				}
+			}
+			for _, tok := range strings.Fields(p.env) {
+				checkEntryEnv(t, name, tok)
+			}
+		})
+	}
+}
+
+func hasFinding(a *Analysis, rule string) bool {
+	return slices.ContainsFunc(a.Findings, func(f Finding) bool { return f.Rule == rule })
+}
+
+// checkEntryGuard checks one guard of entry name: each option it names
+// (with a value, and abbreviated when long), or the command itself, or
+// its sample, is a hit; the sample's harmless command is not.
+func checkEntryGuard(t *testing.T, name string, g optionGuard) {
+	t.Helper()
+	hits := func(line string) bool {
+		argv := strings.Fields(line)
+		c := Command{MatchArgv: argv}
+		for _, w := range argv {
+			w = strings.ReplaceAll(w, "\x00", " ")
+			c.Argv = append(c.Argv, Word{Value: w})
+		}
+		return slices.ContainsFunc(optionHits(&c), func(h OptionHit) bool { return h.Why == g.why })
+	}
+	switch {
+	case g.check != nil:
+		s, ok := guardSamples[name]
+		if !ok {
+			t.Fatalf("guard %q of %s has a check and no sample in guardSamples", g.why, name)
+		}
+		if !hits(s[0]) {
+			t.Errorf("%q: no hit for the guard %q", s[0], g.why)
+		}
+		if hits(s[1]) {
+			t.Errorf("%q: a hit for the guard %q", s[1], g.why)
+		}
+	case g.options == nil:
+		if !hits(name + " x") {
+			t.Errorf("%q: no hit for the guard %q", name+" x", g.why)
+		}
+	default:
+		for _, o := range g.options {
+			lines := []string{name + " " + o + " v"}
+			if strings.HasPrefix(o, "--") && !slices.Contains(g.whole, o[:len(o)-1]) {
+				lines = append(lines, name+" "+o[:len(o)-1]+"=v")
+			}
+			if g.goFlags {
+				lines = append(lines, name+" -"+o+"=v")
+			}
+			for _, l := range lines {
+				if !hits(l) {
+					t.Errorf("%q: no hit for the guard %q", l, g.why)
+				}
+			}
+		}
+		if hits(name + " operand") {
+			t.Errorf("%q: a hit for the guard %q", name+" operand", g.why)
+		}
+	}
+}
+
+// checkEntryEnv checks one token of an entry's env: the variable is
+// judged as the token says (a * stands for "X").
+func checkEntryEnv(t *testing.T, name, tok string) {
+	t.Helper()
+	v, kind, _ := strings.Cut(tok, "=")
+	v = strings.ReplaceAll(v, "*", "X")
+	fs, refs := AssignFindings(v, "a", false, Pos{}, Options{})
+	got := "harmless"
+	switch {
+	case len(fs) > 0:
+		got = fs[0].Rule
+	case len(refs) > 0 && refs[0].Write:
+		got = "w"
+	case len(refs) > 0:
+		got = "r"
+	}
+	want := map[string]string{"": "env.code_injection", "r": "r", ":": "r", "w": "w", "-": "harmless"}[kind]
+	if got != want && got != "env.code_injection" {
+		t.Errorf("%s reads %s: %s=a is %s, want %s", name, tok, v, got, want)
+	}
+	if kind == "-" && got != "harmless" {
+		t.Logf("%s names %s harmless, but another program reads it as code", name, v)
+	}
+}
