@@ -111,10 +111,9 @@ func (s *state) tmuxWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
 	tmux := progs()["tmux"]
 	args := cmd.Argv[1:]
 	i, script, _ := tmuxGlobal(args, w.shortVal)
-	var runs []func()
+	var runs []tmuxRun
 	if script != nil {
-		sw := tmuxFormat(*script)
-		runs = append(runs, func() { s.shellString(sw, "tmux -c", c, cwd) })
+		runs = append(runs, tmuxRun{name: "tmux -c", words: []Word{tmuxFormat(*script)}, dir: cwd, shell: true})
 	}
 	for _, seq := range tmuxSequence(args[i:]) {
 		if len(seq) == 0 {
@@ -128,18 +127,31 @@ func (s *state) tmuxWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
 		if sub == nil || sub.wrap == nil {
 			continue // a command that runs nothing, or one tmuxRisk guards
 		}
-		runs = s.tmuxRuns(cmd, "tmux "+seq[0].Value, *sub.wrap, seq[1:], c, cwd, runs)
+		runs = s.tmuxRuns(cmd, "tmux "+seq[0].Value, *sub.wrap, seq[1:], cwd, runs)
 	}
 	s.add(*cmd)
-	for _, run := range runs {
-		run()
+	for _, r := range runs {
+		if r.shell {
+			s.shellString(r.words[0], r.name, c, r.dir)
+		} else {
+			s.inner(r.words, r.name, c, r.dir, false, nil)
+		}
 	}
 }
 
+// tmuxRun is a command tmux runs: one word run by sh -c (shell), or
+// words run directly, by the tmux command name, in dir.
+type tmuxRun struct {
+	name  string
+	words []Word
+	dir   cwdState
+	shell bool
+}
+
 // tmuxRuns reads one tmux command that runs a shell command (name, with
-// its spec w and its args) and returns runs with the walk of what it
-// runs added; -e VAR=VALUE is judged as an assignment reaching it.
-func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, c *ctx, cwd cwdState, runs []func()) []func() {
+// its spec w and its args) and returns runs with what it runs added;
+// -e VAR=VALUE is judged as an assignment reaching it.
+func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, cwd cwdState, runs []tmuxRun) []tmuxRun {
 	dir := cwd
 	noCmd := false
 	i := 0
@@ -186,13 +198,13 @@ func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, c *
 		return runs
 	}
 	if len(ops) == 1 || !w.direct {
-		op := tmuxFormat(ops[0])
-		return append(runs, func() { s.shellString(op, name, c, dir) })
+		return append(runs, tmuxRun{name: name, words: []Word{tmuxFormat(ops[0])}, dir: dir, shell: true})
 	}
+	ws := make([]Word, len(ops))
 	for k := range ops {
-		ops[k] = tmuxFormat(ops[k])
+		ws[k] = tmuxFormat(ops[k])
 	}
-	return append(runs, func() { s.inner(ops, name, c, dir, false, nil) })
+	return append(runs, tmuxRun{name: name, words: ws, dir: dir})
 }
 
 // tmuxRisk returns the index of the first word of a tmux command line
