@@ -63,7 +63,8 @@ func tmuxSequence(args []Word) [][]Word {
 
 // tmuxGlobal returns the index of the first word after tmux's own
 // options, -c's value (a shell command) if given, and the index of -f (a
-// file of tmux commands), or -1.
+// file of tmux commands) or -C (control mode: tmux commands read from
+// standard input), or -1.
 func tmuxGlobal(args []Word, shortVal string) (int, *Word, int) {
 	var script *Word
 	config := -1
@@ -76,6 +77,9 @@ func tmuxGlobal(args []Word, shortVal string) (int, *Word, int) {
 			return i + 1, script, config
 		}
 		for j := 1; j < len(v); j++ {
+			if v[j] == 'C' {
+				config = i
+			}
 			if strings.IndexByte(shortVal, v[j]) < 0 {
 				continue
 			}
@@ -209,7 +213,8 @@ func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, cwd
 
 // tmuxRisk returns the index of the first word of a tmux command line
 // (argv[i:], after "tmux") that makes tmux run commands the gate does not
-// read: -f FILE (a file of tmux commands), a tmux command whose entry
+// read: -f FILE (a file of tmux commands), -C (commands read from
+// standard input), a tmux command whose entry
 // in tmux's subs is guarded (send-keys types into a shell; source-file
 // reads commands; bind-key, set-hook, … store them; set-option and
 // set-environment change what later windows run), or run-shell -C and

@@ -98,6 +98,8 @@ func TestMultiplexerGuards(t *testing.T) {
 		{"tmux new -d ; send -t x ls Enter", true},
 		{"tmux -L s send-k ls Enter", true}, // an abbreviation
 		{"tmux -f evil.conf new -d", true},
+		{"tmux -C attach -t s", true}, // control mode: commands from stdin
+		{"tmux -uC attach", true},
 		{"tmux source-file x.conf", true},
 		{"tmux bind-key x run-shell\x00ls", true},
 		{"tmux set-option -g default-command evil", true},

@@ -730,6 +730,7 @@ var programs = map[string]program{
 		// GNU screen 4: options (clusters; c e h p s S t T X take a
 		// value), then the command it runs directly in a new window.
 		wrap: &wrapSpec{kind: wrapScreen, shortVal: "cehpsStTX"},
+		env:  "SCREENRC SYSSCREENRC", // files of screen commands, which run programs
 		guards: []optionGuard{
 			{check: screenRisk, why: "runs screen commands the gate does not read (-c FILE, -X stuff types into a shell, -X screen/exec run programs)"},
 		},
@@ -838,7 +839,7 @@ var programs = map[string]program{
 		// sequence of tmux commands separated by ";" (\;).
 		wrap: &wrapSpec{kind: wrapTmux, shortVal: "cfLST"},
 		guards: []optionGuard{
-			{check: tmuxRisk, why: "runs tmux commands the gate does not read (-f FILE, send-keys, source-file, bind-key, set-hook, set-option, if-shell's commands, run-shell -C, #(…) formats), which may run programs"},
+			{check: tmuxRisk, why: "runs tmux commands the gate does not read (-f FILE, -C, send-keys, source-file, bind-key, set-hook, set-option, if-shell's commands, run-shell -C, #(…) formats), which may run programs"},
 		},
 		// tmux's commands (names and aliases): those that run a shell
 		// command are wrappers; guarded ones run commands by other
