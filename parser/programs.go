@@ -57,6 +57,10 @@ import (
 //   - wrap: it runs another command, which is analysed on its own (see
 //     wrapSpec);
 //
+//   - runVal: long options whose value is a program it runs, analysed as
+//     a command (sort --compress-program=PROG); for goFlags programs a
+//     command line run through the shell (go test -exec 'PROG ARGS');
+//
 //   - git: options of a git subcommand that make git run a program or
 //     write a file, or whose value is a shell command (see gitSpec);
 //
@@ -71,6 +75,7 @@ type program struct {
 	env       string
 	guards    []optionGuard
 	wrap      *wrapSpec
+	runVal    []string
 	git       gitSpec
 	subs      map[string]*program
 
@@ -486,6 +491,7 @@ var programs = map[string]program{
 		env: "GOFLAGS GOCACHEPROG GCCGO GOENV GOTOOLCHAIN GOROOT GOPATH GOPROXY GOBIN CGO_* CC CXX FC AR PKG_CONFIG " +
 			"CGO_ENABLED=- GOOS=- GOARCH=- GOARM=- GOAMD64=-",
 		goFlags: true,
+		runVal:  []string{"exec", "toolexec"},
 		files:   fileSpec{first: true, skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
 		dirSafe: true,
 		subs: map[string]*program{
@@ -769,6 +775,7 @@ var programs = map[string]program{
 	"shred":     {files: fileSpec{skipVal: "ns", writeAll: true}, dirSafe: true},
 	"sleep":     {files: fileSpec{none: true}, options: "--help --version"},
 	"sort": {
+		runVal: []string{"compress-program"},
 		files: fileSpec{skipVal: "tkS", writeVal: "oT", longFile: []string{"files0-from", "random-source"},
 			longWrite: []string{"output", "temporary-directory"},
 			longSkip:  []string{"key", "field-separator", "buffer-size", "parallel", "batch-size", "compress-program"}},

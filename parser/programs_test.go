@@ -54,7 +54,7 @@ var wrapSamples = map[wrapKind]string{
 func TestProgramEntries(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		if p.guards == nil && p.wrap == nil && p.env == "" {
+		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -78,6 +78,15 @@ func TestProgramEntries(t *testing.T) {
 				src = strings.Replace(src, "NAME", name, 1)
 				if !hasFinding(Analyze(src, Options{Cwd: "/repo", Env: testEnv}), "parser.eval") {
 					t.Errorf("Analyze(%q): the wrapper's command eval x was not analysed", src)
+				}
+			}
+			for _, o := range p.runVal {
+				src := name + " --" + o + "=eval a"
+				if p.goFlags {
+					src = name + " test -" + o + "='eval x' ./..."
+				}
+				if !hasFinding(Analyze(src, Options{Cwd: "/repo", Env: testEnv}), "parser.eval") {
+					t.Errorf("Analyze(%q): the program --%s runs was not analysed", src, o)
 				}
 			}
 			for _, tok := range strings.Fields(p.env) {
