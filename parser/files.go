@@ -469,33 +469,28 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	if len(ops) == 0 {
 		return
 	}
-	// ops[0] is the subcommand; add and archive read whole trees, and so
-	// do diff --no-index and grep (the whole tracked tree, or with
-	// --no-index or --untracked every file).
+	// ops[0] is the subcommand: its entry (see gitSpec) says what its
+	// operands are.
 	sub := ops[0].Value
 	ops = ops[1:]
-	rec := sub == "add" || sub == "archive" || sub == "grep" || sub == "clean"
-	write := sub == "clean" // removes untracked (with -x ignored) files
-	switch sub {
-	case "add", "clean":
-		if len(ops) == 0 { // add -A, add -u, clean: the whole tree
-			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, write, true)
-		}
-	case "apply", "am": // writes the files the patch names
-		if sub == "am" || !slices.ContainsFunc(args, func(a Word) bool {
-			return isLong(a.Value, "check") || isLong(a.Value, "stat") || isLong(a.Value, "numstat") || isLong(a.Value, "summary")
-		}) {
-			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
-		}
-	case "stash": // reads every changed (with -u untracked) file
-		if len(ops) == 0 || ops[0].Value == "push" || ops[0].Value == "save" {
-			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
-		}
+	var g gitSpec
+	if p := gitSub(sub); p != nil {
+		g = p.git
+	}
+	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
+	if g.whole && (len(ops) == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
+	}
+	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
+		n, _, hasVal, ok := longOpt(a.Value)
+		return ok && !hasVal && longMatch(n, g.patchRead)
+	}) {
+		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
+	}
+	if g.opaque {
 		return
 	}
-	if sub == "diff" {
-		rec = slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, "no-index") })
-	}
+	write := g.removes
 	if sub == "grep" {
 		if len(ops) > 0 && !seen['e'] && !seen['f'] {
 			s.maybeRef(cmd, ops[0], RefArg) // the pattern

@@ -103,6 +103,23 @@ type gitSpec struct {
 	shellL   []string // long options whose value is a shell command
 	write    string   // short option whose value is a file written
 	writeL   []string // long options whose value is a file written
+
+	// What its operands are (paths, unless REV:PATH, pathspec magic or
+	// a URL): tree, each is read recursively (git add, grep); treeIf, so
+	// with that long option (git diff --no-index); removes, each is
+	// written or removed (git clean); whole, no operand (or a first
+	// operand in wholeSubs) means the whole tree ".", read or with
+	// removes written (git add -A, git stash); opaque, no operand names
+	// a file (git stash's are refs and messages); patch, it writes the
+	// files a patch names (git apply, am), unless one of the long options
+	// patchRead is given (git apply --check).
+	tree, removes, whole, opaque, patch bool
+	treeIf                              string
+	wholeSubs, patchRead                []string
+	// stdinL: long options that make it read paths, revisions or objects
+	// from standard input or from a file the gate does not read (git's
+	// own entry: they are the same for every subcommand).
+	stdinL []string
 }
 
 // gitSub returns the entry of git's subcommand sub, or nil.

@@ -322,12 +322,15 @@ var programs = map[string]program{
 		negatable: true,
 		files:     fileSpec{skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
 		dirSafe:   true,
+		git:       gitSpec{stdinL: []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}},
 		guards: []optionGuard{
 			{check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 		},
 		subs: map[string]*program{
+			"am":    {git: gitSpec{patch: true}},
+			"apply": {git: gitSpec{patch: true, patchRead: []string{"check", "stat", "numstat", "summary"}}},
 			"archive": {
-				git: gitSpec{shortVal: "o", long: []string{"exec"}, write: "o"},
+				git: gitSpec{tree: true, shortVal: "o", long: []string{"exec"}, write: "o"},
 				guards: []optionGuard{
 					{options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
 				},
@@ -361,6 +364,8 @@ var programs = map[string]program{
 					{options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
 				},
 			},
+			"clean": {git: gitSpec{tree: true, removes: true, whole: true}},
+			"add":   {git: gitSpec{tree: true, whole: true}},
 			"clone": {
 				git: gitSpec{shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
 				guards: []optionGuard{
@@ -375,6 +380,7 @@ var programs = map[string]program{
 			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
 				"--long --match= --tags"},
 			"diff": {
+				git:     gitSpec{treeIf: "no-index"},
 				options: gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
@@ -401,7 +407,7 @@ var programs = map[string]program{
 					"--invert-match -L -l --line-number -m= --max-count= --max-depth= --name-only -n --no-index --not --null -O? -o " +
 					"--only-matching --open-files-in-pager? --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules " +
 					"--show-function --text --textconv --threads= --untracked -v -W -w --word-regexp -z",
-				git: gitSpec{shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
+				git: gitSpec{tree: true, shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
 				guards: []optionGuard{
 					{options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
 				},
@@ -469,6 +475,7 @@ var programs = map[string]program{
 				},
 			},
 			"stash": {
+				git: gitSpec{whole: true, wholeSubs: []string{"push", "save"}, opaque: true},
 				subs: map[string]*program{
 					"list": {
 						options: gitLogOpts,

@@ -54,7 +54,7 @@ var wrapSamples = map[wrapKind]string{
 func TestProgramEntries(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil {
+		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil && p.git.isZero() {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -91,6 +91,15 @@ func TestProgramEntries(t *testing.T) {
 			}
 			for _, tok := range strings.Fields(p.env) {
 				checkEntryEnv(t, name, tok)
+			}
+			if sub, ok := strings.CutPrefix(name, "git "); ok {
+				checkGitSpec(t, sub, p.git)
+			}
+			for _, o := range p.git.stdinL {
+				a := Analyze(name+" cat-file --"+o, Options{Cwd: "/repo", Env: testEnv})
+				if len(a.Commands) != 1 || len(a.Commands[0].Unknown) == 0 {
+					t.Errorf("%s cat-file --%s: no unknown reference for what it reads from its input", name, o)
+				}
 			}
 		})
 	}
@@ -173,5 +182,97 @@ func checkEntryEnv(t *testing.T, name, tok string) {
 	}
 	if kind == "-" && got != "harmless" {
 		t.Logf("%s names %s harmless, but another program reads it as code", name, v)
+	}
+}
+
+func (g gitSpec) isZero() bool {
+	return g.shortVal == "" && g.danger == "" && g.long == nil && g.shell == "" && g.shellL == nil && g.write == "" &&
+		g.writeL == nil && !g.tree && !g.removes && !g.whole && !g.opaque && !g.patch && g.treeIf == "" && g.stdinL == nil
+}
+
+// checkGitSpec checks what the gitSpec of git's subcommand sub says.
+func checkGitSpec(t *testing.T, sub string, g gitSpec) {
+	t.Helper()
+	analyze := func(src string) (*Analysis, *Command) {
+		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv})
+		if len(a.Commands) == 0 {
+			t.Fatalf("Analyze(%q): no command", src)
+		}
+		return a, &a.Commands[0]
+	}
+	ref := func(c *Command, p string) *FileRef {
+		for i := range c.Files {
+			if c.Files[i].Path == p {
+				return &c.Files[i]
+			}
+		}
+		return nil
+	}
+	git := "git " + sub
+	for _, o := range g.long {
+		if a, _ := analyze(git + " --" + o + "=x"); !hasFinding(a, "git.dangerous_config") {
+			t.Errorf("%s --%s=x: no git.dangerous_config", git, o)
+		}
+	}
+	for _, o := range g.danger {
+		if a, _ := analyze(git + " -" + string(o) + " x"); !hasFinding(a, "git.dangerous_config") {
+			t.Errorf("%s -%c x: no git.dangerous_config", git, o)
+		}
+	}
+	for _, o := range g.shellL {
+		if a, _ := analyze(git + " --" + o + "='eval x'"); !hasFinding(a, "parser.eval") {
+			t.Errorf("%s --%s='eval x': the command was not analysed", git, o)
+		}
+	}
+	if g.shell != "" {
+		if a, _ := analyze(git + " -" + g.shell + " 'eval x'"); !hasFinding(a, "parser.eval") {
+			t.Errorf("%s -%s 'eval x': the command was not analysed", git, g.shell)
+		}
+	}
+	for _, o := range append(strings.Split(g.write, ""), g.writeL...) {
+		if o == "" {
+			continue
+		}
+		src := git + " -" + o + " out"
+		if len(o) > 1 {
+			src = git + " --" + o + " out"
+		}
+		if _, c := analyze(src); ref(c, "out") == nil || !ref(c, "out").Write {
+			t.Errorf("%s: out is not written", src)
+		}
+	}
+	switch {
+	case g.patch:
+		if _, c := analyze(git + " x.patch"); len(c.Unknown) == 0 {
+			t.Errorf("%s x.patch: no unknown reference for the files of the patch", git)
+		}
+		for _, o := range g.patchRead {
+			if _, c := analyze(git + " --" + o + " x.patch"); len(c.Unknown) != 0 {
+				t.Errorf("%s --%s x.patch: %v, want no unknown reference", git, o, c.Unknown)
+			}
+		}
+	case g.opaque:
+		if _, c := analyze(git + " show x"); ref(c, "x") != nil {
+			t.Errorf("%s show x: x is a file reference", git)
+		}
+	case g.tree || g.removes:
+		src := git + " -e p x"
+		if sub != "grep" {
+			src = git + " x"
+		}
+		if _, c := analyze(src); ref(c, "x") == nil || ref(c, "x").Recursive != g.tree || ref(c, "x").Write != g.removes {
+			t.Errorf("%s: x is %+v, want recursive %v, written %v", src, ref(c, "x"), g.tree, g.removes)
+		}
+	case g.treeIf != "":
+		if _, c := analyze(git + " --" + g.treeIf + " x y"); ref(c, "x") == nil || !ref(c, "x").Recursive {
+			t.Errorf("%s --%s x y: x is not read recursively", git, g.treeIf)
+		}
+	}
+	if g.whole {
+		for _, s := range append([]string{""}, g.wholeSubs...) {
+			if _, c := analyze(strings.TrimSpace(git + " " + s)); ref(c, ".") == nil || !ref(c, ".").Recursive || ref(c, ".").Write != g.removes {
+				t.Errorf("%s %s: the whole tree is not a reference", git, s)
+			}
+		}
 	}
 }
