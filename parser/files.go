@@ -32,7 +32,56 @@ type fileSpec struct {
 	// recurseVal is the short option whose value "recurse" (maybe
 	// abbreviated) makes it recursive, like --directories (grep -d).
 	recurseVal byte
+	// namesIf: short options that make it read or write files named in
+	// its input, which the gate cannot see ("*": always); namesUnless:
+	// it does unless one of these is given.
+	namesIf, namesUnless string
+	// refs, if set, reads the arguments itself (tar's bundle, dd's
+	// if=/of=, go's flags and packages): it returns the arguments left
+	// for the reading above, and whether that follows.
+	refs func(s *state, cmd *Command, args []Word) ([]Word, bool)
 }
+
+// The readers of programs whose arguments the fields of fileSpec cannot
+// describe (the refs of their entries).
+var (
+	ddRefs = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
+			} else if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, true, false)
+			}
+		}
+		return nil, false
+	}
+	tarRefs   = func(s *state, cmd *Command, args []Word) ([]Word, bool) { s.tarRefs(cmd, args); return nil, false }
+	goRefs    = func(s *state, cmd *Command, args []Word) ([]Word, bool) { s.goRefs(cmd, args); return nil, false }
+	fileMagic = func(s *state, cmd *Command, args []Word) ([]Word, bool) { s.fileCmdRefs(cmd, args); return nil, false }
+	splitOps  = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
+		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length",
+			"additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+		return nil, false
+	}
+	// jq -L DIR and import/include load modules jq finds itself.
+	jqModules = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
+		for _, a := range args {
+			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
+				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
+				cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos, Message: "jq loads modules it finds itself"})
+				break
+			}
+		}
+		return args, true
+	}
+	// [ … ]: the closing bracket is no operand.
+	testBracket = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
+		if n := len(args); n > 0 && args[n-1].Value == "]" {
+			args = args[:n-1]
+		}
+		return args, true
+	}
+)
 
 var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, recurseVal: 'd', fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
 	longSkip: []string{"regexp", "context", "after-context", "before-context", "max-count", "include",
@@ -69,40 +118,10 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if spec.none {
 		return
 	}
-	switch base {
-	case "dd":
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
-				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
-			} else if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, true, false)
-			}
-		}
-		return
-	case "tar":
-		s.tarRefs(cmd, args)
-		return
-	case "go":
-		s.goRefs(cmd, args)
-		return
-	case "file":
-		s.fileCmdRefs(cmd, args)
-		return
-	case "split":
-		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length", "additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
-		return
-	case "jq":
-		// jq -L DIR and import/include load modules jq finds itself.
-		for _, a := range args {
-			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
-				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
-				cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos, Message: "jq loads modules it finds itself"})
-				break
-			}
-		}
-	case "[":
-		if n := len(args); n > 0 && args[n-1].Value == "]" {
-			args = args[:n-1]
+	if spec.refs != nil {
+		var generic bool
+		if args, generic = spec.refs(s, cmd, args); !generic {
+			return
 		}
 	}
 	var seen [128]bool
@@ -207,8 +226,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			break
 		}
 	}
-	switch {
-	case base == "zip" && seen['@'], base == "patch", base == "unzip" && !seenAny(&seen, "lptvZz"), base == "cpio" && seenAny(&seen, "i"):
+	if spec.namesIf == "*" || seenAny(&seen, spec.namesIf) || spec.namesUnless != "" && !seenAny(&seen, spec.namesUnless) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos,
 			Message: base + " reads or writes files named in its input"})
 	}

@@ -131,7 +131,7 @@ func (p *program) sub(argv []string, k int) (*program, int) {
 
 var programs = map[string]program{
 	":":     {files: fileSpec{none: true}},
-	"[":     {dirSafe: true},
+	"[":     {files: fileSpec{refs: testBracket}, dirSafe: true},
 	"[[":    {dirSafe: true},
 	"ack":   {files: fileSpec{skipVal: "ABCm", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
 	"ag":    {files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
@@ -190,7 +190,7 @@ var programs = map[string]program{
 	"comm":    {dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true},
-	"cpio":    {files: fileSpec{skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
+	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
 	"curl": {
 		env: "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
 		files: fileSpec{skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
@@ -218,7 +218,7 @@ var programs = map[string]program{
 		},
 	},
 	"dbus-run-session": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"config-file", "dbus-daemon"}}},
-	"dd":               {dirSafe: true},
+	"dd":               {files: fileSpec{refs: ddRefs}, dirSafe: true},
 	"declare":          {files: fileSpec{none: true}},
 	"df": {
 		dirSafe: true,
@@ -273,6 +273,7 @@ var programs = map[string]program{
 	"false":    {files: fileSpec{none: true}},
 	"fgrep":    {files: grepSpec, dirSafe: true},
 	"file": {
+		files:   fileSpec{refs: fileMagic},
 		env:     "MAGIC=:",
 		dirSafe: true,
 		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
@@ -499,7 +500,7 @@ var programs = map[string]program{
 			"CGO_ENABLED=- GOOS=- GOARCH=- GOARM=- GOAMD64=-",
 		goFlags: true,
 		runVal:  []string{"exec", "toolexec"},
-		files:   fileSpec{first: true, skipVal: "orpC", longSkip: []string{"run", "bench", "count", "timeout", "tags", "ldflags", "gcflags"}},
+		files:   fileSpec{refs: goRefs}, // see goFlags (files.go)
 		dirSafe: true,
 		subs: map[string]*program{
 			"build": {
@@ -583,7 +584,7 @@ var programs = map[string]program{
 	"jobs":                 {files: fileSpec{none: true}},
 	"join":                 {dirSafe: true},
 	"jq": {
-		files:   fileSpec{skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
+		files:   fileSpec{refs: jqModules, skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
 		dirSafe: true,
 		options: "-a -C -c -e -f= -h -j -L= -M -n -R -r -S -s -V --arg=2 --args --argjson=2 --ascii-output --build-configuration " +
 			"--color-output --compact-output --exit-status --from-file= --help --indent= --join-output --jsonargs " +
@@ -671,7 +672,7 @@ var programs = map[string]program{
 		wrap: &wrapSpec{kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	},
 	"paste":   {dirSafe: true},
-	"patch":   {files: fileSpec{skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
+	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
 	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
 	"printf":  {files: fileSpec{none: true}},
@@ -797,7 +798,7 @@ var programs = map[string]program{
 			{options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
 		},
 	},
-	"split": {dirSafe: true},
+	"split": {files: fileSpec{refs: splitOps}, dirSafe: true},
 	"ssh": {
 		env:     "SSH_ASKPASS",
 		files:   fileSpec{fileVal: "iFESo"},
@@ -833,6 +834,7 @@ var programs = map[string]program{
 			"--silent --sleep-interval= --verbose --version --zero-terminated",
 	},
 	"tar": {
+		files:   fileSpec{refs: tarRefs},
 		dirSafe: true,
 		guards: []optionGuard{
 			{bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
@@ -961,7 +963,7 @@ var programs = map[string]program{
 	"unshare": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
 	},
-	"unzip":    {files: fileSpec{skipVal: "xP", writeVal: "d"}, dirSafe: true},
+	"unzip":    {files: fileSpec{namesUnless: "lptvZz", skipVal: "xP", writeVal: "d"}, dirSafe: true},
 	"valgrind": {wrap: &wrapSpec{kind: wrapExec}},
 	"vi": {
 		env: "VIMINIT EXINIT",
@@ -1005,7 +1007,7 @@ var programs = map[string]program{
 	"xxd":      {dirSafe: true},
 	"yes":      {files: fileSpec{none: true}},
 	"zip": {
-		files:   fileSpec{skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
+		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
