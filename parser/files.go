@@ -36,51 +36,25 @@ type fileSpec struct {
 	// its input, which the gate cannot see ("*": always); namesUnless:
 	// it does unless one of these is given.
 	namesIf, namesUnless string
-	// refs, if set, reads the arguments itself (tar's bundle, dd's
-	// if=/of=, go's flags and packages): it returns the arguments left
-	// for the reading above, and whether that follows.
-	refs func(s *state, cmd *Command, args []Word) ([]Word, bool)
+	// reader, if set, reads the arguments itself (tar's bundle, dd's
+	// if=/of=, go's flags and packages; see fileRefs); a kind, not a
+	// func, which would make every command escape to the heap.
+	reader reader
 }
 
-// The readers of programs whose arguments the fields of fileSpec cannot
-// describe (the refs of their entries).
-var (
-	ddRefs = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
-		for _, a := range args {
-			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
-				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
-			} else if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, true, false)
-			}
-		}
-		return nil, false
-	}
-	tarRefs   = func(s *state, cmd *Command, args []Word) ([]Word, bool) { s.tarRefs(cmd, args); return nil, false }
-	goRefs    = func(s *state, cmd *Command, args []Word) ([]Word, bool) { s.goRefs(cmd, args); return nil, false }
-	fileMagic = func(s *state, cmd *Command, args []Word) ([]Word, bool) { s.fileCmdRefs(cmd, args); return nil, false }
-	splitOps  = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
-		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length",
-			"additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
-		return nil, false
-	}
-	// jq -L DIR and import/include load modules jq finds itself.
-	jqModules = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
-		for _, a := range args {
-			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
-				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
-				cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos, Message: "jq loads modules it finds itself"})
-				break
-			}
-		}
-		return args, true
-	}
-	// [ … ]: the closing bracket is no operand.
-	testBracket = func(s *state, cmd *Command, args []Word) ([]Word, bool) {
-		if n := len(args); n > 0 && args[n-1].Value == "]" {
-			args = args[:n-1]
-		}
-		return args, true
-	}
+// reader names the readers of programs whose arguments the fields of
+// fileSpec cannot describe.
+type reader uint8
+
+const (
+	readNone    reader = iota
+	readDD             // if=FILE of=FILE
+	readTar            // tarRefs
+	readGo             // goRefs
+	readFile           // fileCmdRefs: file -m LIST -f NAMEFILE
+	readSplit          // splitRefs: split's prefix
+	readJq             // jq -L DIR and import/include: modules jq finds itself
+	readBracket        // [ … ]: the closing bracket is no operand
 )
 
 var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, recurseVal: 'd', fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
@@ -118,10 +92,40 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if spec.none {
 		return
 	}
-	if spec.refs != nil {
-		var generic bool
-		if args, generic = spec.refs(s, cmd, args); !generic {
-			return
+	switch spec.reader {
+	case readDD:
+		for _, a := range args {
+			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
+			} else if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, true, false)
+			}
+		}
+		return
+	case readTar:
+		s.tarRefs(cmd, args)
+		return
+	case readGo:
+		s.goRefs(cmd, args)
+		return
+	case readFile:
+		s.fileCmdRefs(cmd, args)
+		return
+	case readSplit:
+		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length",
+			"additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+		return
+	case readJq:
+		for _, a := range args {
+			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
+				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
+				cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos, Message: "jq loads modules it finds itself"})
+				break
+			}
+		}
+	case readBracket:
+		if n := len(args); n > 0 && args[n-1].Value == "]" {
+			args = args[:n-1]
 		}
 	}
 	var seen [128]bool

@@ -131,7 +131,7 @@ func (p *program) sub(argv []string, k int) (*program, int) {
 
 var programs = map[string]program{
 	":":     {files: fileSpec{none: true}},
-	"[":     {files: fileSpec{refs: testBracket}, dirSafe: true},
+	"[":     {files: fileSpec{reader: readBracket}, dirSafe: true},
 	"[[":    {dirSafe: true},
 	"ack":   {files: fileSpec{skipVal: "ABCm", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
 	"ag":    {files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
@@ -218,7 +218,7 @@ var programs = map[string]program{
 		},
 	},
 	"dbus-run-session": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"config-file", "dbus-daemon"}}},
-	"dd":               {files: fileSpec{refs: ddRefs}, dirSafe: true},
+	"dd":               {files: fileSpec{reader: readDD}, dirSafe: true},
 	"declare":          {files: fileSpec{none: true}},
 	"df": {
 		dirSafe: true,
@@ -273,7 +273,7 @@ var programs = map[string]program{
 	"false":    {files: fileSpec{none: true}},
 	"fgrep":    {files: grepSpec, dirSafe: true},
 	"file": {
-		files:   fileSpec{refs: fileMagic},
+		files:   fileSpec{reader: readFile},
 		env:     "MAGIC=:",
 		dirSafe: true,
 		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
@@ -500,7 +500,7 @@ var programs = map[string]program{
 			"CGO_ENABLED=- GOOS=- GOARCH=- GOARM=- GOAMD64=-",
 		goFlags: true,
 		runVal:  []string{"exec", "toolexec"},
-		files:   fileSpec{refs: goRefs}, // see goFlags (files.go)
+		files:   fileSpec{reader: readGo}, // see goFlags (files.go)
 		dirSafe: true,
 		subs: map[string]*program{
 			"build": {
@@ -584,7 +584,7 @@ var programs = map[string]program{
 	"jobs":                 {files: fileSpec{none: true}},
 	"join":                 {dirSafe: true},
 	"jq": {
-		files:   fileSpec{refs: jqModules, skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
+		files:   fileSpec{reader: readJq, skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
 		dirSafe: true,
 		options: "-a -C -c -e -f= -h -j -L= -M -n -R -r -S -s -V --arg=2 --args --argjson=2 --ascii-output --build-configuration " +
 			"--color-output --compact-output --exit-status --from-file= --help --indent= --join-output --jsonargs " +
@@ -798,7 +798,7 @@ var programs = map[string]program{
 			{options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
 		},
 	},
-	"split": {files: fileSpec{refs: splitOps}, dirSafe: true},
+	"split": {files: fileSpec{reader: readSplit}, dirSafe: true},
 	"ssh": {
 		env:     "SSH_ASKPASS",
 		files:   fileSpec{fileVal: "iFESo"},
@@ -834,7 +834,7 @@ var programs = map[string]program{
 			"--silent --sleep-interval= --verbose --version --zero-terminated",
 	},
 	"tar": {
-		files:   fileSpec{refs: tarRefs},
+		files:   fileSpec{reader: readTar},
 		dirSafe: true,
 		guards: []optionGuard{
 			{bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
