@@ -15,6 +15,10 @@ func FuzzAnalyze(f *testing.F) {
 	for _, tc := range findingTests {
 		f.Add(tc.src)
 	}
+	for _, src := range []string{"tmux -L s new -d -c d -e A=1 'ls x' \\; splitw -h ls y\\; send x", "tmux -Cf c run -C 'x'; tmux new-",
+		"screen -dmS x -Logfile l -s sh -c rc ls", "strace -fo'|ls' -o x --output=y ls", "git -C d log --no-x -5 -n"} {
+		f.Add(src)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
 		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv, MaxCommands: 64})
 		if len(src) > maxSource || nestedAt(src) >= 0 {
