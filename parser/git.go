@@ -116,6 +116,17 @@ type gitSpec struct {
 	tree, removes, whole, opaque, patch bool
 	treeIf                              string
 	wholeSubs, patchRead                []string
+	// config: it is git config, whose keys and values gitConfigCmd
+	// reads; configVal and configL: options whose value is KEY=VALUE
+	// for the command's configuration (git clone -c).
+	config    bool
+	configVal string
+	configL   []string
+	// runs: the word after which the rest is a command it runs (git
+	// bisect run CMD), with runsOpts options around it (git submodule
+	// [opts] foreach [opts] CMD).
+	runs     string
+	runsOpts bool
 	// stdinL: long options that make it read paths, revisions or objects
 	// from standard input or from a file the gate does not read (git's
 	// own entry: they are the same for every subcommand).
@@ -130,15 +141,15 @@ func gitSub(sub string) *program {
 // gitSubcommand reports options of subcommand sub (args follow it) that
 // make git run a program, and git config settings.
 func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
-	if sub == "config" {
-		s.gitConfigCmd(cmd, args)
-		return
-	}
 	var o gitSpec
 	split := args
 	if p := gitSub(sub); p != nil {
 		o = p.git
 		split = splitShort(args, o.shortVal, true)
+	}
+	if o.config {
+		s.gitConfigCmd(cmd, args)
+		return
 	}
 	for i, a := range split {
 		v := a.Value
@@ -156,7 +167,7 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 			s.fileRef(cmd, w, RefOption, true, false)
 		case long && longMatch(name, o.long), !long && o.danger != "" && hasShortOpt(split[i:i+1], o.danger[0]):
 			s.find("git.dangerous_config", a.Pos, "git "+sub+" "+v+" makes git run a program")
-		case sub == "clone" && (v == "-c" || long && longIs(name, "config")):
+		case o.configVal != "" && v == "-"+o.configVal, long && longMatch(name, o.configL):
 			kv := val
 			if !long || !strings.Contains(v, "=") {
 				if i+1 >= len(split) {
@@ -178,23 +189,23 @@ func (s *state) gitRuns(argv []Word, c *ctx, cwd cwdState) {
 	}
 	sub, args := argv[0].Value, argv[1:]
 	var scripts []Word
-	switch sub {
-	case "bisect":
-		if len(args) > 1 && args[0].Value == "run" {
-			s.gitInner(args[1:], "git bisect run", c, cwd)
+	p := gitSub(sub)
+	if p != nil && p.git.runs != "" { // git bisect run CMD, git submodule foreach CMD
+		i := 0
+		if p.git.runsOpts {
+			i = skipOpts(args, "", nil)
 		}
-		return
-	case "submodule":
-		i := skipOpts(args, "", nil)
-		if i < len(args) && args[i].Value == "foreach" {
-			j := i + 1 + skipOpts(args[i+1:], "", nil)
+		if i < len(args) && args[i].Value == p.git.runs {
+			j := i + 1
+			if p.git.runsOpts {
+				j += skipOpts(args[j:], "", nil)
+			}
 			if j < len(args) {
-				s.gitInner(args[j:], "git submodule foreach", c, cwd)
+				s.gitInner(args[j:], "git "+sub+" "+p.git.runs, c, cwd)
 			}
 		}
 		return
 	}
-	p := gitSub(sub)
 	if p == nil || p.git.shell == "" && p.git.shellL == nil {
 		return
 	}

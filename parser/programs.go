@@ -337,6 +337,7 @@ var programs = map[string]program{
 				},
 			},
 			"bisect": {
+				git: gitSpec{runs: "run"},
 				guards: []optionGuard{
 					{options: []string{"run"}, why: "runs a program"},
 				},
@@ -368,12 +369,13 @@ var programs = map[string]program{
 			"clean": {git: gitSpec{tree: true, removes: true, whole: true}},
 			"add":   {git: gitSpec{tree: true, whole: true}},
 			"clone": {
-				git: gitSpec{shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
+				git: gitSpec{configVal: "c", configL: []string{"config"}, shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
 				guards: []optionGuard{
 					{options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
 				},
 			},
 			"config": {
+				git: gitSpec{config: true},
 				guards: []optionGuard{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
@@ -489,6 +491,7 @@ var programs = map[string]program{
 			"status": {options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
 				"--short --show-stash -s -u? --untracked-files? -v --verbose -z"},
 			"submodule": {
+				git: gitSpec{runs: "foreach", runsOpts: true},
 				guards: []optionGuard{
 					{options: []string{"foreach"}, why: "runs a command in every submodule"},
 				},

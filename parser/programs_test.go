@@ -187,7 +187,8 @@ func checkEntryEnv(t *testing.T, name, tok string) {
 
 func (g gitSpec) isZero() bool {
 	return g.shortVal == "" && g.danger == "" && g.long == nil && g.shell == "" && g.shellL == nil && g.write == "" &&
-		g.writeL == nil && !g.tree && !g.removes && !g.whole && !g.opaque && !g.patch && g.treeIf == "" && g.stdinL == nil
+		g.writeL == nil && !g.tree && !g.removes && !g.whole && !g.opaque && !g.patch && g.treeIf == "" && g.stdinL == nil &&
+		!g.config && g.configVal == "" && g.configL == nil && g.runs == ""
 }
 
 // checkGitSpec checks what the gitSpec of git's subcommand sub says.
@@ -239,6 +240,26 @@ func checkGitSpec(t *testing.T, sub string, g gitSpec) {
 		}
 		if _, c := analyze(src); ref(c, "out") == nil || !ref(c, "out").Write {
 			t.Errorf("%s: out is not written", src)
+		}
+	}
+	if g.runs != "" {
+		if a, _ := analyze(git + " " + g.runs + " eval x"); !hasFinding(a, "parser.eval") {
+			t.Errorf("%s %s eval x: the command was not analysed", git, g.runs)
+		}
+	}
+	cfg := []string{}
+	if g.config {
+		cfg = append(cfg, git+" core.pager x")
+	}
+	if g.configVal != "" {
+		cfg = append(cfg, git+" -"+g.configVal+" core.pager=x u")
+	}
+	for _, o := range g.configL {
+		cfg = append(cfg, git+" --"+o+"=core.pager=x u", git+" --"+o+" core.pager=x u")
+	}
+	for _, src := range cfg {
+		if a, _ := analyze(src); !hasFinding(a, "git.dangerous_config") {
+			t.Errorf("%s: no git.dangerous_config", src)
 		}
 	}
 	switch {
