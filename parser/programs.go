@@ -61,8 +61,11 @@ import (
 //     a command (sort --compress-program=PROG); for goFlags programs a
 //     command line run through the shell (go test -exec 'PROG ARGS');
 //
-//   - git: options of a git subcommand that make git run a program or
-//     write a file, or whose value is a shell command (see gitSpec);
+//   - git: what a git subcommand's options and operands do beyond its
+//     options' syntax: options that make git run a program, write a
+//     file, run a shell command, set configuration or read paths from
+//     standard input; operands read recursively, removed, or not files
+//     (see gitSpec);
 //
 //   - subs: its subcommands (git diff, go test, git stash list), each an
 //     entry of its own, read after the program's own options.
