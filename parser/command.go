@@ -167,9 +167,9 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 			succ = s.cd(cmd.Argv, cwd)
 		}
 	case "git":
-		sub := s.git(&cmd)
+		sub, sp := s.git(&cmd)
 		s.add(cmd)
-		s.gitRuns(cmd.Argv[sub:], c, cwd)
+		s.gitRuns(cmd.Argv[sub:], sp, c, cwd)
 		return
 	}
 	n := len(cmd.Files)

@@ -4,8 +4,9 @@ import "strings"
 
 // git strips git's global options for MatchArgv, reports -c settings that
 // run commands, and collects the file references of the subcommand. It
-// returns the index in cmd.Argv of the subcommand (len(cmd.Argv) if none).
-func (s *state) git(cmd *Command) int {
+// returns the index in cmd.Argv of the subcommand (len(cmd.Argv) if none)
+// and the subcommand's entry in programs (nil if none).
+func (s *state) git(cmd *Command) (int, *program) {
 	args := cmd.Argv[1:]
 	var dirs []Word
 	i := 0
@@ -71,12 +72,15 @@ loop:
 		dir = joinDir(dir, d.Value)
 		s.fileRef(cmd, d, RefOption, false, false)
 	}
-	g := progs()["git"]
+	g := gitEntry()
 	unknownOptions(cmd, g, args[:i])
+	var sp *program
 	if i < len(args) {
-		s.gitSubcommand(cmd, args[i].Value, args[i+1:])
-		if sp, k := g.sub(cmd.MatchArgv, 1); sp != g {
-			unknownOptions(cmd, sp, cmd.Argv[i+k:])
+		sp = g.subs[args[i].Value]
+		s.gitSubcommand(cmd, args[i].Value, sp, args[i+1:])
+		if sp != nil {
+			p, k := sp.sub(cmd.MatchArgv, 2) // git stash list
+			unknownOptions(cmd, p, cmd.Argv[i+k:])
 		}
 	}
 	first := len(cmd.Files)
@@ -88,7 +92,7 @@ loop:
 			}
 		}
 	}
-	return 1 + i
+	return 1 + i, sp
 }
 
 // gitSpec is what a git subcommand's entry in programs says beyond its
@@ -135,15 +139,15 @@ type gitSpec struct {
 
 // gitSub returns the entry of git's subcommand sub, or nil.
 func gitSub(sub string) *program {
-	return progs()["git"].subs[sub]
+	return gitEntry().subs[sub]
 }
 
-// gitSubcommand reports options of subcommand sub (args follow it) that
-// make git run a program, and git config settings.
-func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
+// gitSubcommand reports options of subcommand sub (its entry p, args
+// follow it) that make git run a program, and git config settings.
+func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word) {
 	var o gitSpec
 	split := args
-	if p := gitSub(sub); p != nil {
+	if p != nil {
 		o = p.git
 		split = splitShort(args, o.shortVal, true)
 	}
@@ -180,16 +184,15 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 	}
 }
 
-// gitRuns walks the shell commands a git subcommand runs (argv starts at
-// the subcommand): rebase --exec, difftool --extcmd, filter-branch
-// filters, bisect run and submodule foreach.
-func (s *state) gitRuns(argv []Word, c *ctx, cwd cwdState) {
+// gitRuns walks the shell commands a git subcommand (its entry p) runs
+// (argv starts at the subcommand): rebase --exec, difftool --extcmd,
+// filter-branch filters, bisect run and submodule foreach.
+func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 	if len(argv) == 0 {
 		return
 	}
 	sub, args := argv[0].Value, argv[1:]
 	var scripts []Word
-	p := gitSub(sub)
 	if p != nil && p.git.runs != "" { // git bisect run CMD, git submodule foreach CMD
 		i := 0
 		if p.git.runsOpts {

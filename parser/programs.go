@@ -96,8 +96,19 @@ var progs = sync.OnceValue(func() map[string]*program {
 		m[name] = &p
 	}
 	m["egrep"].opts, m["fgrep"].opts = m["grep"].opts, m["grep"].opts
+	gitProg = m["git"]
 	return m
 })
+
+// gitProg is progs()["git"], set with it: git's entry is read several
+// times a git command.
+var gitProg *program
+
+// gitEntry returns git's entry.
+func gitEntry() *program {
+	progs()
+	return gitProg
+}
 
 // index parses p's options and names its guards by prefix (the program
 // and subcommands that lead to p), for p and its subcommands.
