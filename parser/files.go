@@ -496,8 +496,8 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	sub := ops[0].Value
 	ops = ops[1:]
 	var g gitSpec
-	if p := gitSub(sub); p != nil {
-		g = p.git
+	if p := gitSub(sub); p != nil && p.git != nil {
+		g = *p.git
 	}
 	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
 	if g.whole && (len(ops) == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {

@@ -147,8 +147,8 @@ func gitSub(sub string) *program {
 func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word) {
 	var o gitSpec
 	split := args
-	if p != nil {
-		o = p.git
+	if p != nil && p.git != nil {
+		o = *p.git
 		split = splitShort(args, o.shortVal, true)
 	}
 	if o.config {
@@ -193,7 +193,10 @@ func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 	}
 	sub, args := argv[0].Value, argv[1:]
 	var scripts []Word
-	if p != nil && p.git.runs != "" { // git bisect run CMD, git submodule foreach CMD
+	if p == nil || p.git == nil {
+		return
+	}
+	if p.git.runs != "" { // git bisect run CMD, git submodule foreach CMD
 		i := 0
 		if p.git.runsOpts {
 			i = skipOpts(args, "", nil)
@@ -209,7 +212,7 @@ func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 		}
 		return
 	}
-	if p == nil || p.git.shell == "" && p.git.shellL == nil {
+	if p.git.shell == "" && p.git.shellL == nil {
 		return
 	}
 	o := p.git

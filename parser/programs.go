@@ -70,20 +70,22 @@ import (
 //   - subs: its subcommands (git diff, go test, git stash list), each an
 //     entry of its own, read after the program's own options.
 type program struct {
-	files     fileSpec
-	dirSafe   bool
+	// The fields every command reads first, then fileSpec, then the rest:
+	// an entry spans fewer cache lines on the way.
+	wrap    *wrapSpec
+	opts    *optTable // options, parsed once (see progs)
+	guarded bool      // it or a subcommand has guards (see progs)
+	dirSafe bool
+	runVal  []string
+	subs    map[string]*program
+	files   fileSpec
+
 	options   string
 	goFlags   bool
 	negatable bool
 	env       string
 	guards    []optionGuard
-	wrap      *wrapSpec
-	runVal    []string
-	git       gitSpec
-	subs      map[string]*program
-
-	opts    *optTable // options, parsed once (see progs)
-	guarded bool      // it or a subcommand has guards (see progs)
+	git       *gitSpec
 }
 
 // progs indexes programs by pointer, with each entry's options parsed and
@@ -337,21 +339,21 @@ var programs = map[string]program{
 		negatable: true,
 		files:     fileSpec{skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
 		dirSafe:   true,
-		git:       gitSpec{stdinL: []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}},
+		git:       &gitSpec{stdinL: []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}},
 		guards: []optionGuard{
 			{check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 		},
 		subs: map[string]*program{
-			"am":    {git: gitSpec{patch: true}},
-			"apply": {git: gitSpec{patch: true, patchRead: []string{"check", "stat", "numstat", "summary"}}},
+			"am":    {git: &gitSpec{patch: true}},
+			"apply": {git: &gitSpec{patch: true, patchRead: []string{"check", "stat", "numstat", "summary"}}},
 			"archive": {
-				git: gitSpec{tree: true, shortVal: "o", long: []string{"exec"}, write: "o"},
+				git: &gitSpec{tree: true, shortVal: "o", long: []string{"exec"}, write: "o"},
 				guards: []optionGuard{
 					{options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
 				},
 			},
 			"bisect": {
-				git: gitSpec{runs: "run"},
+				git: &gitSpec{runs: "run"},
 				guards: []optionGuard{
 					{options: []string{"run"}, why: "runs a program"},
 				},
@@ -380,16 +382,16 @@ var programs = map[string]program{
 					{options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
 				},
 			},
-			"clean": {git: gitSpec{tree: true, removes: true, whole: true}},
-			"add":   {git: gitSpec{tree: true, whole: true}},
+			"clean": {git: &gitSpec{tree: true, removes: true, whole: true}},
+			"add":   {git: &gitSpec{tree: true, whole: true}},
 			"clone": {
-				git: gitSpec{configVal: "c", configL: []string{"config"}, shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
+				git: &gitSpec{configVal: "c", configL: []string{"config"}, shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
 				guards: []optionGuard{
 					{options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
 				},
 			},
 			"config": {
-				git: gitSpec{config: true},
+				git: &gitSpec{config: true},
 				guards: []optionGuard{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
@@ -397,15 +399,15 @@ var programs = map[string]program{
 			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
 				"--long --match= --tags"},
 			"diff": {
-				git:     gitSpec{treeIf: "no-index"},
+				git:     &gitSpec{treeIf: "no-index"},
 				options: gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
-			"difftool": {git: gitSpec{shortVal: "txy", shell: "x", shellL: []string{"extcmd"}}},
+			"difftool": {git: &gitSpec{shortVal: "txy", shell: "x", shellL: []string{"extcmd"}}},
 			"fetch": {
-				git: gitSpec{long: []string{"upload-pack"}},
+				git: &gitSpec{long: []string{"upload-pack"}},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
 				},
@@ -415,8 +417,8 @@ var programs = map[string]program{
 					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
 				},
 			},
-			"filter-branch": {git: gitSpec{shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}}},
-			"format-patch":  {git: gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
+			"filter-branch": {git: &gitSpec{shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}}},
+			"format-patch":  {git: &gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
 			"grep": {
 				options: "-NUM -A= -a --after-context= --all-match --and -B= --basic-regexp --before-context= --break -C= -c --cached --color? " +
 					"--column --context= --count -E -e= --exclude-standard --ext-grep --extended-regexp -F -f= --files-with-matches " +
@@ -424,12 +426,12 @@ var programs = map[string]program{
 					"--invert-match -L -l --line-number -m= --max-count= --max-depth= --name-only -n --no-index --not --null -O? -o " +
 					"--only-matching --open-files-in-pager? --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules " +
 					"--show-function --text --textconv --threads= --untracked -v -W -w --word-regexp -z",
-				git: gitSpec{tree: true, shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
+				git: &gitSpec{tree: true, shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
 				guards: []optionGuard{
 					{options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
 				},
 			},
-			"init": {git: gitSpec{long: []string{"template"}}},
+			"init": {git: &gitSpec{long: []string{"template"}}},
 			"log": {
 				options: gitLogOpts,
 				guards: []optionGuard{
@@ -440,7 +442,7 @@ var programs = map[string]program{
 				"--exclude-from= --exclude-per-directory= --exclude-standard --exclude= -f --format= --full-name -i --ignored -k --killed -m " +
 				"--modified -o --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v --with-tree= -X= -x= -z"},
 			"ls-remote": {
-				git: gitSpec{danger: "u", long: []string{"upload-pack", "exec"}},
+				git: &gitSpec{danger: "u", long: []string{"upload-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
 				},
@@ -448,19 +450,19 @@ var programs = map[string]program{
 			"merge-base": {options: "-a --all --fork-point --independent --is-ancestor --octopus"},
 			"ls-tree":    {options: "--abbrev? -d --format= --full-name --full-tree -l --long --name-only --name-status --object-only -r -t -z"},
 			"pull": {
-				git: gitSpec{long: []string{"upload-pack"}},
+				git: &gitSpec{long: []string{"upload-pack"}},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
 				},
 			},
 			"push": {
-				git: gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
+				git: &gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
 				},
 			},
 			"rebase": {
-				git: gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
+				git: &gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
 				guards: []optionGuard{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
@@ -471,7 +473,7 @@ var programs = map[string]program{
 				"--quiet --remotes? --resolve-git-dir= --revs-only --shared-index-path --short? --show-cdup --show-object-format? " +
 				"--show-prefix --show-superproject-working-tree --show-toplevel --since= --sq --sq-quote --stop-at-non-option --stuck-long " +
 				"--symbolic --symbolic-full-name --tags? --until= --verify"},
-			"send-email": {git: gitSpec{long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}}},
+			"send-email": {git: &gitSpec{long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}}},
 			"send-pack": {
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
@@ -492,7 +494,7 @@ var programs = map[string]program{
 				},
 			},
 			"stash": {
-				git: gitSpec{whole: true, wholeSubs: []string{"push", "save"}, opaque: true},
+				git: &gitSpec{whole: true, wholeSubs: []string{"push", "save"}, opaque: true},
 				subs: map[string]*program{
 					"list": {
 						options: gitLogOpts,
@@ -505,7 +507,7 @@ var programs = map[string]program{
 			"status": {options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
 				"--short --show-stash -s -u? --untracked-files? -v --verbose -z"},
 			"submodule": {
-				git: gitSpec{runs: "foreach", runsOpts: true},
+				git: &gitSpec{runs: "foreach", runsOpts: true},
 				guards: []optionGuard{
 					{options: []string{"foreach"}, why: "runs a command in every submodule"},
 				},

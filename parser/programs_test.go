@@ -54,7 +54,7 @@ var wrapSamples = map[wrapKind]string{
 func TestProgramEntries(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil && p.git.isZero() {
+		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil && p.git == nil {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -92,10 +92,10 @@ func TestProgramEntries(t *testing.T) {
 			for _, tok := range strings.Fields(p.env) {
 				checkEntryEnv(t, name, tok)
 			}
-			if sub, ok := strings.CutPrefix(name, "git "); ok {
-				checkGitSpec(t, sub, p.git)
+			if sub, ok := strings.CutPrefix(name, "git "); ok && p.git != nil {
+				checkGitSpec(t, sub, *p.git)
 			}
-			for _, o := range p.git.stdinL {
+			for _, o := range gitStdinL(p) {
 				a := Analyze(name+" cat-file --"+o, Options{Cwd: "/repo", Env: testEnv})
 				if len(a.Commands) != 1 || len(a.Commands[0].Unknown) == 0 {
 					t.Errorf("%s cat-file --%s: no unknown reference for what it reads from its input", name, o)
@@ -185,10 +185,11 @@ func checkEntryEnv(t *testing.T, name, tok string) {
 	}
 }
 
-func (g gitSpec) isZero() bool {
-	return g.shortVal == "" && g.danger == "" && g.long == nil && g.shell == "" && g.shellL == nil && g.write == "" &&
-		g.writeL == nil && !g.tree && !g.removes && !g.whole && !g.opaque && !g.patch && g.treeIf == "" && g.stdinL == nil &&
-		!g.config && g.configVal == "" && g.configL == nil && g.runs == ""
+func gitStdinL(p *program) []string {
+	if p.git == nil {
+		return nil
+	}
+	return p.git.stdinL
 }
 
 // checkGitSpec checks what the gitSpec of git's subcommand sub says.
