@@ -158,7 +158,7 @@ type Command struct {
 	// otherwise reads write, delete or run a program: find -delete, rg
 	// --pre, sort -o, go test -exec, a sed or awk program that runs or
 	// touches files, a git config that writes, … in any spelling (see
-	// optionGuards). A policy asks for each unless the prefix rule it
+	// the guards of the program's entry in programs). A policy asks for each unless the prefix rule it
 	// allowed the command with names it (policy.dangerous_option).
 	OptionHits []OptionHit `json:"option_hits,omitempty"`
 	// Loop is nonzero for a command that may run more than once: one

@@ -156,8 +156,9 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		base = ""
 	}
 	s.builtin(&cmd, base)
-	if w, ok := wrappers[base]; ok {
-		succ = s.unwrap(&cmd, base, w, c, cwd, inShell)
+	p := progs()[base]
+	if p != nil && p.wrap != nil {
+		succ = s.unwrap(&cmd, base, *p.wrap, c, cwd, inShell)
 		return succ, succ
 	}
 	switch base {
@@ -166,45 +167,38 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 			succ = s.cd(cmd.Argv, cwd)
 		}
 	case "git":
-		sub := s.git(&cmd)
+		sub, sp := s.git(&cmd)
 		s.add(cmd)
-		s.gitRuns(cmd.Argv[sub:], c, cwd)
+		s.gitRuns(cmd.Argv[sub:], sp, c, cwd)
 		return
 	}
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
-	p := progs()[base]
 	markRecursive(&cmd, p, n)
-	unknownOptions(&cmd, base, p, cmd.Argv[1:])
+	unknownOptions(&cmd, p, cmd.Argv[1:])
 	s.add(cmd)
-	s.optionPrograms(cmd.Argv, base, c, cwd)
+	if p != nil && p.runVal != nil {
+		s.optionPrograms(cmd.Argv, base, p, c, cwd)
+	}
 	return
 }
 
 // optionPrograms walks the programs a command runs because an option
-// names them: sort --compress-program=PROG, go -exec/-toolexec 'PROG
-// ARGS'.
-func (s *state) optionPrograms(argv []Word, base string, c *ctx, cwd cwdState) {
-	var opts []string
-	switch base {
-	case "sort":
-		opts = []string{"compress-program"}
-	case "go":
-		opts = []string{"exec", "toolexec"}
-	default:
-		return
-	}
+// of its entry p's runVal names them: sort --compress-program=PROG, go
+// -exec/-toolexec 'PROG ARGS'.
+func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd cwdState) {
+	opts := p.runVal
 	args := argv[1:]
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if v == "--" {
 			return
 		}
-		if base == "go" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
+		if p.goFlags && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") {
 			v = "-" + v // Go flags take one dash or two
 		}
 		name, val, hasVal, ok := longOpt(v)
-		if !ok || !longMatch(name, opts) || base == "go" && !contains(opts, name) {
+		if !ok || !longMatch(name, opts) || p.goFlags && !contains(opts, name) {
 			continue
 		}
 		w := Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
@@ -219,10 +213,16 @@ func (s *state) optionPrograms(argv []Word, base string, c *ctx, cwd cwdState) {
 			s.find("parser.too_deep", w.Pos, "commands nested more than the maximum depth")
 			return
 		}
-		if base == "sort" {
-			s.inner([]Word{w}, "sort --compress-program", c, cwd, false, nil)
+		if !p.goFlags {
+			for _, o := range opts {
+				if strings.HasPrefix(o, name) {
+					name = o // the option's name, not its abbreviation
+					break
+				}
+			}
+			s.inner([]Word{w}, base+" --"+name, c, cwd, false, nil)
 		} else {
-			s.shellString(w, "go -"+name, c, cwd)
+			s.shellString(w, base+" -"+name, c, cwd)
 		}
 	}
 }

@@ -135,14 +135,16 @@
 //
 // # Program knowledge
 //
-// What the analysis knows about programs is data, program by program:
-// programs, one entry a program (which operands and option values are
+// What the analysis knows about programs is data, program by program, in
+// one table: programs, one entry a program and its subcommands (git
+// diff, go test), each saying which operands and option values are
 // files, read, written or recursive; whether it reads a directory
 // operand's files; every option of the programs the default policy
-// allows: [Command.UnknownOptions]), optionGuards (options
-// that make a reader write or run a program: [Command.OptionHits], which
-// the policy rates as policy.dangerous_option), gitOpts, the wrappers, and
-// the environment variables of env.go.
+// allows ([Command.UnknownOptions]); the options that make a reader
+// write or run a program ([Command.OptionHits], which the policy rates
+// as policy.dangerous_option); whether it runs another command (a
+// wrapper); and the environment variables it reads, as code or as a
+// file. env.go keeps the shell's own variables and the harmless list.
 //
 // # Security
 //

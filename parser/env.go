@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // What the gate knows about environment variables. An assignment that
 // reaches a program's environment (VAR=x cmd, export, declare -x, env
@@ -10,82 +13,93 @@ import "strings"
 // short harmless list (extended by Options.EnvSafe) passes, and every
 // other name is env.unknown — unknown is not harmless.
 
-// harmlessEnv are names no program reads as code or as a file, when their
-// value holds no '/' (glibc reads a locale or TZ value with a slash as a
-// path).
-var harmlessEnv = map[string]bool{
-	"LANG": true, "LANGUAGE": true, "TZ": true, "TERM": true, "COLORTERM": true,
-	"NO_COLOR": true, "FORCE_COLOR": true, "CLICOLOR": true, "CLICOLOR_FORCE": true,
-	"CI": true, "COLUMNS": true, "LINES": true, "DEBIAN_FRONTEND": true,
-	// Build settings that choose no code and name no file.
-	"CGO_ENABLED": true, "GOOS": true, "GOARCH": true, "GOARM": true, "GOAMD64": true,
-	"RUST_BACKTRACE": true, "RUST_LOG": true, "NODE_ENV": true,
-	"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true,
-	"GIT_TERMINAL_PROMPT": true, "GIT_AUTHOR_NAME": true, "GIT_AUTHOR_EMAIL": true,
-	"GIT_COMMITTER_NAME": true, "GIT_COMMITTER_EMAIL": true,
+// shellEnv are the variables the shell itself, the C library or every
+// program reads, in the syntax of a program's env (see envUses); the
+// variables a program reads are in its entry in programs.
+const shellEnv = "PATH BASH_ENV ENV PROMPT_COMMAND PS0 PS1 PS2 PS3 PS4 IFS SHELLOPTS BASHOPTS CDPATH GLOBIGNORE " +
+	"HOME XDG_CONFIG_HOME SHELL HISTFILE=w BASH_FUNC_* " +
+	// The dynamic loader and the C library: every program.
+	"LD_* DYLD_* GCONV_PATH " +
+	// Names no program reads as code or as a file, when their value holds
+	// no '/' (glibc reads a locale or TZ value with a slash as a path).
+	"LANG=- LANGUAGE=- TZ=- TERM=- COLORTERM=- NO_COLOR=- FORCE_COLOR=- CLICOLOR=- CLICOLOR_FORCE=- CI=- " +
+	"COLUMNS=- LINES=- DEBIAN_FRONTEND=- " +
 	// Markers agents set on the commands they run (Claude Code and the
 	// claude-code-acp agent send CLAUDECODE=1 in every terminal/create):
 	// programs only test that they are set.
-	"CLAUDECODE": true,
+	"CLAUDECODE=-"
+
+// envUses is what the gate knows about environment variables: the
+// shell's (shellEnv) and those of every entry of programs. An env list
+// holds NAME, read as code, as a program to run, as options that load
+// code, or as a place written that the gate refuses rather than checks;
+// NAME=r, a file read; NAME=w, a file written; NAME=:, a colon-separated
+// list of files read; NAME=-, harmless. A * in NAME stands for any run of
+// characters (LD_*, CARGO_*WRAPPER). A variable assigned for one command
+// reaches every program it runs: what any program reads as code is code
+// for every command.
+type envUses struct {
+	code     map[string]bool
+	codeGlob [][2]string // prefix and suffix around the *
+	file     map[string]byte
+	harmless map[string]bool
 }
 
-// codeEnv are names a program reads as code, as a program to run, as
-// options that load code, or as a place it writes (refused rather than
-// reported as a write).
-var codeEnv = map[string]bool{
-	"PATH": true, "BASH_ENV": true, "ENV": true, "PROMPT_COMMAND": true, "PS0": true, "PS1": true,
-	"PS2": true, "PS3": true, "PS4": true, "IFS": true, "SHELLOPTS": true, "BASHOPTS": true,
-	"CDPATH": true, "GLOBIGNORE": true, "HOME": true, "XDG_CONFIG_HOME": true, "SHELL": true,
-	"GIT_SSH_COMMAND": true, "GIT_SSH": true, "GIT_PAGER": true, "PAGER": true, "MANPAGER": true,
-	"SYSTEMD_PAGER": true, "LESSOPEN": true, "LESSCLOSE": true, "EDITOR": true, "VISUAL": true,
-	"GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_EXTERNAL_DIFF": true, "GIT_ASKPASS": true,
-	"SSH_ASKPASS": true, "SUDO_ASKPASS": true, "GIT_EXEC_PATH": true, "GIT_TEMPLATE_DIR": true,
-	"GIT_PROXY_COMMAND": true, "GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_INDEX_FILE": true,
-	"GIT_OBJECT_DIRECTORY": true, "GIT_ALTERNATE_OBJECT_DIRECTORIES": true, "GIT_COMMON_DIR": true,
-	"GIT_ALLOW_PROTOCOL": true, "GIT_TEST_FSMONITOR": true, "BROWSER": true,
-	"PYTHONSTARTUP": true, "PYTHONPATH": true, "PYTHONHOME": true, "PYTHONINSPECT": true,
-	"PYTHONUSERBASE": true, "NODE_OPTIONS": true, "NODE_PATH": true, "PERL5OPT": true,
-	"PERL5LIB": true, "PERLLIB": true, "PERL5DB": true, "RUBYOPT": true, "RUBYLIB": true,
-	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "GCONV_PATH": true,
-	"RUSTC_WRAPPER": true, "RUSTC": true, "MAKEFLAGS": true, "VIMINIT": true,
-	"EXINIT": true, "TERMINAL": true, "KUBECONFIG": true,
-	// Go: GOFLAGS=-toolexec=x, GOCACHEPROG and GCCGO run programs, GOENV
-	// names a file of settings, GOTOOLCHAIN/GOROOT/GOPATH/GOPROXY choose
-	// the code that is compiled or run.
-	"GOFLAGS": true, "GOCACHEPROG": true, "GCCGO": true, "GOENV": true, "GOTOOLCHAIN": true,
-	"GOROOT": true, "GOPATH": true, "GOPROXY": true, "GOBIN": true,
-	// C toolchains: CC=x, CFLAGS='-wrapper x' run x.
-	"CC": true, "CXX": true, "CPP": true, "LD": true, "AR": true, "FC": true,
-	"CFLAGS": true, "CXXFLAGS": true, "CPPFLAGS": true, "LDFLAGS": true,
-}
-
-// codeEnvPrefixes are name prefixes read as code (GIT_TRACE*: a file git
-// writes; CGO_CFLAGS='-wrapper x').
-var codeEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "GIT_TRACE", "NPM_CONFIG_", "npm_config_", "CGO_"}
-
-// fileEnv are names whose value a program opens as a file: 'r' read,
-// 'w' written, ':' a colon-separated list of files read.
-var fileEnv = map[string]byte{
-	"GIT_GRAFT_FILE": 'r', "MAGIC": ':', "SSL_CERT_FILE": 'r', "CURL_CA_BUNDLE": 'r',
-	"GIT_SSL_CAINFO": 'r', "REQUESTS_CA_BUNDLE": 'r', "NODE_EXTRA_CA_CERTS": 'r',
-	"HISTFILE": 'w', "LESSHISTFILE": 'w', "NODE_REPL_HISTORY": 'w',
-}
-
-// dangerousEnv reports whether assigning name can inject code.
-func dangerousEnv(name string) bool {
-	if codeEnv[name] {
-		return true
+// envTable gathers shellEnv and the env of every entry of programs.
+var envTable = sync.OnceValue(func() *envUses {
+	u := &envUses{code: map[string]bool{}, file: map[string]byte{}, harmless: map[string]bool{}}
+	u.add("the shell", shellEnv)
+	for name, p := range progs() {
+		u.addProgram(name, p)
 	}
-	if harmlessEnv[name] {
-		return false // CGO_ENABLED is not CGO_CFLAGS
+	return u
+})
+
+func (u *envUses) addProgram(name string, p *program) {
+	u.add(name, p.env)
+	for sub, s := range p.subs {
+		u.addProgram(name+" "+sub, s)
 	}
-	for _, p := range codeEnvPrefixes {
-		if strings.HasPrefix(name, p) {
-			return true
+}
+
+// add adds the uses of one env list (prog names it in a panic).
+func (u *envUses) add(prog, spec string) {
+	for _, tok := range strings.Fields(spec) {
+		name, kind, _ := strings.Cut(tok, "=")
+		switch {
+		case kind == "" && strings.Contains(name, "*"):
+			pre, suf, _ := strings.Cut(name, "*")
+			u.codeGlob = append(u.codeGlob, [2]string{pre, suf})
+		case kind == "":
+			u.code[name] = true
+		case kind == "-":
+			u.harmless[name] = true
+		case kind == "r" || kind == "w" || kind == ":":
+			if k, ok := u.file[name]; ok && k != kind[0] {
+				panic("parser: environment variable " + name + " of " + prog + " read as two kinds of file")
+			}
+			u.file[name] = kind[0]
+		default:
+			panic("parser: bad environment token " + tok + " for " + prog)
 		}
 	}
-	if strings.HasPrefix(name, "CARGO_") {
-		return strings.HasSuffix(name, "WRAPPER") || strings.HasSuffix(name, "RUSTC")
+}
+
+// dangerousEnv reports whether assigning name can inject code: a name
+// some program reads as code, unless a program names it harmless and
+// none names it exactly as code (CGO_ENABLED is not CGO_CFLAGS).
+func dangerousEnv(name string) bool {
+	u := envTable()
+	if u.code[name] {
+		return true
+	}
+	if u.harmless[name] {
+		return false
+	}
+	for _, g := range u.codeGlob {
+		if len(name) >= len(g[0])+len(g[1]) && strings.HasPrefix(name, g[0]) && strings.HasSuffix(name, g[1]) {
+			return true
+		}
 	}
 	return false
 }
@@ -93,7 +107,7 @@ func dangerousEnv(name string) bool {
 // harmless reports whether name is on the built-in harmless list (LC_*
 // included) or on safe, whose entries are names or prefixes ending in *.
 func harmless(name string, safe []string) bool {
-	if harmlessEnv[name] || strings.HasPrefix(name, "LC_") {
+	if envTable().harmless[name] || strings.HasPrefix(name, "LC_") {
 		return true
 	}
 	for _, s := range safe {
@@ -126,7 +140,7 @@ func AssignFindings(name, value string, dynamic bool, pos Pos, opts Options) ([]
 		return []Finding{{Rule: "env.code_injection", Pos: pos,
 			Message: "assignment to " + name + " can make programs run other code"}}, nil
 	}
-	if kind, ok := fileEnv[name]; ok {
+	if kind, ok := envTable().file[name]; ok {
 		var refs []FileRef
 		vals := []string{value}
 		if kind == ':' {

@@ -32,7 +32,30 @@ type fileSpec struct {
 	// recurseVal is the short option whose value "recurse" (maybe
 	// abbreviated) makes it recursive, like --directories (grep -d).
 	recurseVal byte
+	// namesIf: short options that make it read or write files named in
+	// its input, which the gate cannot see ("*": always); namesUnless:
+	// it does unless one of these is given.
+	namesIf, namesUnless string
+	// reader, if set, reads the arguments itself (tar's bundle, dd's
+	// if=/of=, go's flags and packages; see fileRefs); a kind, not a
+	// func, which would make every command escape to the heap.
+	reader reader
 }
+
+// reader names the readers of programs whose arguments the fields of
+// fileSpec cannot describe.
+type reader uint8
+
+const (
+	readNone    reader = iota
+	readDD             // if=FILE of=FILE
+	readTar            // tarRefs
+	readGo             // goRefs
+	readFile           // fileCmdRefs: file -m LIST -f NAMEFILE
+	readSplit          // splitRefs: split's prefix
+	readJq             // jq -L DIR and import/include: modules jq finds itself
+	readBracket        // [ … ]: the closing bracket is no operand
+)
 
 var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, recurseVal: 'd', fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
 	longSkip: []string{"regexp", "context", "after-context", "before-context", "max-count", "include",
@@ -69,8 +92,8 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if spec.none {
 		return
 	}
-	switch base {
-	case "dd":
+	switch spec.reader {
+	case readDD:
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
 				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
@@ -79,20 +102,20 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			}
 		}
 		return
-	case "tar":
+	case readTar:
 		s.tarRefs(cmd, args)
 		return
-	case "go":
+	case readGo:
 		s.goRefs(cmd, args)
 		return
-	case "file":
+	case readFile:
 		s.fileCmdRefs(cmd, args)
 		return
-	case "split":
-		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length", "additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+	case readSplit:
+		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length",
+			"additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
 		return
-	case "jq":
-		// jq -L DIR and import/include load modules jq finds itself.
+	case readJq:
 		for _, a := range args {
 			if a.Dynamic || strings.HasPrefix(a.Value, "-L") || isLong(a.Value, "library-path") ||
 				strings.Contains(a.Value, "import") || strings.Contains(a.Value, "include") {
@@ -100,7 +123,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 				break
 			}
 		}
-	case "[":
+	case readBracket:
 		if n := len(args); n > 0 && args[n-1].Value == "]" {
 			args = args[:n-1]
 		}
@@ -207,8 +230,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			break
 		}
 	}
-	switch {
-	case base == "zip" && seen['@'], base == "patch", base == "unzip" && !seenAny(&seen, "lptvZz"), base == "cpio" && seenAny(&seen, "i"):
+	if spec.namesIf == "*" || seenAny(&seen, spec.namesIf) || spec.namesUnless != "" && !seenAny(&seen, spec.namesUnless) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos,
 			Message: base + " reads or writes files named in its input"})
 	}
@@ -469,33 +491,28 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	if len(ops) == 0 {
 		return
 	}
-	// ops[0] is the subcommand; add and archive read whole trees, and so
-	// do diff --no-index and grep (the whole tracked tree, or with
-	// --no-index or --untracked every file).
+	// ops[0] is the subcommand: its entry (see gitSpec) says what its
+	// operands are.
 	sub := ops[0].Value
 	ops = ops[1:]
-	rec := sub == "add" || sub == "archive" || sub == "grep" || sub == "clean"
-	write := sub == "clean" // removes untracked (with -x ignored) files
-	switch sub {
-	case "add", "clean":
-		if len(ops) == 0 { // add -A, add -u, clean: the whole tree
-			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, write, true)
-		}
-	case "apply", "am": // writes the files the patch names
-		if sub == "am" || !slices.ContainsFunc(args, func(a Word) bool {
-			return isLong(a.Value, "check") || isLong(a.Value, "stat") || isLong(a.Value, "numstat") || isLong(a.Value, "summary")
-		}) {
-			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
-		}
-	case "stash": // reads every changed (with -u untracked) file
-		if len(ops) == 0 || ops[0].Value == "push" || ops[0].Value == "save" {
-			s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
-		}
+	var g gitSpec
+	if p := gitSub(sub); p != nil && p.git != nil {
+		g = *p.git
+	}
+	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
+	if g.whole && (len(ops) == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
+	}
+	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
+		n, _, hasVal, ok := longOpt(a.Value)
+		return ok && !hasVal && longMatch(n, g.patchRead)
+	}) {
+		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
+	}
+	if g.opaque {
 		return
 	}
-	if sub == "diff" {
-		rec = slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, "no-index") })
-	}
+	write := g.removes
 	if sub == "grep" {
 		if len(ops) > 0 && !seen['e'] && !seen['f'] {
 			s.maybeRef(cmd, ops[0], RefArg) // the pattern

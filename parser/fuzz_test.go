@@ -19,6 +19,9 @@ func FuzzAnalyze(f *testing.F) {
 		`for f in src/*.go; do cat "$f"; done`,
 		`a=(x src/*.go); a+=(y); for f in "${a[@]}"; do cat $f; done; echo ${#a[@]}`,
 		`F=a; F=b; bash -c "cat $F"; cat $((10 * (5 + 3)))`,
+		// the program table: multiplexers, strace -o, git's options
+		"tmux -L s new -d -c d -e A=1 'ls x' \\; splitw -h ls y\\; send x", "tmux -Cf c run -C 'x'; tmux new-",
+		"screen -dmS x -Logfile l -s sh -c rc ls", "strace -fo'|ls' -o x --output=y ls", "git -C d log --no-x -5 -n",
 	} {
 		f.Add(src)
 	}

@@ -4,8 +4,9 @@ import "strings"
 
 // git strips git's global options for MatchArgv, reports -c settings that
 // run commands, and collects the file references of the subcommand. It
-// returns the index in cmd.Argv of the subcommand (len(cmd.Argv) if none).
-func (s *state) git(cmd *Command) int {
+// returns the index in cmd.Argv of the subcommand (len(cmd.Argv) if none)
+// and the subcommand's entry in programs (nil if none).
+func (s *state) git(cmd *Command) (int, *program) {
 	args := cmd.Argv[1:]
 	var dirs []Word
 	i := 0
@@ -71,8 +72,16 @@ loop:
 		dir = joinDir(dir, d.Value)
 		s.fileRef(cmd, d, RefOption, false, false)
 	}
+	g := gitEntry()
+	unknownOptions(cmd, g, args[:i])
+	var sp *program
 	if i < len(args) {
-		s.gitSubcommand(cmd, args[i].Value, args[i+1:])
+		sp = g.subs[args[i].Value]
+		s.gitSubcommand(cmd, args[i].Value, sp, args[i+1:])
+		if sp != nil {
+			p, k := sp.sub(cmd.MatchArgv, 2) // git stash list
+			unknownOptions(cmd, p, cmd.Argv[i+k:])
+		}
 	}
 	first := len(cmd.Files)
 	s.fileRefs(cmd, "git", args[i:])
@@ -83,13 +92,14 @@ loop:
 			}
 		}
 	}
-	return 1 + i
+	return 1 + i, sp
 }
 
-// gitOpts are the options of git subcommands that run a program or
-// install one (git.dangerous_config), and those whose value is a shell
-// command run by git (analysed as inner commands).
-var gitOpts = map[string]struct {
+// gitSpec is what a git subcommand's entry in programs says beyond its
+// options: the options that run a program or install one
+// (git.dangerous_config), those whose value is a shell command run by git
+// (analysed as inner commands), and those whose value is a file written.
+type gitSpec struct {
 	shortVal string   // short options with a value (to split clusters)
 	danger   string   // short options that run a program
 	long     []string // long options that run a program
@@ -97,33 +107,53 @@ var gitOpts = map[string]struct {
 	shellL   []string // long options whose value is a shell command
 	write    string   // short option whose value is a file written
 	writeL   []string // long options whose value is a file written
-}{
-	"fetch":         {long: []string{"upload-pack"}},
-	"pull":          {long: []string{"upload-pack"}},
-	"clone":         {shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
-	"init":          {long: []string{"template"}},
-	"ls-remote":     {danger: "u", long: []string{"upload-pack", "exec"}},
-	"archive":       {shortVal: "o", long: []string{"exec"}, write: "o"},
-	"format-patch":  {shortVal: "ov", write: "o", writeL: []string{"output-directory"}},
-	"push":          {shortVal: "o", long: []string{"receive-pack", "exec"}},
-	"grep":          {shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
-	"send-email":    {long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}},
-	"rebase":        {shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
-	"difftool":      {shortVal: "txy", shell: "x", shellL: []string{"extcmd"}},
-	"filter-branch": {shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}},
+
+	// What its operands are (paths, unless REV:PATH, pathspec magic or
+	// a URL): tree, each is read recursively (git add, grep); treeIf, so
+	// with that long option (git diff --no-index); removes, each is
+	// written or removed (git clean); whole, no operand (or a first
+	// operand in wholeSubs) means the whole tree ".", read or with
+	// removes written (git add -A, git stash); opaque, no operand names
+	// a file (git stash's are refs and messages); patch, it writes the
+	// files a patch names (git apply, am), unless one of the long options
+	// patchRead is given (git apply --check).
+	tree, removes, whole, opaque, patch bool
+	treeIf                              string
+	wholeSubs, patchRead                []string
+	// config: it is git config, whose keys and values gitConfigCmd
+	// reads; configVal and configL: options whose value is KEY=VALUE
+	// for the command's configuration (git clone -c).
+	config    bool
+	configVal string
+	configL   []string
+	// runs: the word after which the rest is a command it runs (git
+	// bisect run CMD), with runsOpts options around it (git submodule
+	// [opts] foreach [opts] CMD).
+	runs     string
+	runsOpts bool
+	// stdinL: long options that make it read paths, revisions or objects
+	// from standard input or from a file the gate does not read (git's
+	// own entry: they are the same for every subcommand).
+	stdinL []string
 }
 
-// gitSubcommand reports options of subcommand sub (args follow it) that
-// make git run a program, and git config settings.
-func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
-	if sub == "config" {
+// gitSub returns the entry of git's subcommand sub, or nil.
+func gitSub(sub string) *program {
+	return gitEntry().subs[sub]
+}
+
+// gitSubcommand reports options of subcommand sub (its entry p, args
+// follow it) that make git run a program, and git config settings.
+func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word) {
+	var o gitSpec
+	split := args
+	if p != nil && p.git != nil {
+		o = *p.git
+		split = splitShort(args, o.shortVal, true)
+	}
+	if o.config {
 		s.gitConfigCmd(cmd, args)
 		return
-	}
-	o, ok := gitOpts[sub]
-	split := args
-	if ok {
-		split = splitShort(args, o.shortVal, true)
 	}
 	for i, a := range split {
 		v := a.Value
@@ -141,7 +171,7 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 			s.fileRef(cmd, w, RefOption, true, false)
 		case long && longMatch(name, o.long), !long && o.danger != "" && hasShortOpt(split[i:i+1], o.danger[0]):
 			s.find("git.dangerous_config", a.Pos, "git "+sub+" "+v+" makes git run a program")
-		case sub == "clone" && (v == "-c" || long && longIs(name, "config")):
+		case o.configVal != "" && v == "-"+o.configVal, long && longMatch(name, o.configL):
 			kv := val
 			if !long || !strings.Contains(v, "=") {
 				if i+1 >= len(split) {
@@ -154,35 +184,38 @@ func (s *state) gitSubcommand(cmd *Command, sub string, args []Word) {
 	}
 }
 
-// gitRuns walks the shell commands a git subcommand runs (argv starts at
-// the subcommand): rebase --exec, difftool --extcmd, filter-branch
-// filters, bisect run and submodule foreach.
-func (s *state) gitRuns(argv []Word, c *ctx, cwd cwdState) {
+// gitRuns walks the shell commands a git subcommand (its entry p) runs
+// (argv starts at the subcommand): rebase --exec, difftool --extcmd,
+// filter-branch filters, bisect run and submodule foreach.
+func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 	if len(argv) == 0 {
 		return
 	}
 	sub, args := argv[0].Value, argv[1:]
 	var scripts []Word
-	switch sub {
-	case "bisect":
-		if len(args) > 1 && args[0].Value == "run" {
-			s.gitInner(args[1:], "git bisect run", c, cwd)
-		}
+	if p == nil || p.git == nil {
 		return
-	case "submodule":
-		i := skipOpts(args, "", nil)
-		if i < len(args) && args[i].Value == "foreach" {
-			j := i + 1 + skipOpts(args[i+1:], "", nil)
+	}
+	if p.git.runs != "" { // git bisect run CMD, git submodule foreach CMD
+		i := 0
+		if p.git.runsOpts {
+			i = skipOpts(args, "", nil)
+		}
+		if i < len(args) && args[i].Value == p.git.runs {
+			j := i + 1
+			if p.git.runsOpts {
+				j += skipOpts(args[j:], "", nil)
+			}
 			if j < len(args) {
-				s.gitInner(args[j:], "git submodule foreach", c, cwd)
+				s.gitInner(args[j:], "git "+sub+" "+p.git.runs, c, cwd)
 			}
 		}
 		return
 	}
-	o, ok := gitOpts[sub]
-	if !ok || o.shell == "" && o.shellL == nil {
+	if p.git.shell == "" && p.git.shellL == nil {
 		return
 	}
+	o := p.git
 	split := splitShort(args, o.shortVal, true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]

@@ -2,12 +2,11 @@ package parser
 
 import (
 	"slices"
-	"sort"
 	"strings"
-	"sync"
 )
 
-// optionGuard names options that turn a read-only command into one that
+// optionGuard (the guards of a program's entry in programs) names
+// options that turn a read-only command into one that
 // writes, deletes or runs another program. Prefix rules cannot say "find,
 // unless -delete appears anywhere", so the analysis finds them and
 // reports them as Command.OptionHits; a policy makes each a
@@ -38,6 +37,7 @@ import (
 // "--" ends the options unless the word before it is an option that may
 // take it as its value (sort -t -- -o x writes x).
 type optionGuard struct {
+	// prefix: the program and subcommands of the entry (set by progs).
 	prefix  []string
 	options []string
 	goFlags bool
@@ -69,69 +69,6 @@ const (
 	awkWhy = "program may run a program or read or write a file (system, getline, |, >, ARGV, @load), or is read from a file"
 )
 
-// optionGuards is sorted by program (prefix[0]), for a binary search.
-var optionGuards = [...]optionGuard{
-	{prefix: []string{"awk"}, check: awkRisk, script: true, why: awkWhy},
-	{prefix: []string{"date"}, options: []string{"-s", "--set"}, why: "sets the clock"},
-	{prefix: []string{"emacs"}, options: []string{"--eval", "--execute", "--load", "--funcall", "--script", "-l", "-f", "-x"}, why: "runs Lisp code you choose"},
-	{prefix: []string{"file"}, options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
-	{prefix: []string{"find"}, options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
-	{prefix: []string{"gawk"}, check: awkRisk, script: true, why: awkWhy},
-	{prefix: []string{"gdb"}, options: []string{"-ex", "--ex", "-x", "--command", "-eval-command", "--eval-command", "-iex", "-ix", "-init-command", "--init-command", "-init-eval-command", "--init-eval-command"}, why: "runs gdb commands (shell, python) you choose"},
-	{prefix: []string{"git", "archive"}, options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
-	{prefix: []string{"git", "clone"}, options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
-	{prefix: []string{"git", "fetch"}, options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
-	{prefix: []string{"git", "fetch-pack"}, options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
-	{prefix: []string{"git", "ls-remote"}, options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
-	{prefix: []string{"git", "pull"}, options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
-	{prefix: []string{"git", "push"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
-	{prefix: []string{"git", "send-pack"}, options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
-	{prefix: []string{"git"}, check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
-	{prefix: []string{"git", "blame"}, options: []string{"--textconv"}, why: "runs a textconv program"},
-	{prefix: []string{"git", "branch"}, check: gitBranchCreate, why: "creates a branch (a ref)"},
-	{prefix: []string{"git", "branch"}, options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
-	{prefix: []string{"git", "diff"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "log"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "show"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "shortlog"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "stash", "list"}, options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-	{prefix: []string{"git", "cat-file"}, options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
-	{prefix: []string{"git", "grep"}, options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
-	{prefix: []string{"git", "rebase"}, options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
-	{prefix: []string{"git", "bisect"}, options: []string{"run"}, why: "runs a program"},
-	{prefix: []string{"git", "submodule"}, options: []string{"foreach"}, why: "runs a command in every submodule"},
-	{prefix: []string{"git", "config"}, check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
-	{prefix: []string{"go", "build"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-	{prefix: []string{"go", "test"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-	{prefix: []string{"go", "vet"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-	{prefix: []string{"go", "list"}, goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-	{prefix: []string{"go", "test"}, goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
-	{prefix: []string{"go", "generate"}, why: "runs the programs named by //go:generate lines"},
-	{prefix: []string{"go", "env"}, goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
-	{prefix: []string{"gsed"}, check: sedRisk, script: true, why: sedWhy},
-	{prefix: []string{"make"}, options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
-	{prefix: []string{"man"}, options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
-	{prefix: []string{"mawk"}, check: awkRisk, script: true, why: awkWhy},
-	{prefix: []string{"nawk"}, check: awkRisk, script: true, why: awkWhy},
-	{prefix: []string{"nvim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
-	{prefix: []string{"rg"}, options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
-	{prefix: []string{"rsync"}, options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
-	{prefix: []string{"scp"}, options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
-	{prefix: []string{"sed"}, check: sedRisk, script: true, why: sedWhy},
-	{prefix: []string{"sftp"}, options: []string{"-S", "-o", "-F", "-D"}, why: "runs a program as ssh or sftp-server, or sets ssh options that run one"},
-	{prefix: []string{"sort"}, options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
-	{prefix: []string{"sort"}, options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
-	{prefix: []string{"ssh"}, options: []string{"-o", "-F"}, why: "sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program"},
-	{prefix: []string{"tar"}, bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
-	{prefix: []string{"time"}, check: timeOutput, why: "writes a file"},
-	{prefix: []string{"tree"}, options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
-	{prefix: []string{"uniq"}, check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
-	{prefix: []string{"vi"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
-	{prefix: []string{"view"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
-	{prefix: []string{"vim"}, check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
-	{prefix: []string{"zip"}, options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
-}
-
 // guardHit is one guarded option found in an argv.
 type guardHit struct {
 	index int // argv index of the option
@@ -160,25 +97,17 @@ func (w guardWords) dynamic(i int) bool {
 	return w.c.Argv[j].Dynamic
 }
 
-// guarded is the set of programs optionGuards has a guard for.
-var guarded = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, g := range optionGuards {
-		m[g.prefix[0]] = true
-	}
-	return m
-})
-
 // optionHits returns every guarded option of c (indexes into MatchArgv):
 // the policy keeps those its matched prefix rule does not name.
 func optionHits(c *Command) []OptionHit {
 	argv := c.MatchArgv
-	if !guarded()[argv[0]] {
+	p := progs()[argv[0]]
+	if p == nil || !p.guarded {
 		return nil // the common case: no guard for this program
 	}
 	w := guardWords{argv: argv, c: c, off: len(c.Argv) - len(argv)}
 	var buf [4]guardHit
-	hits := guardOptions(w, 0, buf[:0])
+	hits := guardOptions(w, p, 0, buf[:0])
 	if len(hits) == 0 {
 		return nil
 	}
@@ -202,18 +131,24 @@ func (h guardHit) what(argv []string) string {
 // words the matched prefix rule did not name). A dynamic word there may
 // be any option, or change a script: it is a hit too, unless it cannot
 // start with a dash and the guard scans no script.
-func guardOptions(w guardWords, from int, hits []guardHit) []guardHit {
+func guardOptions(w guardWords, p *program, from int, hits []guardHit) []guardHit {
 	argv := w.argv
-	if len(argv) == 0 {
-		return hits
-	}
-	gi := sort.Search(len(optionGuards), func(i int) bool { return optionGuards[i].prefix[0] >= argv[0] })
-	for ; gi < len(optionGuards) && optionGuards[gi].prefix[0] == argv[0]; gi++ {
-		g := &optionGuards[gi]
-		n := len(g.prefix)
-		if !hasPrefix(argv, g.prefix) {
-			continue
+	for k := 1; p != nil; k++ {
+		hits = p.guardHits(w, from, hits)
+		if k >= len(argv) || p.subs == nil {
+			break
 		}
+		p = p.subs[argv[k]]
+	}
+	return hits
+}
+
+// guardHits appends the hits of p's own guards (see guardOptions).
+func (p *program) guardHits(w guardWords, from int, hits []guardHit) []guardHit {
+	argv := w.argv
+	for gi := range p.guards {
+		g := &p.guards[gi]
+		n := len(g.prefix)
 		if i := dynamicOption(w, max(from, n), g.script); i >= 0 {
 			hits = append(hits, guardHit{i, g})
 			continue

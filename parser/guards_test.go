@@ -42,15 +42,6 @@ func checkGuards(t *testing.T, tests []guardCase) {
 	}
 }
 
-func TestOptionGuardsSorted(t *testing.T) {
-	t.Parallel()
-	for i := 1; i < len(optionGuards); i++ {
-		if optionGuards[i-1].prefix[0] > optionGuards[i].prefix[0] {
-			t.Errorf("optionGuards is not sorted by program at %v: guardOptions would miss guards", optionGuards[i].prefix)
-		}
-	}
-}
-
 func TestGuardAbbreviations(t *testing.T) {
 	t.Parallel()
 	checkGuards(t, []guardCase{
@@ -251,11 +242,12 @@ func BenchmarkGuardOptions(b *testing.B) {
 			c.Argv = append(c.Argv, Word{Value: a})
 		}
 		w := guardWords{argv: argv, c: c}
+		p := progs()[argv[0]]
 		b.Run(argv[0], func(b *testing.B) {
 			hits := make([]guardHit, 0, 4)
 			b.ReportAllocs()
 			for b.Loop() {
-				hits = guardOptions(w, 1, hits[:0])
+				hits = guardOptions(w, p, 1, hits[:0])
 			}
 		})
 	}

@@ -18,23 +18,48 @@ func unknownOpts(a *Analysis) []string {
 	return out
 }
 
-// TestProgramOptions checks the options of every entry of programs: each option
-// it lists is known (with a value when it takes one, also attached and
-// clustered), and an option it does not list is reported.
+// entries returns every entry of programs, subcommands included, by the
+// command words that lead to it ("git diff", "go test"), indexed.
+func entries() map[string]*program {
+	m := map[string]*program{}
+	var walk func(name string, p *program)
+	walk = func(name string, p *program) {
+		m[name] = p
+		for sub, s := range p.subs {
+			walk(name+" "+sub, s)
+		}
+	}
+	for name, p := range progs() {
+		walk(name, p)
+	}
+	return m
+}
+
+// TestProgramOptions checks the options of every entry of programs
+// (subcommands included): each option it lists is known (with a value
+// when it takes one, also attached and clustered, or as a Go flag), and
+// an option it does not list is reported.
 func TestProgramOptions(t *testing.T) {
 	t.Parallel()
-	for prog, p := range programs {
+	for name, p := range entries() {
 		spec := p.options
 		if spec == "" {
 			continue
 		}
-		t.Run(prog, func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var args []string
 			for _, tok := range strings.Fields(spec) {
 				switch {
 				case tok == "-NUM":
 					args = append(args, "-12")
+				case p.goFlags && tok == "-args":
+				case p.goFlags && strings.HasSuffix(tok, "="):
+					args = append(args, strings.TrimSuffix(tok, "="), "v", tok+"v", "-"+tok+"v")
+				case p.goFlags && strings.HasSuffix(tok, "?"):
+					args = append(args, strings.TrimSuffix(tok, "?"), strings.TrimSuffix(tok, "?")+"=v")
+				case p.goFlags:
+					args = append(args, tok, tok+"=true", "-"+tok)
 				case strings.HasSuffix(tok, "=2"):
 					args = append(args, strings.TrimSuffix(tok, "=2"), "a", "b")
 				case strings.HasSuffix(tok, "="):
@@ -48,15 +73,21 @@ func TestProgramOptions(t *testing.T) {
 					args = append(args, strings.TrimSuffix(tok, "?"), strings.TrimSuffix(tok, "?")+"=v")
 				default:
 					args = append(args, tok)
+					if p.negatable && strings.HasPrefix(tok, "--") && !strings.HasPrefix(tok, "--no-") {
+						args = append(args, "--no-"+tok[2:])
+					}
 				}
 			}
-			src := prog + " " + strings.Join(args, " ") + " operand"
+			src := name + " " + strings.Join(args, " ") + " operand"
 			if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) > 0 {
 				t.Errorf("Analyze(%q): unknown options %v, want none", src, got)
 			}
-			src = prog + " --cmdguard-bogus -\x7f x"
-			if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) != 2 {
-				t.Errorf("Analyze(%q): unknown options %v, want 2", src, got)
+			src, want := name+" --cmdguard-bogus -\x7f x", 2
+			if p.goFlags {
+				src, want = name+" -cmdguard-bogus x", 1
+			}
+			if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) != want {
+				t.Errorf("Analyze(%q): unknown options %v, want %d", src, got, want)
 			}
 		})
 	}
@@ -98,34 +129,6 @@ func TestUnknownOptions(t *testing.T) {
 		got := unknownOpts(Analyze(tc.src, Options{Cwd: "/repo"}))
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("Analyze(%q) unknown options mismatch (-want +got):\n%s", tc.src, diff)
-		}
-	}
-}
-
-// TestGoOptions checks every entry of goOptions: each flag it lists is
-// known (with its value), and one it does not list is reported.
-func TestGoOptions(t *testing.T) {
-	t.Parallel()
-	for sub, spec := range goOptions {
-		var args []string
-		for _, tok := range strings.Fields(spec) {
-			switch {
-			case tok == "-args":
-			case strings.HasSuffix(tok, "="):
-				args = append(args, strings.TrimSuffix(tok, "="), "v", tok+"v")
-			case strings.HasSuffix(tok, "?"):
-				args = append(args, strings.TrimSuffix(tok, "?"), strings.TrimSuffix(tok, "?")+"=v")
-			default:
-				args = append(args, tok, tok+"=true")
-			}
-		}
-		src := "go " + sub + " " + strings.Join(args, " ") + " ./x"
-		if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) > 0 {
-			t.Errorf("Analyze(%q): unknown options %v, want none", src, got)
-		}
-		src = "go " + sub + " -cmdguard-bogus ./x"
-		if got := unknownOpts(Analyze(src, Options{Cwd: "/repo"})); len(got) != 1 {
-			t.Errorf("Analyze(%q): unknown options %v, want 1", src, got)
 		}
 	}
 }

@@ -75,10 +75,6 @@ func (s *state) splitRefs(cmd *Command, ops []Word) {
 	s.fileRef(cmd, prefix, RefArg, true, false)
 }
 
-// gitStdinOpts are git options that read paths, revisions or objects
-// from standard input or from a file the gate does not read.
-var gitStdinOpts = []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}
-
 // gitResolved reports git operands and options whose files git resolves
 // itself: pathspec magic (:(icase)x, :!x, :(top)x, :/x) and paths read
 // from standard input or a file. It reports whether op was handled.
@@ -97,7 +93,7 @@ func gitStdin(cmd *Command, args []Word) {
 		if a.Value == "--" {
 			return
 		}
-		if name, _, _, ok := longOpt(a.Value); ok && longMatch(name, gitStdinOpts) && (len(name) > 2 || name == "stdin") {
+		if name, _, _, ok := longOpt(a.Value); ok && longMatch(name, gitEntry().git.stdinL) && (len(name) > 2 || name == "stdin") {
 			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
 				Message: "git reads the paths or objects of " + a.Value + " from input the gate does not see"})
 			return

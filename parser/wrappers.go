@@ -23,9 +23,12 @@ const (
 	wrapParallel                 // parallel [opts] WORDS… [::: ARGS]
 	wrapFind                     // find … -exec CMD… ;
 	wrapSg                       // sg [-] GROUP [[-c] STRING]
+	wrapTmux                     // tmux [opts] [-c STRING] COMMAND … [; COMMAND …]
+	wrapScreen                   // screen [opts] [CMD ARGS…]
 )
 
-// wrapSpec describes a program that runs another command.
+// wrapSpec describes a program that runs another command (the wrap
+// field of its entry in programs): the programs DESIGN.md §2 unwraps.
 type wrapSpec struct {
 	kind     wrapKind
 	shortVal string   // short options taking a value
@@ -35,67 +38,21 @@ type wrapSpec struct {
 	longVal2 []string // long options taking two separate values (bwrap --bind SRC DEST)
 	// optsAfter: options may follow the operands too (setarch ARCH -R CMD).
 	optsAfter bool
+	// writeVal and longWrite: options whose value is a file written
+	// (strace -o FILE, time --output=FILE); with pipeOut, a value that
+	// starts with | or ! is a command run by sh -c instead (strace -o
+	// '|cmd').
+	writeVal  string
+	longWrite []string
+	pipeOut   bool
+	// tmux commands: envVal options set a variable of the new process's
+	// environment (-e VAR=VALUE), dirVal options its directory (-c DIR);
+	// with direct, several operands are run directly, not by sh -c.
+	envVal, dirVal string
+	direct         bool
 }
 
 var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcfile", "init-file"}}
-
-// wrappers lists the programs DESIGN.md §2 unwraps.
-var wrappers = map[string]wrapSpec{
-	"bash": shellSpec, "sh": shellSpec, "zsh": shellSpec, "dash": shellSpec, "ksh": shellSpec,
-	"mksh": shellSpec, "ash": shellSpec, "rbash": shellSpec, "fish": shellSpec,
-	"busybox": {kind: wrapExec},
-	"su":      {kind: wrapSu}, "runuser": {kind: wrapSu},
-	"script":   {kind: wrapScript},
-	"watch":    {kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}},
-	"env":      {kind: wrapEnv},
-	"sudo":     {kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
-	"doas":     {kind: wrapExec, shortVal: "uC", noCmd: "C"},
-	"command":  {kind: wrapExec, noCmd: "vV"},
-	"builtin":  {kind: wrapExec},
-	"exec":     {kind: wrapExec, shortVal: "a"},
-	"nohup":    {kind: wrapExec},
-	"time":     {kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}},
-	"timeout":  {kind: wrapExec, shortVal: "sk", longVal: []string{"signal", "kill-after"}, operands: 1},
-	"nice":     {kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}},
-	"ionice":   {kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"},
-	"chrt":     {kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"},
-	"taskset":  {kind: wrapExec, operands: 1, noCmd: "p"},
-	"setsid":   {kind: wrapExec},
-	"stdbuf":   {kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}},
-	"unbuffer": {kind: wrapExec},
-	"chroot":   {kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1},
-	"flock":    {kind: wrapFlock},
-	"xargs": {kind: wrapXargs, shortVal: "adEILnPs",
-		longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
-	"parallel": {kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
-	"find":     {kind: wrapFind},
-	"sudoedit": {kind: wrapSudo, shortVal: "CDghpRrtTUu"},
-	"sg":       {kind: wrapSg},
-	// Programs that trace, sandbox, re-credential or re-namespace the
-	// command they run (util-linux 2.39, strace 6, ltrace 0.7, valgrind
-	// 3, fakeroot 1.3x, OpenSSH 9, dbus 1.14, firejail 0.9, bubblewrap
-	// 0.8): the inner command is checked like any other.
-	"strace": {kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
-		"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"}},
-	"ltrace":           {kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}},
-	"valgrind":         {kind: wrapExec},
-	"setarch":          {kind: wrapExec, operands: 1, optsAfter: true, noCmd: "l"},
-	"linux32":          {kind: wrapExec},
-	"linux64":          {kind: wrapExec},
-	"prlimit":          {kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"},
-	"unshare":          {kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
-	"nsenter":          {kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}},
-	"setpriv":          {kind: wrapExec, longVal: []string{"ruid", "euid", "rgid", "egid", "reuid", "regid", "groups", "inh-caps", "ambient-caps", "bounding-set", "securebits", "pdeathsig", "selinux-label", "apparmor-profile", "landlock-access", "landlock-rule", "seccomp-filter"}},
-	"fakeroot":         {kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}},
-	"ssh-agent":        {kind: wrapExec, shortVal: "aEOPt", noCmd: "k"},
-	"dbus-run-session": {kind: wrapExec, longVal: []string{"config-file", "dbus-daemon"}},
-	"firejail":         {kind: wrapExec},
-	"bwrap": {kind: wrapExec, longVal: []string{"args", "argv0", "userns", "userns2", "pidns", "uid", "gid", "hostname", "chdir", "unsetenv",
-		"lock-file", "sync-fd", "remount-ro", "exec-label", "file-label", "dev", "proc", "mqueue", "tmpfs", "dir", "seccomp",
-		"add-seccomp-fd", "block-fd", "userns-block-fd", "info-fd", "json-status-fd", "cap-add", "cap-drop", "perms", "size"},
-		longVal2: []string{"setenv", "bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "bind-fd", "ro-bind-fd",
-			"file", "bind-data", "ro-bind-data", "symlink", "chmod", "overlay-src", "tmp-overlay", "ro-overlay"}},
-}
 
 // unwrap reports a wrapper command and then the command(s) it runs. It
 // returns the directory after it: only command and builtin run their
@@ -195,6 +152,10 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		s.parallelWrapper(cmd, w, c, cwd)
 	case wrapFind:
 		s.findWrapper(cmd, c, cwd)
+	case wrapTmux:
+		s.tmuxWrapper(cmd, w, c, cwd)
+	case wrapScreen:
+		s.screenWrapper(cmd, w, c, cwd)
 	case wrapSg:
 		// sg [-] GROUP [[-c] STRING]: STRING is run by /bin/sh -c; without
 		// it, a shell reads standard input.
@@ -214,16 +175,13 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 	default: // wrapExec
 		i := skipOpts2(args, w.shortVal, w.longVal, w.longVal2)
-		if base == "time" {
-			for j := 0; j+1 < i; j++ {
-				if args[j].Value == "-o" || isLong(args[j].Value, "output") {
-					s.fileRef(cmd, args[j+1], RefOption, true, false)
-				}
-			}
-		}
+		pipes := s.wrapWrites(cmd, base, w, args[:i])
 		if hasAnyShortOpt(args[:i], w.noCmd) {
 			s.fileRefs(cmd, base, args)
 			s.add(*cmd)
+			for _, p := range pipes {
+				s.shellString(p, base+" -o |", c, cwd)
+			}
 			return cwd
 		}
 		i = min(i+w.operands, len(args))
@@ -239,6 +197,9 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			i = len(args)
 		}
 		s.add(*cmd)
+		for _, p := range pipes {
+			s.shellString(p, base+" -o |", c, cwd)
+		}
 		if base == "doas" && i == len(args) && hasShortOpt(args, 's') {
 			s.stdinScript(cmd, base, c, cwd) // doas -s: an interactive shell
 		}
@@ -250,6 +211,43 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 	}
 	return cwd
+}
+
+// wrapWrites reports the files a wrapper's options (opts) write (strace
+// -o FILE, time --output=FILE), and returns the values that are commands
+// instead (strace -o '|cmd', -o '!cmd'; a dynamic value may be one).
+func (s *state) wrapWrites(cmd *Command, base string, w wrapSpec, opts []Word) []Word {
+	if w.writeVal == "" && w.longWrite == nil {
+		return nil
+	}
+	var pipes []Word
+	split := splitShort(opts, w.shortVal, true)
+	for j := 0; j < len(split); j++ {
+		v := split[j].Value
+		name, val, hasVal, long := longOpt(v)
+		var f Word
+		switch {
+		case long && longMatch(name, w.longWrite) && hasVal:
+			f = Word{Value: val, Pos: split[j].Pos, Dynamic: split[j].Dynamic}
+		case long && longMatch(name, w.longWrite), len(v) == 2 && v[0] == '-' && strings.IndexByte(w.writeVal, v[1]) >= 0:
+			if j+1 >= len(split) {
+				continue
+			}
+			j++
+			f = split[j]
+		default:
+			continue
+		}
+		if w.pipeOut && (f.Dynamic || strings.HasPrefix(f.Value, "|") || strings.HasPrefix(f.Value, "!")) {
+			if !f.Dynamic {
+				f.Value = f.Value[1:]
+			}
+			pipes = append(pipes, f)
+			continue
+		}
+		s.fileRef(cmd, f, RefOption, true, false)
+	}
+	return pipes
 }
 
 // hasAnyShortOpt reports whether an option word in args contains one of
