@@ -86,6 +86,18 @@ const typical = "git status && go test ./... | tail -5"
 // policy.
 func BenchmarkCheckTypical(b *testing.B) { benchCheck(b, false, typical) }
 
+// BenchmarkCheckTypicalCold is BenchmarkCheckTypical on command strings
+// the Guard has not seen: the typical command with a different tail
+// count each time, more strings than the Guard's analysis memo keeps, so
+// that every check runs the parser.
+func BenchmarkCheckTypicalCold(b *testing.B) {
+	cmds := make([]string, 8192)
+	for i := range cmds {
+		cmds[i] = fmt.Sprintf("git status && go test ./... | tail -%d", i+1)
+	}
+	benchCheck(b, false, cmds...)
+}
+
 // BenchmarkCheckTypicalRego is the same with one small Rego module.
 func BenchmarkCheckTypicalRego(b *testing.B) { benchCheck(b, true, typical) }
 

@@ -70,6 +70,7 @@ func (e *memoEntry) newInput() *policy.Input {
 		c.Files = ar.files[:0:n]
 		ar.files = ar.files[n:]
 	}
+	in.Prepared = e.prep
 	if len(e.findings) > 0 {
 		in.Findings = slices.Clone(e.findings)
 	} else {

@@ -314,7 +314,7 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	k := newMemoKey(req.Command, cwd, base, added)
 	e := st.memo.get(&k)
 	if e == nil {
-		e = analyse(&k, added, st.policy.EnvSafe(), g.root)
+		e = analyse(&k, added, st.policy, g.root)
 		st.memo.put(&k, e)
 	}
 	in := e.newInput()

@@ -110,14 +110,16 @@ type memoEntry struct {
 	// cmds are the policy commands without their Files, which each check
 	// fills; copied into every input (see newInput).
 	cmds []policy.Command
+	// prep holds the policy's Rego terms of cmds (nil without Rego).
+	prep *policy.Prepared
 	// sizes of the lists of all commands together, for newInput.
 	strs, dyn, reds, files int
 	weight                 int
 }
 
-// analyse runs the parser and builds the entry of key k.
-func analyse(k *memoKey, added, envSafe []string, root string) *memoEntry {
-	a := parser.Analyze(k.src, k.options(added, envSafe))
+// analyse runs the parser and builds the entry of key k for policy p.
+func analyse(k *memoKey, added []string, p *policy.Policy, root string) *memoEntry {
+	a := parser.Analyze(k.src, k.options(added, p.EnvSafe()))
 	e := &memoEntry{a: a}
 	wtr := parser.WriteThenRun(a.Commands, root)
 	if n := len(a.Findings) + len(wtr); n > 0 {
@@ -152,6 +154,9 @@ func analyse(k *memoKey, added, envSafe []string, root string) *memoEntry {
 		}
 	}
 	e.weight += 512 + 2*len(k.src) + len(k.cwd) + len(k.added)
+	if e.prep = p.Prepare(e.cmds); e.prep != nil {
+		e.weight += 2 * e.weight // its own copies of the lists, and their terms
+	}
 	return e
 }
 

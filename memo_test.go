@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
@@ -74,7 +75,44 @@ ignore_files: [.cmdguardignore, .rooignore]
 	if err != nil {
 		t.Fatal(err)
 	}
-	return map[string]*policy.Policy{"default": def, "own": own}
+	// A Rego module that reads every part of the input a prepared
+	// command holds: a stale or mismatched term changes its verdict.
+	writeTestFile(t, root, "memo.rego", `package cmdguard
+
+deny contains msg if {
+	some c in input.commands
+	c.argv[0] == "sudo"
+	msg := "no sudo"
+}
+
+ask contains msg if {
+	some c in input.commands
+	some f in c.files
+	f.exists
+	msg := sprintf("reads %s from %s (%v, %v, %d:%d)", [f.path, c.cwd, c.match_argv, c.dynamic, c.pos.line, c.pos.col])
+}
+
+deny contains msg if {
+	some c in input.commands
+	some r in c.redirects
+	r.write
+	msg := sprintf("writes %s (%v)", [r.target, c.wrappers])
+}
+
+allow contains msg if {
+	count(input.findings) == 0
+	msg := concat(" ", [input.source, input.cwd])
+}
+`)
+	withRego, err := policy.Parse(filepath.Join(root, ".cmdguard.yaml"), []byte(`version: 1
+default: ask
+allow: [ls, cat, git status]
+rego: [memo.rego]
+`), root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]*policy.Policy{"default": def, "own": own, "rego": withRego}
 }
 
 func memoRequest(root, cmd string) Request {
@@ -158,8 +196,8 @@ func TestMemoSameDecision(t *testing.T) {
 			}
 			e, k := entryOf(g, req)
 			_, added := req.env()
-			want := analyse(k, added, p.EnvSafe(), root)
-			if diff := cmp.Diff(want, e, cmp.AllowUnexported(memoEntry{})); diff != "" {
+			want := analyse(k, added, p, root)
+			if diff := cmp.Diff(want, e, cmp.AllowUnexported(memoEntry{}), cmpopts.IgnoreFields(memoEntry{}, "prep")); diff != "" {
 				t.Errorf("%s: memo entry of %q changed (-fresh +memo):\n%s", name, cmd, diff)
 			}
 		}
@@ -181,7 +219,7 @@ func TestMemoConcurrent(t *testing.T) {
 	t.Parallel()
 	root := memoProject(t)
 	ctx := context.Background()
-	p := memoPolicies(t, root)["default"]
+	p := memoPolicies(t, root)["rego"]
 	want := map[string]Decision{}
 	for _, cmd := range memoCommands {
 		want[cmd], _ = mustNew(t, p, root).Check(ctx, memoRequest(root, cmd))
@@ -373,7 +411,7 @@ func TestMemoBounded(t *testing.T) {
 		t.Errorf("a command of %d bytes is remembered", len(long.Command))
 	}
 	// A heavy entry (many words) counts by its weight.
-	heavy := analyse(&memoKey{src: "echo" + strings.Repeat(" a", 2000)}, nil, nil, root)
+	heavy := analyse(&memoKey{src: "echo" + strings.Repeat(" a", 2000)}, nil, memoPolicies(t, root)["default"], root)
 	if heavy.weight < 2000*80 {
 		t.Errorf("an analysis of 2000 words weighs %d", heavy.weight)
 	}
