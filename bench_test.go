@@ -90,12 +90,31 @@ func BenchmarkCheckTypical(b *testing.B) { benchCheck(b, false, typical) }
 // the Guard has not seen: the typical command with a different tail
 // count each time, more strings than the Guard's analysis memo keeps, so
 // that every check runs the parser.
-func BenchmarkCheckTypicalCold(b *testing.B) {
-	cmds := make([]string, 8192)
+func BenchmarkCheckTypicalCold(b *testing.B) { benchCheck(b, false, typicalCold()...) }
+
+// BenchmarkCheckTypicalRegoCold is BenchmarkCheckTypicalCold with one
+// small Rego module.
+func BenchmarkCheckTypicalRegoCold(b *testing.B) { benchCheck(b, true, typicalCold()...) }
+
+// BenchmarkCheckCold is BenchmarkCheck on strings the Guard has not
+// seen: agentCommands, each with a comment that numbers it.
+func BenchmarkCheckCold(b *testing.B) {
+	cmds := make([]string, coldStrings)
+	for i := range cmds {
+		cmds[i] = fmt.Sprintf("%s #%d", agentCommands[i%len(agentCommands)], i)
+	}
+	benchCheck(b, false, cmds...)
+}
+
+// coldStrings is more distinct strings than the analysis memo keeps.
+const coldStrings = 8192
+
+func typicalCold() []string {
+	cmds := make([]string, coldStrings)
 	for i := range cmds {
 		cmds[i] = fmt.Sprintf("git status && go test ./... | tail -%d", i+1)
 	}
-	benchCheck(b, false, cmds...)
+	return cmds
 }
 
 // BenchmarkCheckTypicalRego is the same with one small Rego module.

@@ -70,7 +70,6 @@ func (e *memoEntry) newInput() *policy.Input {
 		c.Files = ar.files[:0:n]
 		ar.files = ar.files[n:]
 	}
-	in.Prepared = e.prep
 	if len(e.findings) > 0 {
 		in.Findings = slices.Clone(e.findings)
 	} else {

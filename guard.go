@@ -313,11 +313,15 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	base, added := req.env()
 	k := newMemoKey(req.Command, cwd, base, added)
 	e := st.memo.get(&k)
-	if e == nil {
+	reused := e != nil
+	if !reused {
 		e = analyse(&k, added, st.policy, g.root)
 		st.memo.put(&k, e)
 	}
 	in := e.newInput()
+	if reused && st.policy.HasRego() {
+		in.Prepared = e.prepared(st.policy)
+	}
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
 	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
 		sb := st.policy.Sandbox()

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
@@ -110,8 +111,9 @@ type memoEntry struct {
 	// cmds are the policy commands without their Files, which each check
 	// fills; copied into every input (see newInput).
 	cmds []policy.Command
-	// prep holds the policy's Rego terms of cmds (nil without Rego).
-	prep *policy.Prepared
+	// prep holds the policy's Rego terms of cmds, made when the entry is
+	// first reused (a string checked once never pays for them).
+	prep atomic.Pointer[policy.Prepared]
 	// sizes of the lists of all commands together, for newInput.
 	strs, dyn, reds, files int
 	weight                 int
@@ -154,10 +156,20 @@ func analyse(k *memoKey, added []string, p *policy.Policy, root string) *memoEnt
 		}
 	}
 	e.weight += 512 + 2*len(k.src) + len(k.cwd) + len(k.added)
-	if e.prep = p.Prepare(e.cmds); e.prep != nil {
-		e.weight += 2 * e.weight // its own copies of the lists, and their terms
+	if p.HasRego() {
+		e.weight *= 3 // the prepared terms: copies of the lists, and their terms
 	}
 	return e
+}
+
+// prepared returns the Rego terms of e's commands for p, the policy e
+// was made with (nil without Rego), preparing them at the first call.
+func (e *memoEntry) prepared(p *policy.Policy) *policy.Prepared {
+	if pr := e.prep.Load(); pr != nil {
+		return pr
+	}
+	e.prep.CompareAndSwap(nil, p.Prepare(e.cmds))
+	return e.prep.Load()
 }
 
 // commandSize is about the size of a parser.Command and of a policy.Command.
