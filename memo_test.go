@@ -191,6 +191,13 @@ func TestMemoSameDecision(t *testing.T) {
 			if err1 != nil || err2 != nil || err3 != nil {
 				t.Fatalf("%s: %q: errors %v, %v, %v", name, cmd, err1, err2, err3)
 			}
+			for _, d := range []Decision{fresh, again} {
+				for _, c := range d.Commands {
+					if c.Argv == nil || c.MatchArgv == nil || c.Dynamic == nil || c.Wrappers == nil || c.Redirects == nil || c.Files == nil {
+						t.Errorf("%s: Check(%q): a nil list in %+v (Rego and JSON would see null)", name, cmd, c)
+					}
+				}
+			}
 			if diff := cmp.Diff(fresh, again); diff != "" {
 				t.Errorf("%s: Check(%q) from the memo mismatch (-fresh +memo):\n%s", name, cmd, diff)
 			}
