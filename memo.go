@@ -138,9 +138,15 @@ func analyse(k *memoKey, added []string, p *policy.Policy, root string) *memoEnt
 		}
 	}
 	e.cmds = make([]policy.Command, len(a.Commands))
+	words := 0
+	for i := range a.Commands {
+		words += len(a.Commands[i].Argv)
+	}
+	dyn := make([]bool, words) // every command's Dynamic, in one array
 	for i := range a.Commands {
 		c := &a.Commands[i]
-		e.cmds[i] = commandTemplate(c)
+		e.cmds[i] = commandTemplate(c, dyn[:len(c.Argv):len(c.Argv)])
+		dyn = dyn[len(c.Argv):]
 		t := &e.cmds[i]
 		e.strs += len(t.Argv) + len(t.Wrappers)
 		if !sameSlice(t.Argv, t.MatchArgv) {
@@ -175,8 +181,9 @@ func (e *memoEntry) prepared(p *policy.Policy) *policy.Prepared {
 // commandSize is about the size of a parser.Command and of a policy.Command.
 const commandSize = 288
 
-// commandTemplate converts the parts of c that no file decides.
-func commandTemplate(c *parser.Command) policy.Command {
+// commandTemplate converts the parts of c that no file decides; dyn
+// (len(c.Argv) long) becomes its Dynamic.
+func commandTemplate(c *parser.Command, dyn []bool) policy.Command {
 	// Lists are empty rather than nil, so that Rego and JSON see [] (count
 	// of null is a Rego type error).
 	out := policy.Command{
@@ -186,7 +193,7 @@ func commandTemplate(c *parser.Command) policy.Command {
 		Wrappers:    nonNil(c.Wrappers),
 		Cwd:         c.Cwd,
 		Redirects:   []policy.Redirect{},
-		Dynamic:     make([]bool, len(c.Argv)),
+		Dynamic:     dyn,
 		Runs:        parser.RunsProjectCode(c),
 		Transparent: c.Transparent,
 	}
