@@ -25,11 +25,26 @@ var agentCommands = []string{
 	"ls -la docs build && cat build/out.txt 2>/dev/null",
 }
 
-func benchGuard(b *testing.B, withRego bool) (*cmdguard.Guard, string) {
+// goExample is the policy of examples/policies/go with its Rego module.
+const goExample = "go-example"
+
+func benchGuard(b *testing.B, withRego any) (*cmdguard.Guard, string) {
 	root := project(b, "version: 1\n") // replaced below
 	var p *policy.Policy
 	var err error
-	if withRego {
+	switch withRego {
+	case goExample:
+		for _, name := range []string{".cmdguard.yaml", "rm.rego"} {
+			data, err := os.ReadFile(filepath.Join("examples/policies/go", name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		p, err = policy.Load(filepath.Join(root, ".cmdguard.yaml"))
+	case true:
 		os.WriteFile(filepath.Join(root, "small.rego"), []byte(`package cmdguard
 
 deny contains msg if {
@@ -39,7 +54,7 @@ deny contains msg if {
 }
 `), 0o644)
 		p, err = policy.Parse(filepath.Join(root, ".cmdguard.yaml"), []byte("version: 1\nallow: [git, go test, cat, grep, ls, find, sort, head, tail, wc, cd]\nrego: [small.rego]\n"), root)
-	} else {
+	default:
 		p, err = policy.Default()
 	}
 	if err != nil {
@@ -55,7 +70,9 @@ deny contains msg if {
 	return g, root
 }
 
-func benchCheck(b *testing.B, withRego bool, cmds ...string) {
+// benchCheck checks cmds in turn (agentCommands when none) with the
+// default policy, or withRego true: a small Rego module, or goExample.
+func benchCheck(b *testing.B, withRego any, cmds ...string) {
 	g, root := benchGuard(b, withRego)
 	ctx := context.Background()
 	env := []string{"HOME=/home/dev", "PWD=" + root}
@@ -95,6 +112,14 @@ func BenchmarkCheckTypicalCold(b *testing.B) { benchCheck(b, false, typicalCold(
 // BenchmarkCheckTypicalRegoCold is BenchmarkCheckTypicalCold with one
 // small Rego module.
 func BenchmarkCheckTypicalRegoCold(b *testing.B) { benchCheck(b, true, typicalCold()...) }
+
+// BenchmarkCheckTypicalGoExample is the typical command with the policy
+// of examples/policies/go (its Rego module reads every command's argv).
+func BenchmarkCheckTypicalGoExample(b *testing.B) { benchCheck(b, goExample, typical) }
+
+// BenchmarkCheckTypicalGoExampleCold is the same on strings the Guard has
+// not seen.
+func BenchmarkCheckTypicalGoExampleCold(b *testing.B) { benchCheck(b, goExample, typicalCold()...) }
 
 // BenchmarkCheckCold is BenchmarkCheck on strings the Guard has not
 // seen: agentCommands, each with a comment that numbers it.
