@@ -312,11 +312,13 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
 	k := newMemoKey(req.Command, cwd, base, added)
-	e := st.memo.get(&k)
+	e, again := st.memo.get(&k)
 	reused := e != nil
 	if !reused {
 		e = analyse(&k, added, st.policy, g.root)
-		st.memo.put(&k, e)
+		if again {
+			st.memo.put(&k, e)
+		}
 	}
 	in := e.newInput()
 	if reused && st.policy.HasRego() {

@@ -1,6 +1,7 @@
 package cmdguard
 
 import (
+	"hash/maphash"
 	"strconv"
 	"strings"
 	"sync"
@@ -231,32 +232,59 @@ func sameSlice(a, b []string) bool {
 // memo remembers analyses, bounded: two generations of at most
 // memoEntries entries and memoWeight estimated bytes each. A hit in the
 // old generation moves the entry to the new one; when the new one is
-// full it becomes the old one and the old one is dropped. It is safe for
-// concurrent use; a nil memo remembers nothing.
+// full it becomes the old one and the old one is dropped. A string is
+// remembered at its second check: seen holds the hashes of keys checked
+// once (a string never repeated costs no memory the garbage collector
+// must scan, and evicts nothing). It is safe for concurrent use; a nil
+// memo remembers nothing.
 type memo struct {
 	mu       sync.Mutex
 	cur, old map[memoKey]*memoEntry
 	weight   int // of cur
+	seed     maphash.Seed
+	seen     [memoSeen]uint64 // by hash modulo memoSeen; a collision only forgets or admits early
 }
 
-func newMemo() *memo { return &memo{cur: map[memoKey]*memoEntry{}} }
+// memoSeen is the number of keys seen once that the memo recalls.
+const memoSeen = 4096
 
-// get returns the entry of k, or nil.
-func (m *memo) get(k *memoKey) *memoEntry {
+func newMemo() *memo { return &memo{cur: map[memoKey]*memoEntry{}, seed: maphash.MakeSeed()} }
+
+// get returns the entry of k, or nil and whether k was seen before: then
+// its analysis is worth keeping (put).
+func (m *memo) get(k *memoKey) (e *memoEntry, again bool) {
 	if m == nil || len(k.src) > memoMaxSource {
-		return nil
+		return nil, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e := m.cur[*k]; e != nil {
-		return e
+		return e, true
 	}
-	e := m.old[*k]
-	if e != nil {
+	if e := m.old[*k]; e != nil {
 		delete(m.old, *k)
 		m.add(k, e)
+		return e, true
 	}
-	return e
+	h := k.hash(m.seed)
+	slot := &m.seen[h%memoSeen]
+	if *slot == h {
+		return nil, true
+	}
+	*slot = h
+	return nil, false
+}
+
+// hash hashes every field of k.
+func (k *memoKey) hash(seed maphash.Seed) uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	for _, s := range [...]string{k.src, k.cwd, k.home, k.pwd, k.cdpath, k.added} {
+		h.WriteString(s)
+		h.WriteByte(0)
+	}
+	h.WriteByte(k.has)
+	return h.Sum64()
 }
 
 // put remembers e as the analysis of k.
@@ -279,6 +307,16 @@ func (m *memo) add(k *memoKey, e *memoEntry) {
 	}
 	m.cur[*k] = e
 	m.weight += e.weight
+}
+
+// peek returns the entry of k without counting a use, for tests.
+func (m *memo) peek(k *memoKey) *memoEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if e := m.cur[*k]; e != nil {
+		return e
+	}
+	return m.old[*k]
 }
 
 // len returns the number of entries and their estimated weight, for tests.

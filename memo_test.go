@@ -123,7 +123,7 @@ func memoRequest(root, cmd string) Request {
 func entryOf(g *Guard, req Request) (*memoEntry, *memoKey) {
 	base, added := req.env()
 	k := newMemoKey(req.Command, g.cwd(req.Cwd), base, added)
-	return g.src.cur.Load().memo.get(&k), &k
+	return g.src.cur.Load().memo.peek(&k), &k
 }
 
 // mutate changes every element of every list of d, as a careless caller
@@ -180,11 +180,16 @@ func TestMemoSameDecision(t *testing.T) {
 		for _, cmd := range memoCommands {
 			req := memoRequest(root, cmd)
 			first, err1 := g.Check(ctx, req)
-			if e, _ := entryOf(g, req); e == nil {
-				t.Fatalf("%s: %q: not remembered", name, cmd)
+			if e, _ := entryOf(g, req); e != nil {
+				t.Fatalf("%s: %q: remembered at its first check", name, cmd)
 			}
 			mutate(&first)
-			first, _ = g.Check(ctx, req) // from the memo, after the mutation
+			first, _ = g.Check(ctx, req)
+			if e, _ := entryOf(g, req); e == nil {
+				t.Fatalf("%s: %q: not remembered at its second check", name, cmd)
+			}
+			mutate(&first)
+			first, _ = g.Check(ctx, req) // from the memo, after the mutations
 			mutate(&first)
 			again, err2 := g.Check(ctx, req)
 			fresh, err3 := mustNew(t, p, root).Check(ctx, req)
@@ -309,8 +314,16 @@ func testMemoFileSystem(t *testing.T, rest bool) {
 		{"dir link to docs", "cat d/db.txt", func() {}, Allow},
 		{"dir link to secrets", "cat d/db.txt", link("secrets", "d"), Deny},
 	}
+	for _, st := range steps { // every string is remembered before the steps
+		for range 2 {
+			g.Check(context.Background(), Request{Command: st.cmd, Cwd: root})
+		}
+	}
 	for _, st := range steps {
 		st.do()
+		if e, _ := entryOf(g, Request{Command: st.cmd, Cwd: root}); e == nil {
+			t.Fatalf("%s: %s is not remembered", st.what, st.cmd)
+		}
 		d, err := g.Check(context.Background(), Request{Command: st.cmd, Cwd: root})
 		if err != nil || d.Verdict != st.want {
 			t.Errorf("%s: %s = %s %v, %v; want %s", st.what, st.cmd, d.Verdict, d.Reasons, err, st.want)
@@ -398,21 +411,31 @@ func TestMemoPolicyEdit(t *testing.T) {
 	}
 }
 
-// TestMemoBounded: the memo keeps at most two generations, however many
-// strings it sees, and skips long commands.
+// TestMemoBounded: the memo keeps nothing of strings checked once, at
+// most two generations however many strings it sees, and skips long
+// commands.
 func TestMemoBounded(t *testing.T) {
 	t.Parallel()
 	root := memoProject(t)
 	g := mustNew(t, memoPolicies(t, root)["default"], root)
 	ctx := context.Background()
-	for i := range 3*memoEntries + 7 {
-		g.Check(ctx, Request{Command: fmt.Sprintf("git status && tail -%d src/main.go", i), BaseEnv: []string{}})
-	}
 	m := g.src.cur.Load().memo
+	for i := range 3 * memoEntries {
+		g.Check(ctx, Request{Command: fmt.Sprintf("git status && head -%d src/main.go", i), BaseEnv: []string{}})
+	}
+	if n, _ := m.len(); n != 0 {
+		t.Errorf("%d strings checked once each: the memo holds %d; want none", 3*memoEntries, n)
+	}
+	for i := range 3*memoEntries + 7 {
+		req := Request{Command: fmt.Sprintf("git status && tail -%d src/main.go", i), BaseEnv: []string{}}
+		g.Check(ctx, req)
+		g.Check(ctx, req)
+	}
 	if n, w := m.len(); n > 2*memoEntries || n < memoEntries || w > 2*memoWeight {
 		t.Errorf("memo holds %d entries weighing %d; want %d to %d entries, at most %d", n, w, memoEntries, 2*memoEntries, 2*memoWeight)
 	}
 	long := Request{Command: "echo " + strings.Repeat("a", memoMaxSource), BaseEnv: []string{}}
+	g.Check(ctx, long)
 	g.Check(ctx, long)
 	if e, _ := entryOf(g, long); e != nil {
 		t.Errorf("a command of %d bytes is remembered", len(long.Command))
