@@ -33,14 +33,28 @@ func carve[T any](arena *[]T, src []T) []T {
 // one per reference, and e's findings. Lists are sized exactly: a fixed
 // buffer big enough for most commands costs the garbage collector more
 // than the few allocations it saves.
-func (e *memoEntry) newInput() *policy.Input {
-	in := &policy.Input{Commands: make([]policy.Command, len(e.cmds))}
-	ar := arena{strs: make([]string, e.strs), dyn: make([]bool, e.dyn)}
-	if e.reds > 0 {
-		ar.reds = make([]policy.Redirect, e.reds)
-	}
+//
+// An entry the memo does not keep (own) is used up instead: the input
+// takes its lists.
+func (e *memoEntry) newInput(own bool) *policy.Input {
+	var ar arena
 	if e.files > 0 {
 		ar.files = make([]policy.File, e.files)
+	}
+	if own {
+		in := &policy.Input{Commands: e.cmds, Findings: e.findings}
+		if in.Findings == nil {
+			in.Findings = []policy.Finding{}
+		}
+		for i := range in.Commands {
+			in.Commands[i].Files = carveFiles(&ar, len(e.a.Commands[i].Files))
+		}
+		return in
+	}
+	in := &policy.Input{Commands: make([]policy.Command, len(e.cmds))}
+	ar.strs, ar.dyn = make([]string, e.strs), make([]bool, e.dyn)
+	if e.reds > 0 {
+		ar.reds = make([]policy.Redirect, e.reds)
 	}
 	for i := range e.cmds {
 		t, c := &e.cmds[i], &in.Commands[i]
@@ -56,11 +70,7 @@ func (e *memoEntry) newInput() *policy.Input {
 		c.Redirects = carve(&ar.reds, t.Redirects)
 		c.OptionHits = slices.Clone(t.OptionHits)
 		c.UnknownOptions = slices.Clone(t.UnknownOptions)
-		c.Files = []policy.File{}
-		if n := len(e.a.Commands[i].Files); n > 0 {
-			c.Files = ar.files[:0:n]
-			ar.files = ar.files[n:]
-		}
+		c.Files = carveFiles(&ar, len(e.a.Commands[i].Files))
 	}
 	if len(e.findings) > 0 {
 		in.Findings = slices.Clone(e.findings)
@@ -68,4 +78,14 @@ func (e *memoEntry) newInput() *policy.Input {
 		in.Findings = []policy.Finding{}
 	}
 	return in
+}
+
+// carveFiles returns an empty list with room for n files.
+func carveFiles(ar *arena, n int) []policy.File {
+	if n == 0 {
+		return []policy.File{}
+	}
+	fs := ar.files[:0:n]
+	ar.files = ar.files[n:]
+	return fs
 }

@@ -320,7 +320,7 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 			st.memo.put(&k, e)
 		}
 	}
-	in := e.newInput()
+	in := e.newInput(!reused && !again) // an entry nobody else sees is used up
 	if reused && st.policy.HasRego() {
 		in.Prepared = e.prepared(st.policy)
 	}
