@@ -312,12 +312,13 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
 	k := newMemoKey(req.Command, cwd, base, added)
-	e, again := st.memo.get(&k)
+	h := st.memo.hash(&k)
+	e, again := st.memo.get(&k, h)
 	reused := e != nil
 	if !reused {
 		e = analyse(&k, added, st.policy, g.root)
 		if again {
-			st.memo.put(&k, e)
+			st.memo.put(h, e)
 		}
 	}
 	in := e.newInput(!reused && !again) // an entry nobody else sees is used up

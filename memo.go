@@ -106,7 +106,8 @@ func (k *memoKey) options(added, envSafe []string) parser.Options {
 // memoEntry is one remembered analysis and what the policy input takes
 // from it that no file decides. It is never modified once built.
 type memoEntry struct {
-	a *parser.Analysis
+	key memoKey
+	a   *parser.Analysis
 	// findings are the analysis' findings and WriteThenRun's, converted.
 	findings []policy.Finding
 	// cmds are the policy commands without their Files, which each check
@@ -123,7 +124,7 @@ type memoEntry struct {
 // analyse runs the parser and builds the entry of key k for policy p.
 func analyse(k *memoKey, added []string, p *policy.Policy, root string) *memoEntry {
 	a := parser.Analyze(k.src, k.options(added, p.EnvSafe()))
-	e := &memoEntry{a: a}
+	e := &memoEntry{key: *k, a: a}
 	wtr := parser.WriteThenRun(a.Commands, root)
 	if n := len(a.Findings) + len(wtr); n > 0 {
 		e.findings = make([]policy.Finding, 0, n)
@@ -237,9 +238,13 @@ func sameSlice(a, b []string) bool {
 // once (a string never repeated costs no memory the garbage collector
 // must scan, and evicts nothing). It is safe for concurrent use; a nil
 // memo remembers nothing.
+//
+// Entries are found by the hash of their key (one hash per check) and
+// used only when their key is the check's key: two keys with the same
+// hash share a slot, the later one replacing the earlier.
 type memo struct {
 	mu       sync.Mutex
-	cur, old map[memoKey]*memoEntry
+	cur, old map[uint64]*memoEntry
 	weight   int // of cur
 	seed     maphash.Seed
 	seen     [memoSeen]uint64 // by hash modulo memoSeen; a collision only forgets or admits early
@@ -248,25 +253,24 @@ type memo struct {
 // memoSeen is the number of keys seen once that the memo recalls.
 const memoSeen = 4096
 
-func newMemo() *memo { return &memo{cur: map[memoKey]*memoEntry{}, seed: maphash.MakeSeed()} }
+func newMemo() *memo { return &memo{cur: map[uint64]*memoEntry{}, seed: maphash.MakeSeed()} }
 
 // get returns the entry of k, or nil and whether k was seen before: then
-// its analysis is worth keeping (put).
-func (m *memo) get(k *memoKey) (e *memoEntry, again bool) {
+// its analysis is worth keeping (put). h is k's hash (memo.hash).
+func (m *memo) get(k *memoKey, h uint64) (e *memoEntry, again bool) {
 	if m == nil || len(k.src) > memoMaxSource {
 		return nil, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e := m.cur[*k]; e != nil {
+	if e := m.cur[h]; e != nil && e.key == *k {
 		return e, true
 	}
-	if e := m.old[*k]; e != nil {
-		delete(m.old, *k)
-		m.add(k, e)
+	if e := m.old[h]; e != nil && e.key == *k {
+		delete(m.old, h)
+		m.add(h, e)
 		return e, true
 	}
-	h := k.hash(m.seed)
 	slot := &m.seen[h%memoSeen]
 	if *slot == h {
 		return nil, true
@@ -275,10 +279,13 @@ func (m *memo) get(k *memoKey) (e *memoEntry, again bool) {
 	return nil, false
 }
 
-// hash hashes every field of k.
-func (k *memoKey) hash(seed maphash.Seed) uint64 {
+// hash hashes every field of k (0 for a nil memo).
+func (m *memo) hash(k *memoKey) uint64 {
+	if m == nil || len(k.src) > memoMaxSource {
+		return 0
+	}
 	var h maphash.Hash
-	h.SetSeed(seed)
+	h.SetSeed(m.seed)
 	for _, s := range [...]string{k.src, k.cwd, k.home, k.pwd, k.cdpath, k.added} {
 		h.WriteString(s)
 		h.WriteByte(0)
@@ -287,36 +294,42 @@ func (k *memoKey) hash(seed maphash.Seed) uint64 {
 	return h.Sum64()
 }
 
-// put remembers e as the analysis of k.
-func (m *memo) put(k *memoKey, e *memoEntry) {
-	if m == nil || len(k.src) > memoMaxSource || e.weight > memoWeight {
+// put remembers e as the analysis of its key, whose hash is h.
+func (m *memo) put(h uint64, e *memoEntry) {
+	if m == nil || len(e.key.src) > memoMaxSource || e.weight > memoWeight {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if _, ok := m.cur[*k]; !ok {
-		m.add(k, e)
+	if old := m.cur[h]; old == nil || old.key != e.key {
+		m.add(h, e)
 	}
 }
 
 // add inserts into the new generation, starting a new one when it is
 // full. Caller holds m.mu.
-func (m *memo) add(k *memoKey, e *memoEntry) {
+func (m *memo) add(h uint64, e *memoEntry) {
 	if len(m.cur) >= memoEntries || m.weight+e.weight > memoWeight {
-		m.old, m.cur, m.weight = m.cur, make(map[memoKey]*memoEntry, len(m.cur)), 0
+		m.old, m.cur, m.weight = m.cur, make(map[uint64]*memoEntry, len(m.cur)), 0
 	}
-	m.cur[*k] = e
+	if old := m.cur[h]; old != nil {
+		m.weight -= old.weight // replaced: another key with the same hash
+	}
+	m.cur[h] = e
 	m.weight += e.weight
 }
 
 // peek returns the entry of k without counting a use, for tests.
 func (m *memo) peek(k *memoKey) *memoEntry {
+	h := m.hash(k)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if e := m.cur[*k]; e != nil {
-		return e
+	for _, gen := range []map[uint64]*memoEntry{m.cur, m.old} {
+		if e := gen[h]; e != nil && e.key == *k {
+			return e
+		}
 	}
-	return m.old[*k]
+	return nil
 }
 
 // len returns the number of entries and their estimated weight, for tests.

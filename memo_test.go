@@ -209,7 +209,7 @@ func TestMemoSameDecision(t *testing.T) {
 			e, k := entryOf(g, req)
 			_, added := req.env()
 			want := analyse(k, added, p, root)
-			if diff := cmp.Diff(want, e, cmp.AllowUnexported(memoEntry{}), cmpopts.IgnoreFields(memoEntry{}, "prep")); diff != "" {
+			if diff := cmp.Diff(want, e, cmp.AllowUnexported(memoEntry{}, memoKey{}), cmpopts.IgnoreFields(memoEntry{}, "prep")); diff != "" {
 				t.Errorf("%s: memo entry of %q changed (-fresh +memo):\n%s", name, cmd, diff)
 			}
 		}
@@ -472,5 +472,32 @@ func TestMemoNoFileSystem(t *testing.T) {
 				t.Errorf("parser/%s imports %s: the analysis memo (memo.go) assumes the parser reads no file, clock or environment", name, bad)
 			}
 		}
+	}
+}
+
+// TestMemoCollision: an entry is used only for its own key, whatever the
+// hash says; a key with the same hash replaces it.
+func TestMemoCollision(t *testing.T) {
+	t.Parallel()
+	m := newMemo()
+	a, b := memoKey{src: "cat a"}, memoKey{src: "cat .env"}
+	ea, eb := &memoEntry{key: a, weight: 1}, &memoEntry{key: b, weight: 1}
+	const h = 42 // as if both keys hashed alike
+	m.put(h, ea)
+	if e, _ := m.get(&b, h); e != nil {
+		t.Fatalf("get(%q) = the entry of %q", b.src, e.key.src)
+	}
+	if e, _ := m.get(&a, h); e != ea {
+		t.Fatalf("get(%q) = %v, want its entry", a.src, e)
+	}
+	m.put(h, eb)
+	if e, _ := m.get(&a, h); e != nil {
+		t.Fatalf("after a colliding put, get(%q) = the entry of %q", a.src, e.key.src)
+	}
+	if e, _ := m.get(&b, h); e != eb {
+		t.Fatalf("get(%q) = %v, want its entry", b.src, e)
+	}
+	if n, w := m.len(); n != 1 || w != 1 {
+		t.Errorf("memo holds %d entries weighing %d; want 1, 1", n, w)
 	}
 }

@@ -316,13 +316,13 @@ func (t *texts) add(parts ...string) *texts {
 // argv appends argv quoted for a message, as "`a b c`", cut to its
 // first 57 bytes and "..." when it is longer than 60.
 func (t *texts) argv(argv []string) *texts {
-	const max, keep = 60, 57
+	const maxLen, keepLen = 60, 57
 	t.b.WriteByte('`')
 	n := len(argv) - 1 // the spaces
 	for _, a := range argv {
 		n += len(a)
 	}
-	if n <= max {
+	if n <= maxLen {
 		for i, a := range argv {
 			if i > 0 {
 				t.b.WriteByte(' ')
@@ -330,7 +330,7 @@ func (t *texts) argv(argv []string) *texts {
 			t.b.WriteString(a)
 		}
 	} else {
-		n = keep // bytes left
+		n = keepLen // bytes left
 		for i, a := range argv {
 			if i > 0 {
 				if n == 0 {
