@@ -31,8 +31,8 @@ const (
 	// memoEntries and memoWeight bound one generation of the memo; it
 	// keeps two, so at most twice as many entries and about twice as
 	// many bytes (memoEntry.weight estimates an entry's size).
-	memoEntries = 512
-	memoWeight  = 2 << 20
+	memoEntries = 256
+	memoWeight  = 1 << 20
 )
 
 // memoKey is everything an analysis depends on besides the snapshot.
