@@ -109,7 +109,10 @@ func (r *Request) env() (base, added []string) {
 // loaded again; one that no longer loads makes every check deny with the
 // load error until it is fixed (never the old policy). Ignore files are
 // read where a check needs them and examined the same way (see
-// [ignore.Matcher]). A nil or zero Guard denies everything.
+// [ignore.Matcher]). It remembers the shell analysis of command strings
+// it checked more than once (bounded; what a string says never depends on
+// the files), never what the files say: every check resolves paths and
+// matches ignore rules afresh. A nil or zero Guard denies everything.
 type Guard struct {
 	root string
 	src  *source
