@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -25,11 +26,26 @@ var agentCommands = []string{
 	"ls -la docs build && cat build/out.txt 2>/dev/null",
 }
 
-func benchGuard(b *testing.B, withRego bool) (*cmdguard.Guard, string) {
+// goExample is the policy of examples/policies/go with its Rego module.
+const goExample = "go-example"
+
+func benchGuard(b *testing.B, withRego any) (*cmdguard.Guard, string) {
 	root := project(b, "version: 1\n") // replaced below
 	var p *policy.Policy
 	var err error
-	if withRego {
+	switch withRego {
+	case goExample:
+		for _, name := range []string{".cmdguard.yaml", "rm.rego"} {
+			data, err := os.ReadFile(filepath.Join("examples/policies/go", name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		p, err = policy.Load(filepath.Join(root, ".cmdguard.yaml"))
+	case true:
 		os.WriteFile(filepath.Join(root, "small.rego"), []byte(`package cmdguard
 
 deny contains msg if {
@@ -39,7 +55,7 @@ deny contains msg if {
 }
 `), 0o644)
 		p, err = policy.Parse(filepath.Join(root, ".cmdguard.yaml"), []byte("version: 1\nallow: [git, go test, cat, grep, ls, find, sort, head, tail, wc, cd]\nrego: [small.rego]\n"), root)
-	} else {
+	default:
 		p, err = policy.Default()
 	}
 	if err != nil {
@@ -55,21 +71,34 @@ deny contains msg if {
 	return g, root
 }
 
-func benchCheck(b *testing.B, withRego bool, cmds ...string) {
-	g, root := benchGuard(b, withRego)
-	ctx := context.Background()
-	env := []string{"HOME=/home/dev", "PWD=" + root}
+// benchCheck checks cmds in turn (agentCommands when none) with the
+// default policy, or withRego true: a small Rego module, or goExample.
+func benchCheck(b *testing.B, withRego any, cmds ...string) {
 	if len(cmds) == 0 {
 		cmds = agentCommands
 	}
+	benchCheckFunc(b, withRego, func(i int) string { return cmds[i%len(cmds)] })
+}
+
+// benchCheckFunc checks next(0), next(1), … .
+func benchCheckFunc(b *testing.B, withRego any, next func(i int) string) {
+	g, root := benchGuard(b, withRego)
+	ctx := context.Background()
+	env := []string{"HOME=/home/dev", "PWD=" + root}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		cmd := cmds[i%len(cmds)]
-		if _, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: root, BaseEnv: env}); err != nil {
+		if _, err := g.Check(ctx, cmdguard.Request{Command: next(i), Cwd: root, BaseEnv: env}); err != nil {
 			b.Fatal(err)
 		}
 	}
+}
+
+// fresh returns a next function for benchCheckFunc: cmds in turn, each
+// with a number that no earlier check had, so that no string repeats
+// (building it costs one allocation).
+func fresh(cmds ...string) func(i int) string {
+	return func(i int) string { return cmds[i%len(cmds)] + strconv.Itoa(i) }
 }
 
 // BenchmarkCheck is Guard.Check end to end with the default policy on a
@@ -85,6 +114,52 @@ const typical = "git status && go test ./... | tail -5"
 // BenchmarkCheckTypical is the issue's "typical command" row, default
 // policy.
 func BenchmarkCheckTypical(b *testing.B) { benchCheck(b, false, typical) }
+
+// BenchmarkCheckTypicalCold is BenchmarkCheckTypical on command strings
+// the Guard has never seen (the typical command with a new tail count
+// each time, which the check's one extra allocation builds), so that
+// every check runs the parser.
+func BenchmarkCheckTypicalCold(b *testing.B) { benchCheckFunc(b, false, fresh(typicalTail)) }
+
+// BenchmarkCheckTypicalRegoCold is BenchmarkCheckTypicalCold with one
+// small Rego module.
+func BenchmarkCheckTypicalRegoCold(b *testing.B) { benchCheckFunc(b, true, fresh(typicalTail)) }
+
+// BenchmarkCheckTypicalGoExample is the typical command with the policy
+// of examples/policies/go (its Rego module reads every command's argv).
+func BenchmarkCheckTypicalGoExample(b *testing.B) { benchCheck(b, goExample, typical) }
+
+// BenchmarkCheckTypicalGoExampleCold is the same on strings the Guard has
+// never seen.
+func BenchmarkCheckTypicalGoExampleCold(b *testing.B) {
+	benchCheckFunc(b, goExample, fresh(typicalTail))
+}
+
+// BenchmarkCheckCold is BenchmarkCheck on strings the Guard has never
+// seen: agentCommands, each ending in a numbered comment.
+func BenchmarkCheckCold(b *testing.B) {
+	cmds := make([]string, len(agentCommands))
+	for i, c := range agentCommands {
+		cmds[i] = c + " #"
+	}
+	benchCheckFunc(b, false, fresh(cmds...))
+}
+
+// BenchmarkCheckTypicalChurn is the analysis memo's worst case: 8,192
+// typical strings in turn, more than it keeps, each back after 8,191
+// others. Some are remembered at their second check (the memo cannot
+// know they will not come back soon) and never used again: the memo is
+// full of entries that only cost the garbage collector.
+func BenchmarkCheckTypicalChurn(b *testing.B) {
+	cmds := make([]string, 8192)
+	for i := range cmds {
+		cmds[i] = typicalTail + strconv.Itoa(i+1)
+	}
+	benchCheck(b, false, cmds...)
+}
+
+// typicalTail is typical without its tail count.
+const typicalTail = "git status && go test ./... | tail -"
 
 // BenchmarkCheckTypicalRego is the same with one small Rego module.
 func BenchmarkCheckTypicalRego(b *testing.B) { benchCheck(b, true, typical) }

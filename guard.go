@@ -110,7 +110,10 @@ func (r *Request) env() (base, added []string) {
 // loaded again; one that no longer loads makes every check deny with the
 // load error until it is fixed (never the old policy). Ignore files are
 // read where a check needs them and examined the same way (see
-// [ignore.Matcher]). A nil or zero Guard denies everything.
+// [ignore.Matcher]). It remembers the shell analysis of command strings
+// it checked more than once (bounded; what a string says never depends on
+// the files), never what the files say: every check resolves paths and
+// matches ignore rules afresh. A nil or zero Guard denies everything.
 type Guard struct {
 	root string
 	src  *source
@@ -307,95 +310,50 @@ func failedCtx(err error) Decision {
 	return failed("gate.error", "check cancelled: "+err.Error())
 }
 
-// input runs the analysis and the file checks and builds the policy input.
+// input runs the analysis (or takes it from the snapshot's memo) and the
+// file checks, and builds the policy input.
 func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
-	env := map[string]string{}
-	for _, kv := range base {
-		// HOME and PWD resolve ~, $HOME and $PWD; CDPATH changes where a
-		// relative cd goes.
-		// HOME and PWD resolve ~, $HOME and $PWD; CDPATH changes where a
-		// relative cd goes.
-		if k, v, ok := strings.Cut(kv, "="); ok && (k == "HOME" || k == "PWD" || k == "CDPATH") {
-			env[k] = v
+	k := newMemoKey(req.Command, cwd, base, added)
+	h := st.memo.hash(&k)
+	e, again := st.memo.get(&k, h)
+	reused := e != nil
+	if !reused {
+		e = analyse(&k, added, st.policy, g.root)
+		if again {
+			st.memo.put(h, e)
 		}
 	}
-	if _, ok := env["PWD"]; !ok {
-		env["PWD"] = cwd
+	in := e.newInput(!reused && !again) // an entry nobody else sees is used up
+	if reused && st.policy.HasRego() {
+		in.Prepared = e.prepared(st.policy)
 	}
-	a := parser.Analyze(req.Command, parser.Options{Cwd: cwd, Env: env, AddEnv: added, EnvSafe: st.policy.EnvSafe()})
-	in, dyn := newInput(a.Commands)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
 	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
 		sb := st.policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	in.Findings = make([]policy.Finding, 0, len(a.Findings))
-	for _, f := range append(a.Findings, parser.WriteThenRun(a.Commands, g.root)...) {
-		pf := policy.Finding{Rule: f.Rule, Message: f.Message, Pos: pos(f.Pos)}
-		if f.Var != "" {
-			pf.Source = "env:" + f.Var // the request's variable, not a place in the command
-		}
-		in.Findings = append(in.Findings, pf)
-	}
-	for i := range a.Commands {
-		c := &a.Commands[i]
-		in.Commands[i].Dynamic, dyn = dyn[:len(c.Argv):len(c.Argv)], dyn[len(c.Argv):]
-		g.command(st, c, &in.Commands[i], &in.Findings)
+	for i := range e.a.Commands {
+		g.files(st, &e.a.Commands[i], &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
 
-// command converts one analysed command, checking its file references.
-func (g *Guard) command(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
-	// Lists are empty rather than nil, so that Rego and JSON see [] (count
-	// of null is a Rego type error). Empty slices do not allocate.
-	out.Argv = nonNil(c.Args)
-	out.MatchArgv = nonNil(c.MatchArgv)
-	out.Pos = pos(c.Pos)
-	out.Wrappers = nonNil(c.Wrappers)
-	out.Cwd = c.Cwd
-	out.Redirects = []policy.Redirect{}
-	out.Files = []policy.File{}
-	for i, w := range c.Argv { // out.Dynamic is sized by input
-		// A glob that may match a name starting with "-" could be any
-		// option (rm * with a file named -rf runs rm -rf): for the
-		// rules it is as unknown as $X.
-		out.Dynamic[i] = w.Dynamic || w.Glob && w.Pattern != "" && strings.IndexByte("*?[", w.Pattern[0]) >= 0
-	}
+// files checks the file references of one analysed command (c is read
+// only: it may be the memo's) into out.Files and findings.
+func (g *Guard) files(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
 	if !c.CwdDynamic {
 		g.globOptions(c, findings)
-	}
-	if len(c.Redirects) > 0 {
-		out.Redirects = make([]policy.Redirect, len(c.Redirects))
-		for i, r := range c.Redirects {
-			out.Redirects[i] = policy.Redirect{Op: r.Op, Target: r.Target.Value, Write: r.Write, Pos: pos(r.Pos)}
-		}
 	}
 	for i := range c.Files {
 		out.Files = g.fileRef(st, c, &c.Files[i], out.Files, findings)
 	}
-	for _, h := range c.OptionHits {
-		out.OptionHits = append(out.OptionHits, policy.OptionHit{Index: h.Index, What: h.What, Why: h.Why})
-	}
-	out.Runs = parser.RunsProjectCode(c)
-	for _, o := range c.UnknownOptions {
-		out.UnknownOptions = append(out.UnknownOptions, policy.Option{Value: o.Value, Pos: pos(o.Pos)})
-	}
 	for _, u := range c.Unknown {
 		g.unknownRef(st, c, u, findings)
 	}
-	// Arguments the gate cannot see follow the command's words when the
-	// wrapper right around it appends them: xargs and parallel (stdin),
-	// find -exec/-ok ({}).
-	if n := len(c.Wrappers); n > 0 && len(c.Unknown) > 0 {
-		w := c.Wrappers[n-1]
-		out.Open = w == "xargs" || w == "parallel" || strings.HasPrefix(w, "find -")
-	}
-	out.Transparent = c.Transparent
 }
 
 func nonNil[T any](s []T) []T {

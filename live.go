@@ -53,6 +53,9 @@ type snapshot struct {
 	// the policy file itself (ignore files and .git/hooks are checked
 	// apart).
 	protected []string
+	// memo remembers the analyses of the command strings checked with
+	// this snapshot's policy (see memo.go); nil remembers nothing.
+	memo *memo
 }
 
 // watchedFile is one file a policy was loaded from, as it was.
@@ -207,7 +210,7 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
 	if err != nil {
 		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
-	st := &snapshot{policy: p, ign: m}
+	st := &snapshot{policy: p, ign: m, memo: newMemo()}
 	st.protected = protected
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {

@@ -414,7 +414,7 @@ func (p *Policy) SuggestAllow(c *Command) (prefix []string, ok bool) {
 	prefixes = append(prefixes, Prefix{Verdict: Allow, Tokens: prefix, index: len(prefixes)})
 	trial := &Policy{def: p.def, trie: buildTrie(prefixes), ratings: p.ratings}
 	m := trial.trie.lookup(w)
-	if r := trial.commandReason(c, w, m); r.Verdict != Allow {
+	if r := trial.commandReason(new(texts), c, w, m); r.Verdict != Allow {
 		return nil, false
 	}
 	if v, _ := p.RuleVerdict("policy.dangerous_option"); v != Allow && len(guardHits(c, m.depth, nil)) > 0 {

@@ -93,11 +93,13 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		noMatch = make([]int, len(in.Commands))
 	}
 	var hits []OptionHit
+	var t texts
+	t.b.Grow(160 * len(in.Commands)) // about one reason per command: often all of them
 	for ci := range in.Commands {
 		c := &in.Commands[ci]
 		w := matchWords(c)
 		m := p.widen(c, w, p.trie.lookup(w))
-		r := p.commandReason(c, w, m)
+		r := p.commandReason(&t, c, w, m)
 		r.Command = ci + 1
 		if noMatch != nil {
 			noMatch[ci] = -1
@@ -118,18 +120,18 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 			for _, o := range c.UnknownOptions {
 				v, src := p.RuleVerdict("policy.unknown_option")
 				reasons = append(reasons, Reason{Verdict: v, Rule: "policy.unknown_option", Pos: o.Pos, Source: src, Command: ci + 1,
-					Message: "the built-in policy does not know the option " + o.Value + " of " + c.Argv[0] +
-						": it may write a file or run a program; allow the command in a .cmdguard.yaml"})
+					Message: t.add("the built-in policy does not know the option ", o.Value, " of ", c.Argv[0],
+						": it may write a file or run a program; allow the command in a .cmdguard.yaml").done()})
 			}
 		}
 		if r.Rule == "policy.allow" && p.builtin && c.Runs != "" {
-			reasons = append(reasons, p.sandboxReason(c, w, in.Sandboxed, ci))
+			reasons = append(reasons, p.sandboxReason(&t, c, w, in.Sandboxed, ci))
 		}
 		hits = guardHits(c, m.depth, hits[:0])
 		for _, h := range hits {
 			v, src := p.RuleVerdict("policy.dangerous_option")
 			reasons = append(reasons, Reason{Verdict: v, Rule: "policy.dangerous_option", Pos: c.Pos, Source: src, Command: ci + 1,
-				Message: h.What + " " + h.Why + "; allow it with a longer prefix that names the option"})
+				Message: t.add(h.What, " ", h.Why, "; allow it with a longer prefix that names the option").done()})
 		}
 		if trace != nil {
 			p.tracePrefixes(trace, ci, w, m, hits)
@@ -260,32 +262,33 @@ func (w words) dynamic(i int) bool {
 	return j < len(w.c.Dynamic) && w.c.Dynamic[j]
 }
 
-func (p *Policy) commandReason(c *Command, w words, m match) Reason {
+func (p *Policy) commandReason(t *texts, c *Command, w words, m match) Reason {
 	r := Reason{Pos: c.Pos}
 	switch {
 	case m.worst != nil && (m.rule == nil && m.worst.Verdict < p.def || m.rule != nil && m.worst.Verdict < m.rule.Verdict):
 		r.Verdict, r.Source, r.Rule = m.worst.Verdict, m.worst.Source, ruleIDs[m.worst.Verdict]
-		r.Message = concat("word ", strconv.Itoa(m.dynIdx+1), " (", w.argv[m.dynIdx], ") of ", quoteArgv(w.argv),
-			" is dynamic: it could make ", m.worst.Verdict.String(), " prefix ", strconv.Quote(m.worst.String()), " match")
+		r.Message = t.add("word ", strconv.Itoa(m.dynIdx+1), " (", w.argv[m.dynIdx], ") of ").argv(w.argv).
+			add(" is dynamic: it could make ", m.worst.Verdict.String(), " prefix ", strconv.Quote(m.worst.String()), " match").done()
 	case m.rule != nil && m.spelled:
 		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
-		r.Message = concat(quoteArgv(w.argv), " could be ", m.rule.Verdict.String(), " prefix ", m.rule.quoted,
-			" (another spelling, or words the gate cannot see)")
+		r.Message = t.argv(w.argv).add(" could be ", m.rule.Verdict.String(), " prefix ", m.rule.quoted,
+			" (another spelling, or words the gate cannot see)").done()
 	case m.rule != nil:
 		r.Verdict, r.Source, r.Rule = m.rule.Verdict, m.rule.Source, ruleIDs[m.rule.Verdict]
-		r.Message = concat(quoteArgv(w.argv), " matches ", m.rule.Verdict.String(), " prefix ", m.rule.quoted)
+		r.Message = t.argv(w.argv).add(" matches ", m.rule.Verdict.String(), " prefix ", m.rule.quoted).done()
 	default:
 		r.Verdict, r.Source, r.Rule = p.def, p.defSource, "policy.no_match"
-		r.Message = concat("no prefix rule matches ", quoteArgv(w.argv), "; default: ", p.def.String())
 		if r.Verdict == Allow {
 			if name, ok := p.runsDenied(w); ok {
 				// A program no rule names may run its operands (a wrapper
 				// the gate does not know): strace rm -rf x.
 				r.Verdict = Ask
-				r.Message = concat(quoteArgv(w.argv), " names ", strconv.Quote(name),
-					", which a deny or ask rule names, as its first operand: it may run it")
+				r.Message = t.argv(w.argv).add(" names ", strconv.Quote(name),
+					", which a deny or ask rule names, as its first operand: it may run it").done()
+				return r
 			}
 		}
+		r.Message = t.add("no prefix rule matches ").argv(w.argv).add("; default: ", p.def.String()).done()
 	}
 	return r
 }
@@ -293,26 +296,67 @@ func (p *Policy) commandReason(c *Command, w words, m match) Reason {
 // ruleIDs are the reason rule ids of prefix rules, by verdict.
 var ruleIDs = [...]string{Deny: "policy.deny", Ask: "policy.ask", Allow: "policy.allow"}
 
-func concat(parts ...string) string {
-	n := 0
-	for _, s := range parts {
-		n += len(s)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, s := range parts {
-		b.WriteString(s)
-	}
-	return b.String()
+// texts builds the messages of one evaluation in one buffer, which grows
+// as needed: each message is a substring of the builder's contents, whose
+// bytes a strings.Builder never changes once written. The zero texts is
+// ready to use.
+type texts struct {
+	b     strings.Builder
+	start int
 }
 
-// quoteArgv renders argv for a message, shortened when long.
-func quoteArgv(argv []string) string {
-	s := strings.Join(argv, " ")
-	if len(s) > 60 {
-		s = s[:57] + "..."
+// add appends parts to the message being built.
+func (t *texts) add(parts ...string) *texts {
+	for _, s := range parts {
+		t.b.WriteString(s)
 	}
-	return "`" + s + "`"
+	return t
+}
+
+// argv appends argv quoted for a message, as "`a b c`", cut to its
+// first 57 bytes and "..." when it is longer than 60.
+func (t *texts) argv(argv []string) *texts {
+	const maxLen, keepLen = 60, 57
+	t.b.WriteByte('`')
+	n := len(argv) - 1 // the spaces
+	for _, a := range argv {
+		n += len(a)
+	}
+	if n <= maxLen {
+		for i, a := range argv {
+			if i > 0 {
+				t.b.WriteByte(' ')
+			}
+			t.b.WriteString(a)
+		}
+	} else {
+		n = keepLen // bytes left
+		for i, a := range argv {
+			if i > 0 {
+				if n == 0 {
+					break
+				}
+				t.b.WriteByte(' ')
+				n--
+			}
+			if len(a) >= n {
+				t.b.WriteString(a[:n])
+				break
+			}
+			t.b.WriteString(a)
+			n -= len(a)
+		}
+		t.b.WriteString("...")
+	}
+	t.b.WriteByte('`')
+	return t
+}
+
+// done returns the message built since the last done.
+func (t *texts) done() string {
+	s := t.b.String()[t.start:]
+	t.start = t.b.Len()
+	return s
 }
 
 // tracePrefixes records every prefix rule for argv's program (first token

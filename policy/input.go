@@ -115,6 +115,10 @@ type Input struct {
 	// sandbox, and not without it (the sandbox is required): secrets
 	// hidden, git's config and hooks and the policy read-only.
 	Sandboxed bool `json:"sandboxed"`
+	// Prepared, when set, holds Rego terms of Commands built earlier by
+	// [Policy.Prepare]: Evaluate uses those that match the commands
+	// exactly and builds the others. Not part of the Rego input.
+	Prepared *Prepared `json:"-"`
 }
 
 // Reason is one cause of a Decision.

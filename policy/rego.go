@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/metrics"
 	"github.com/open-policy-agent/opa/v1/rego"
 )
 
@@ -222,7 +223,9 @@ func (rp *regoPolicy) apply(ctx context.Context, in *Input, reasons []Reason, no
 		}
 		return append(reasons, Reason{Verdict: Deny, Rule: "rego.error", Message: err.Error(), Source: rp.source})
 	}
-	rs, err := rp.query.Eval(ctx, rego.EvalParsedInput(rp.keys.inputValue(in)))
+	// No metrics: nobody reads them, and they cost a map and timers per
+	// evaluation.
+	rs, err := rp.query.Eval(ctx, rego.EvalParsedInput(rp.keys.inputValue(in)), rego.EvalMetrics(metrics.NoOp()))
 	if err == nil {
 		err = ctx.Err() // OPA may finish a small query without looking
 	}
@@ -407,8 +410,22 @@ func newKeyTerms() *keyTerms {
 func (k *keyTerms) inputValue(in *Input) ast.Value {
 	b := &builder{keys: k, cwd: in.Cwd}
 	cmds := make([]*ast.Term, len(in.Commands))
+	var pre []preparedCommand
+	if in.Prepared != nil && in.Prepared.keys == k {
+		pre = in.Prepared.cmds
+	}
 	for i := range in.Commands {
-		cmds[i] = b.term(b.command(&in.Commands[i]))
+		c := &in.Commands[i]
+		switch {
+		case i >= len(pre) || !pre[i].matches(c):
+			cmds[i] = b.term(b.command(c))
+		case len(c.Files) == 0:
+			cmds[i] = pre[i].whole
+		default:
+			items := pre[i].items
+			items[filesItem] = b.item(kFiles, b.files(c.Files))
+			cmds[i] = b.object(items[:]...)
+		}
 	}
 	finds := make([]*ast.Term, len(in.Findings))
 	for i, f := range in.Findings {
@@ -495,6 +512,18 @@ func (b *builder) pos(p Pos) *ast.Term {
 }
 
 func (b *builder) command(c *Command) ast.Value {
+	var items [8][2]*ast.Term
+	b.commandItems(c, &items)
+	items[filesItem] = b.item(kFiles, b.files(c.Files))
+	return ast.NewObject(items[:]...)
+}
+
+// filesItem is the index of "files" among the items of a command's
+// object (in the order of its JSON).
+const filesItem = 6
+
+// commandItems builds the items of a command's object but its files.
+func (b *builder) commandItems(c *Command, items *[8][2]*ast.Term) {
 	dyn := make([]*ast.Term, len(c.Dynamic))
 	for i, d := range c.Dynamic {
 		dyn[i] = ast.InternedTerm(d)
@@ -508,9 +537,28 @@ func (b *builder) command(c *Command) ast.Value {
 			b.item(kPos, b.pos(r.Pos)),
 		)
 	}
-	files := make([]*ast.Term, len(c.Files))
-	for i := range c.Files {
-		f := &c.Files[i]
+	argv := b.strs(c.Argv)
+	matchArgv := argv // usually the same words: share the term
+	if !slices.Equal(c.Argv, c.MatchArgv) {
+		matchArgv = b.strs(c.MatchArgv)
+	}
+	*items = [8][2]*ast.Term{
+		b.item(kArgv, argv),
+		b.item(kMatchArgv, matchArgv),
+		b.item(kDynamic, b.array(dyn)),
+		b.item(kPos, b.pos(c.Pos)),
+		b.item(kWrappers, b.strs(c.Wrappers)),
+		b.item(kRedirects, b.array(reds)),
+		filesItem: {},
+		b.item(kCwd, b.str(c.Cwd)),
+	}
+}
+
+// files builds the array of a command's files.
+func (b *builder) files(fs []File) *ast.Term {
+	files := make([]*ast.Term, len(fs))
+	for i := range fs {
+		f := &fs[i]
 		items := [...][2]*ast.Term{
 			b.item(kPath, b.str(f.Path)),
 			b.item(kWritten, b.str(f.Written)),
@@ -532,19 +580,64 @@ func (b *builder) command(c *Command) ast.Value {
 		}
 		files[i] = b.object(items[:n]...)
 	}
-	argv := b.strs(c.Argv)
-	matchArgv := argv // usually the same words: share the term
-	if !slices.Equal(c.Argv, c.MatchArgv) {
-		matchArgv = b.strs(c.MatchArgv)
+	return b.array(files)
+}
+
+// Prepared holds the Rego terms of commands, built once, for the
+// evaluations of inputs that hold the same commands: a long-lived gate
+// sees the same command string again and again, and building the input
+// document is a good part of a Rego evaluation. Evaluate uses a prepared
+// command only where Input.Commands[i] has exactly the words, dynamic
+// flags, position, wrappers, redirects and cwd it was prepared with, and
+// builds the term afresh otherwise: a Prepared never changes what Rego
+// sees, only what it costs. It is immutable and safe for concurrent use.
+type Prepared struct {
+	keys *keyTerms
+	cmds []preparedCommand
+}
+
+// preparedCommand is one command as it was prepared (its own copies) and
+// its terms.
+type preparedCommand struct {
+	c     Command         // Argv, MatchArgv, Dynamic, Pos, Wrappers, Redirects and Cwd; no Files
+	items [8][2]*ast.Term // items[filesItem] is empty
+	whole *ast.Term       // the command's object with no files
+}
+
+// Prepare returns the Prepared of cmds for Input.Prepared, or nil when the
+// policy evaluates no Rego.
+func (p *Policy) Prepare(cmds []Command) *Prepared {
+	if p == nil || p.rego == nil || len(p.rego.sets) == 0 {
+		return nil
 	}
-	return ast.NewObject(
-		b.item(kArgv, argv),
-		b.item(kMatchArgv, matchArgv),
-		b.item(kDynamic, b.array(dyn)),
-		b.item(kPos, b.pos(c.Pos)),
-		b.item(kWrappers, b.strs(c.Wrappers)),
-		b.item(kRedirects, b.array(reds)),
-		b.item(kFiles, b.array(files)),
-		b.item(kCwd, b.str(c.Cwd)),
-	)
+	pr := &Prepared{keys: p.rego.keys, cmds: make([]preparedCommand, len(cmds))}
+	for i := range cmds {
+		c := &cmds[i]
+		pc := &pr.cmds[i]
+		pc.c = Command{Argv: nonNil(slices.Clone(c.Argv)), MatchArgv: nonNil(slices.Clone(c.MatchArgv)), Dynamic: nonNil(slices.Clone(c.Dynamic)),
+			Pos: c.Pos, Wrappers: nonNil(slices.Clone(c.Wrappers)), Redirects: nonNil(slices.Clone(c.Redirects)), Cwd: c.Cwd}
+		b := &builder{keys: p.rego.keys}
+		b.commandItems(&pc.c, &pc.items)
+		items := pc.items
+		items[filesItem] = b.item(kFiles, ast.InternedEmptyArray)
+		pc.whole = ast.ObjectTerm(items[:]...)
+	}
+	return pr
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// matches reports whether c has the words, flags, position, wrappers,
+// redirects and cwd pc was prepared with. The strings of a command built
+// from the same analysis share their bytes, so most comparisons stop at
+// the pointer.
+func (pc *preparedCommand) matches(c *Command) bool {
+	p := &pc.c
+	return p.Pos == c.Pos && p.Cwd == c.Cwd && slices.Equal(p.Argv, c.Argv) && slices.Equal(p.MatchArgv, c.MatchArgv) &&
+		slices.Equal(p.Dynamic, c.Dynamic) && slices.Equal(p.Wrappers, c.Wrappers) && slices.Equal(p.Redirects, c.Redirects)
 }

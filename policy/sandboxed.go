@@ -6,12 +6,12 @@ package policy
 // project holds, which no check saw. Without the sandbox it is
 // policy.needs_sandbox (ask, re-ratable); with it, the same rule as an
 // allow that says why.
-func (p *Policy) sandboxReason(c *Command, w words, sandboxed bool, ci int) Reason {
+func (p *Policy) sandboxReason(t *texts, c *Command, w words, sandboxed bool, ci int) Reason {
 	if sandboxed {
 		return Reason{Verdict: Allow, Rule: "policy.needs_sandbox", Pos: c.Pos, Source: "builtin", Command: ci + 1,
-			Message: concat(quoteArgv(w.argv), " ", c.Runs, ": allowed because it runs under the sandbox (secrets hidden, git config and hooks and the policy read-only)")}
+			Message: t.argv(w.argv).add(" ", c.Runs, ": allowed because it runs under the sandbox (secrets hidden, git config and hooks and the policy read-only)").done()}
 	}
 	v, src := p.RuleVerdict("policy.needs_sandbox")
 	return Reason{Verdict: v, Rule: "policy.needs_sandbox", Pos: c.Pos, Source: src, Command: ci + 1,
-		Message: concat(quoteArgv(w.argv), " ", c.Runs, ": the built-in policy allows it only under the sandbox (cmdguard run --sandbox, or sandbox: enabled: true)")}
+		Message: t.argv(w.argv).add(" ", c.Runs, ": the built-in policy allows it only under the sandbox (cmdguard run --sandbox, or sandbox: enabled: true)").done()}
 }

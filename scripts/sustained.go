@@ -4,7 +4,11 @@
 // resident set size every million, to show that memory stays flat.
 // Bounded in time: it stops after -max and says how far it got.
 //
-//	go run scripts/sustained.go [-n 10000000] [-max 5m]
+// With -distinct, every check is of a command string not seen before
+// (a different head count), so that the Guard's analysis memo keeps
+// replacing its entries: memory must stay flat all the same.
+//
+//	go run scripts/sustained.go [-n 10000000] [-max 5m] [-distinct]
 package main
 
 import (
@@ -36,6 +40,7 @@ func main() {
 	n := flag.Int("n", 10_000_000, "checks to run")
 	every := flag.Int("every", 1_000_000, "sample RSS every `K` checks")
 	maxTime := flag.Duration("max", 5*time.Minute, "stop after this long")
+	distinct := flag.Bool("distinct", false, "check a new command string each time")
 	flag.Parse()
 	root, err := os.MkdirTemp("", "cmdguard-sustained")
 	if err != nil {
@@ -76,9 +81,13 @@ func main() {
 	sample(0, start, 0)
 	last, lastI := time.Now(), 0
 	for i := 1; i <= *n; i++ {
-		d, err := g.Check(ctx, cmdguard.Request{Command: commands[i%len(commands)], Cwd: root, Env: env})
+		cmd := commands[i%len(commands)]
+		if *distinct {
+			cmd += fmt.Sprintf(" | head -n %d", i)
+		}
+		d, err := g.Check(ctx, cmdguard.Request{Command: cmd, Cwd: root, BaseEnv: env})
 		if err != nil || (i%len(commands) == 6) != (d.Verdict == cmdguard.Deny) {
-			fail(fmt.Errorf("check %d (%q): %s, %v", i, commands[i%len(commands)], d.Verdict, err))
+			fail(fmt.Errorf("check %d (%q): %s %v, %v", i, cmd, d.Verdict, d.Reasons, err))
 		}
 		if i%*every == 0 {
 			sample(i, last, lastI)
