@@ -77,8 +77,10 @@ import (
 //     one without its dashes ("recursive"), or by the names after ':'
 //     joined by '+' when it stands for several options or has no long
 //     name (git branch -D:delete+force); "+:force" says an operand +X
-//     sets force (git push +main). Options not listed are named as
-//     written, abbreviations included;
+//     sets force (git push +main); the name "..." marks an option that
+//     reads more options from a file or in a syntax of its own (curl -K,
+//     wget -e): with it, the words could set any option. Options not
+//     listed are named as written, abbreviations included;
 //
 //   - singleDash: its options are whole words after one dash (find
 //     -delete, gcc -o), never clusters, as goFlags programs' are.
@@ -226,7 +228,7 @@ var programs = map[string]program{
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
 	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
 	"curl": {
-		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location",
+		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location -K,--config:...",
 		env:   "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
 		files: fileSpec{skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
 			longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
@@ -482,8 +484,9 @@ var programs = map[string]program{
 				},
 			},
 			"push": {
-				spell: "-f,--force -d,--delete -u,--set-upstream -n,--dry-run +:force",
-				git:   &gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
+				spell: "-f,--force --force-with-lease:force-with-lease+force --mirror:mirror+force -d,--delete -u,--set-upstream " +
+					"-n,--dry-run +:force",
+				git: &gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
 				},
@@ -1039,7 +1042,7 @@ var programs = map[string]program{
 		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
 	},
 	"wget": {
-		spell: "-O,--output-document",
+		spell: "-O,--output-document -e,--execute:... --config:...",
 		files: fileSpec{skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
 			longWrite: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies"},
 			longFile:  []string{"input-file", "load-cookies", "config"},

@@ -21,10 +21,14 @@ import (
 // (an ambiguous abbreviation is an error that runs nothing, so reading it
 // wide costs nothing). Else they are a rule's, read as written.
 //
+// unseen reports an option that reads more options from where the gate
+// does not look (curl -K FILE, wget -e COMMAND): the words could set any
+// option.
+//
 // What a program's options are named comes from its entry's spell (see
 // programs). Spelling is safe for concurrent use; its results are new
 // slices the caller owns.
-func Spelling(lead, args []string, command bool) (opts, operands []string) {
+func Spelling(lead, args []string, command bool) (opts, operands []string, unseen bool) {
 	var t *spellTable
 	whole := false
 	if len(lead) > 0 {
@@ -68,7 +72,14 @@ func Spelling(lead, args []string, command bool) (opts, operands []string) {
 			operands = append(operands, val)
 		}
 	}
-	return opts, operands
+	if t != nil && t.more != "" {
+		for _, o := range opts {
+			if o == t.more {
+				unseen = true
+			}
+		}
+	}
+	return opts, operands, unseen
 }
 
 // spellTable is an entry's spell, parsed: what each spelling of an option
@@ -76,6 +87,7 @@ func Spelling(lead, args []string, command bool) (opts, operands []string) {
 type spellTable struct {
 	names map[string][]string // "-R" → recursive; "-D" → delete, force
 	plus  []string            // what an operand +X sets (git push +ref: force)
+	more  string              // the name of an option that reads more options ("..."), or ""
 }
 
 // add appends the canonical names of the option spelled name, or name.
@@ -106,7 +118,8 @@ func (t *spellTable) abbrev(opts []string, name string) []string {
 // separated by spaces, each an option's spellings separated by commas,
 // named by its first long name without the dashes, or by the names after
 // ':' joined by '+' (an option that stands for several, or has no long
-// name); "+:NAME" says that an operand +X sets NAME.
+// name); "+:NAME" says that an operand +X sets NAME; the name "..." says
+// the option reads more options from where the gate does not look.
 func parseSpell(prog, spec string) *spellTable {
 	if spec == "" {
 		return nil
@@ -121,6 +134,9 @@ func parseSpell(prog, spec string) *spellTable {
 		if list == "+" {
 			t.plus = canon
 			continue
+		}
+		if len(canon) == 1 && canon[0] == "..." {
+			t.more = "..."
 		}
 		spellings := strings.Split(list, ",")
 		for _, s := range spellings {

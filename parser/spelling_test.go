@@ -13,27 +13,36 @@ func TestSpelling(t *testing.T) {
 		lead, args string
 		command    bool
 		opts, ops  string
+		unseen     bool
 	}{
-		{"rm", "-rf x", true, "recursive force", "x"},
-		{"/bin/rm", "x -R --force", true, "recursive --force force", "x"},
-		{"rm", "--rec --forc x", true, "--rec recursive --forc force", "x"},
-		{"rm", "--rec", false, "--rec", ""}, // a rule's tokens are read as written
-		{"rm", "-- -rf", true, "", "-rf"},
-		{"cp", "-a src dst", true, "archive recursive", "src dst"},
-		{"git branch", "-D x", false, "delete force", "x"},
-		{"git branch", "-df x", true, "delete force", "x"},
-		{"git push", "origin +main", true, "force", "origin +main main"},
-		{"git push origin", "--force", false, "force", ""}, // operands in a rule's leading words
-		{"git switch", "--discard-changes", false, "force", ""},
-		{"curl", "-sSLo f http://x", true, "-s -S location output", "f http://x"}, // values are operands,
-		{"curl", "--output=f http://x", false, "output", "f http://x"},
-		{"find", ". -delete", true, "-delete", "."},
-		{"gcc", "-o x", false, "-o", "x"},
-		{"go test", "--race -o=x", true, "-race -o", "x"},
-		{"git stash", "-f", false, "-f", ""},
-		{"unknown", "-ab --c=d e", true, "-a -b --c", "d e"},
+		{"rm", "-rf x", true, "recursive force", "x", false},
+		{"/bin/rm", "x -R --force", true, "recursive --force force", "x", false},
+		{"rm", "--rec --forc x", true, "--rec recursive --forc force", "x", false},
+		{"rm", "--rec", false, "--rec", "", false}, // a rule's tokens are read as written
+		{"rm", "-- -rf", true, "", "-rf", false},
+		{"cp", "-a src dst", true, "archive recursive", "src dst", false},
+		{"git branch", "-D x", false, "delete force", "x", false},
+		{"git branch", "-df x", true, "delete force", "x", false},
+		{"git push", "origin +main", true, "force", "origin +main main", false},
+		{"git push origin", "--force", false, "force", "", false}, // operands in a rule's leading words
+		{"git switch", "--discard-changes", false, "force", "", false},
+		{"curl", "-sSLo f http://x", true, "-s -S location output", "f http://x", false}, // values are operands,
+		{"curl", "--output=f http://x", false, "output", "f http://x", false},
+		{"find", ". -delete", true, "-delete", ".", false},
+		{"gcc", "-o x", false, "-o", "x", false},
+		{"go test", "--race -o=x", true, "-race -o", "x", false},
+		{"git stash", "-f", false, "-f", "", false},
+		{"unknown", "-ab --c=d e", true, "-a -b --c", "d e", false},
+		{"git push", "--force-with-lease=main:abc", false, "force-with-lease force", "main:abc", false},
+		{"git push", "--mirror", true, "--mirror mirror force", "", false},
+		{"curl", "-K cfg http://x", true, "...", "cfg http://x", true},
+		{"curl", "--conf cfg", true, "--conf ...", "cfg", true},
+		{"wget", "-e output_document=f http://x", true, "...", "output_document=f http://x", true},
 	} {
-		opts, ops := Spelling(strings.Fields(tc.lead), strings.Fields(tc.args), tc.command)
+		opts, ops, unseen := Spelling(strings.Fields(tc.lead), strings.Fields(tc.args), tc.command)
+		if unseen != tc.unseen {
+			t.Errorf("Spelling(%s | %s) unseen = %v, want %v", tc.lead, tc.args, unseen, tc.unseen)
+		}
 		if d := cmp.Diff(strings.Fields(tc.opts), opts, cmpEmpty); d != "" {
 			t.Errorf("Spelling(%s | %s) options (-want +got):\n%s", tc.lead, tc.args, d)
 		}

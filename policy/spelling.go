@@ -26,7 +26,7 @@ func wideIndex(prefixes []Prefix, spell Spelling) map[string][]*Prefix {
 		}
 		if spell != nil {
 			k := commandWords(pr.Tokens)
-			opts, operands := spell(pr.Tokens[:k], pr.Tokens[k:], false)
+			opts, operands, _ := spell(pr.Tokens[:k], pr.Tokens[k:], false)
 			pr.need = &need{opts, operands}
 		}
 		m[pr.Tokens[0]] = append(m[pr.Tokens[0]], pr)
@@ -92,8 +92,8 @@ func (p *Policy) spells(pr *Prefix, w words, k int) bool {
 		}
 		return false
 	}
-	opts, operands := p.spell(pr.Tokens[:k], w.argv[k:], true)
-	return covers(opts, operands, pr.need)
+	opts, operands, unseen := p.spell(pr.Tokens[:k], w.argv[k:], true)
+	return unseen || covers(opts, operands, pr.need)
 }
 
 // refines reports whether rule r is a longer spelling of the wide rule
@@ -112,7 +112,7 @@ func (p *Policy) refines(pr, r *Prefix) bool {
 	if p.spell == nil {
 		return len(r.Tokens) >= len(pr.Tokens) && slices.Equal(r.Tokens[k:len(pr.Tokens)], pr.Tokens[k:])
 	}
-	opts, operands := p.spell(pr.Tokens[:k], r.Tokens[k:], false)
+	opts, operands, _ := p.spell(pr.Tokens[:k], r.Tokens[k:], false)
 	return covers(opts, operands, pr.need)
 }
 
@@ -174,7 +174,10 @@ func baseName(s string) string {
 // could set an option (one starting with - or +, or a dynamic word),
 // whatever the option: rm -v x matches deny: [rm -rf] (wider, never
 // narrower), rm x does not.
-type Spelling func(lead, args []string, command bool) (opts, operands []string)
+//
+// unseen reports that the words could set any option: one of them reads
+// more options from where the reader does not look (curl -K FILE).
+type Spelling func(lead, args []string, command bool) (opts, operands []string, unseen bool)
 
 // LoadOption configures [Load], [Parse] and [Default].
 type LoadOption func(*Policy)
