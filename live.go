@@ -176,9 +176,9 @@ func (s *source) load() *snapshot {
 		var err error
 		switch {
 		case w.missing && s.optional:
-			p, err = policy.Default()
+			p, err = policy.Default(PolicyOptions()...)
 		default:
-			p, err = policy.Load(s.path)
+			p, err = policy.Load(s.path, PolicyOptions()...)
 		}
 		if err != nil {
 			return &snapshot{err: err}

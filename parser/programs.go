@@ -68,7 +68,22 @@ import (
 //     (see gitSpec);
 //
 //   - subs: its subcommands (git diff, go test, git stash list), each an
-//     entry of its own, read after the program's own options.
+//     entry of its own, read after the program's own options;
+//
+//   - spell: what its options are named when a deny or ask rule of the
+//     policy names them, so that the rule matches every spelling (see
+//     Spelling): groups separated by spaces, each an option's spellings
+//     separated by commas (-r,-R,--recursive), named by the first long
+//     one without its dashes ("recursive"), or by the names after ':'
+//     joined by '+' when it stands for several options or has no long
+//     name (git branch -D:delete+force); "+:force" says an operand +X
+//     sets force (git push +main); the name "..." marks an option that
+//     reads more options from a file or in a syntax of its own (curl -K,
+//     wget -e): with it, the words could set any option. Options not
+//     listed are named as written, abbreviations included;
+//
+//   - singleDash: its options are whole words after one dash (find
+//     -delete, gcc -o), never clusters, as goFlags programs' are.
 type program struct {
 	// The fields every command reads first, then fileSpec, then the rest:
 	// an entry spans fewer cache lines on the way.
@@ -86,6 +101,10 @@ type program struct {
 	env       string
 	guards    []optionGuard
 	git       *gitSpec
+
+	spell      string
+	singleDash bool
+	spelled    *spellTable // spell, parsed (see progs)
 }
 
 // progs indexes programs by pointer, with each entry's options parsed and
@@ -120,6 +139,7 @@ func (p *program) index(prefix []string, goFlags, negatable bool) {
 	if p.options != "" {
 		p.opts = parseOptions(strings.Join(prefix, " "), p.options, goFlags, p.negatable)
 	}
+	p.spelled = parseSpell(strings.Join(prefix, " "), p.spell)
 	p.guards = slices.Clone(p.guards) // entries may share a list (tmux's aliases)
 	for i := range p.guards {
 		p.guards[i].prefix = prefix
@@ -189,9 +209,9 @@ var programs = map[string]program{
 		dirSafe: true,
 		options: "-L -P -e -@",
 	},
-	"chgrp":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true},
-	"chmod":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true},
-	"chown":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true},
+	"chgrp":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
+	"chmod":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
+	"chown":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
 	"chroot": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1}},
 	"chrt":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"}},
 	"cksum":  {dirSafe: true},
@@ -205,10 +225,11 @@ var programs = map[string]program{
 	},
 	"comm":    {dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
-	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true},
+	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
 	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
 	"curl": {
-		env: "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
+		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location -K,--config:...",
+		env:   "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
 		files: fileSpec{skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
 			longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
 			longFile:  []string{"upload-file", "config", "cookie", "netrc-file", "etag-compare"},
@@ -301,8 +322,9 @@ var programs = map[string]program{
 		},
 	},
 	"find": {
-		dirSafe: true,
-		wrap:    &wrapSpec{kind: wrapFind},
+		singleDash: true,
+		dirSafe:    true,
+		wrap:       &wrapSpec{kind: wrapFind},
 		guards: []optionGuard{
 			{options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
 		},
@@ -367,6 +389,7 @@ var programs = map[string]program{
 				},
 			},
 			"branch": {
+				spell: "-d,--delete -D:delete+force -f,--force -m,--move -M:move+force",
 				options: "-a --abbrev? --all -C -c --color? --column? --contains= --copy --create-reflog -D -d --delete --edit-description -f " +
 					"--force --format= -i --ignore-case -l --list -M -m --merged= --move --no-contains= --no-merged= --points-at= -q --quiet -r " +
 					"--recurse-submodules --remotes --set-upstream-to= --show-current --sort= -t? --track? -u= --unset-upstream -v --verbose",
@@ -382,8 +405,13 @@ var programs = map[string]program{
 					{options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
 				},
 			},
-			"clean": {git: &gitSpec{tree: true, removes: true, whole: true}},
-			"add":   {git: &gitSpec{tree: true, whole: true}},
+			"clean": {git: &gitSpec{tree: true, removes: true, whole: true}, spell: "-f,--force -n,--dry-run -i,--interactive"},
+			"add":   {git: &gitSpec{tree: true, whole: true}, spell: "-A,--all -f,--force -u,--update -p,--patch"},
+			// Entries only for the policy's rules, which name their options.
+			"checkout": {spell: "-f,--force"},
+			"switch":   {spell: "-f,--force,--discard-changes -c,--create -C:create+force"},
+			"commit":   {spell: "-a,--all -n,--no-verify -m,--message"},
+			"tag":      {spell: "-d,--delete -f,--force"},
 			"clone": {
 				git: &gitSpec{configVal: "c", configL: []string{"config"}, shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
 				guards: []optionGuard{
@@ -456,13 +484,16 @@ var programs = map[string]program{
 				},
 			},
 			"push": {
+				spell: "-f,--force --force-with-lease:force-with-lease+force --mirror:mirror+force -d,--delete -u,--set-upstream " +
+					"-n,--dry-run +:force",
 				git: &gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
 				},
 			},
 			"rebase": {
-				git: &gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
+				spell: "-i,--interactive -x,--exec",
+				git:   &gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
 				guards: []optionGuard{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
@@ -599,7 +630,7 @@ var programs = map[string]program{
 	"id":                   {files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
 	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
 	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
-	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS"},
+	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
 	"jobs":                 {files: fileSpec{none: true}},
 	"join":                 {dirSafe: true},
 	"jq": {
@@ -617,7 +648,7 @@ var programs = map[string]program{
 	"let":     {files: fileSpec{none: true}},
 	"linux32": {wrap: &wrapSpec{kind: wrapExec}},
 	"linux64": {wrap: &wrapSpec{kind: wrapExec}},
-	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
+	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-s,--symbolic -f,--force"},
 	"local":   {files: fileSpec{none: true}},
 	"ls": {
 		files:   fileSpec{skipVal: "ITw", exact: true},
@@ -656,7 +687,7 @@ var programs = map[string]program{
 	"mkfifo": {files: fileSpec{skipVal: "m", writeAll: true}, dirSafe: true},
 	"mksh":   {wrap: &shellSpec},
 	"more":   {dirSafe: true},
-	"mv":     {files: fileSpec{skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true},
+	"mv":     {files: fileSpec{skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-f,--force -n,--no-clobber"},
 	"nawk": {
 		files:   awkSpec,
 		dirSafe: true,
@@ -739,7 +770,7 @@ var programs = map[string]program{
 			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 		},
 	},
-	"rm":    {files: fileSpec{writeAll: true, recursive: "rR", exact: true}, dirSafe: true},
+	"rm":    {files: fileSpec{writeAll: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
 	"rmdir": {files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
 	"rsync": {
 		files: fileSpec{skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
@@ -769,6 +800,7 @@ var programs = map[string]program{
 		},
 	},
 	"sed": {
+		spell: "-i,--in-place",
 		files: fileSpec{exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
 			longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
 		dirSafe: true,
@@ -1010,6 +1042,7 @@ var programs = map[string]program{
 		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
 	},
 	"wget": {
+		spell: "-O,--output-document -e,--execute:... --config:...",
 		files: fileSpec{skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
 			longWrite: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies"},
 			longFile:  []string{"input-file", "load-cookies", "config"},
@@ -1033,4 +1066,14 @@ var programs = map[string]program{
 		},
 	},
 	"zsh": {wrap: &shellSpec},
+
+	// Entries only for the policy's rules: their options are whole words.
+	"cc":         {singleDash: true},
+	"clang":      {singleDash: true},
+	"ffmpeg":     {singleDash: true},
+	"g++":        {singleDash: true},
+	"gcc":        {singleDash: true},
+	"javac":      {singleDash: true},
+	"terraform":  {singleDash: true},
+	"xcodebuild": {singleDash: true},
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -29,9 +30,12 @@ func input(cmds ...policy.Command) *policy.Input {
 	return &policy.Input{Commands: cmds}
 }
 
+// mustParse parses src with the parser's reader of option spellings, as
+// the cmdguard package wires it (policy alone reads none; see
+// TestSpellingAlone).
 func mustParse(t testing.TB, src string) *policy.Policy {
 	t.Helper()
-	p, err := policy.Parse("p.yaml", []byte(src), t.TempDir())
+	p, err := policy.Parse("p.yaml", []byte(src), t.TempDir(), policy.WithSpelling(parser.Spelling))
 	if err != nil {
 		t.Fatalf("Parse: %v\n%s", err, src)
 	}

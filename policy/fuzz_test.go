@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -138,6 +139,12 @@ func FuzzMatch(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Parse: %v\n%s", err, yaml.String())
 		}
+		// The same policy with the parser's reader of spellings, as the
+		// cmdguard package loads it: never looser either.
+		ps, err := policy.Parse("m.yaml", []byte(yaml.String()), "", policy.WithSpelling(parser.Spelling))
+		if err != nil {
+			t.Fatalf("Parse: %v\n%s", err, yaml.String())
+		}
 
 		// The reference: a linear scan.
 		dyn := len(argv)
@@ -179,19 +186,21 @@ func FuzzMatch(f *testing.F) {
 				}
 			}
 		}
-		d := p.Evaluate(context.Background(), input(cmd(argv...)))
-		got := policy.Allow
-		for _, r := range d.Reasons {
-			if r.Rule != "policy.dangerous_option" {
-				got = min(got, r.Verdict)
+		for _, p := range []*policy.Policy{p, ps} {
+			d := p.Evaluate(context.Background(), input(cmd(argv...)))
+			got := policy.Allow
+			for _, r := range d.Reasons {
+				if r.Rule != "policy.dangerous_option" {
+					got = min(got, r.Verdict)
+				}
 			}
-		}
-		// Deny and ask rules also match other spellings of their prefix
-		// (options split, reordered, completed by a dynamic word), so the
-		// gate may be stricter than this exact-token reference, never
-		// looser.
-		if got > want {
-			t.Fatalf("Evaluate(%q) = %v, looser than the reference %v\npolicy:\n%s\nreasons: %v", argv, got, want, yaml.String(), d.Reasons)
+			// Deny and ask rules also match other spellings of their prefix
+			// (options split, reordered, completed by a dynamic word), so the
+			// gate may be stricter than this exact-token reference, never
+			// looser.
+			if got > want {
+				t.Fatalf("Evaluate(%q) = %v, looser than the reference %v\npolicy:\n%s\nreasons: %v", argv, got, want, yaml.String(), d.Reasons)
+			}
 		}
 	})
 }

@@ -47,6 +47,7 @@ type Policy struct {
 	trie     *node
 	ties     []tie                // the same prefix in two lists, for Lint
 	wide     map[string][]*Prefix // deny and ask rules by program, for spelled matching
+	spell    Spelling             // reads their spellings (see WithSpelling); nil: every spelling
 	ratings  map[string]rating
 
 	ignoreFiles []string
@@ -66,6 +67,7 @@ type Prefix struct {
 	Tokens  []string `json:"tokens"`
 	Source  string   `json:"source"` // "file:line", or "builtin"
 	quoted  string   // strconv.Quote(String()), for messages
+	need    *need    // a deny or ask rule's options and operands (see wideIndex)
 	index   int      // position in the file, for stable tie-breaking
 	line    int      // position of the item, for Lint
 	col     int
@@ -131,12 +133,12 @@ func Find(cwd string) (path string, ok bool, err error) {
 
 // Load reads and compiles the policy file at path. Rego globs resolve
 // relative to the file's directory.
-func Load(path string) (*Policy, error) {
+func Load(path string, opts ...LoadOption) (*Policy, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err)
 	}
-	p, err := Parse(path, data, filepath.Dir(path))
+	p, err := Parse(path, data, filepath.Dir(path), opts...)
 	if err != nil {
 		return nil, fmt.Errorf("load policy: %w", err) // each error names the file
 	}
@@ -148,15 +150,15 @@ func Load(path string) (*Policy, error) {
 // rule sources; dir is the directory rego: globs are relative to. A
 // policy with any problem is an error (of type [Errors], every problem
 // with file:line:col), never a partial policy.
-func Parse(name string, data []byte, dir string) (*Policy, error) {
-	return parse(name, data, dir, false)
+func Parse(name string, data []byte, dir string, opts ...LoadOption) (*Policy, error) {
+	return parse(name, data, dir, false, opts)
 }
 
 // Default returns the embedded default policy: the read-only commands a
 // developer runs all day are allowed, everything else asks. It never uses
 // Rego.
-func Default() (*Policy, error) {
-	return parse("builtin", defaultPolicy, "", true)
+func Default(opts ...LoadOption) (*Policy, error) {
+	return parse("builtin", defaultPolicy, "", true, opts)
 }
 
 // DefaultYAML returns the text of the embedded default policy.
@@ -268,11 +270,14 @@ type decoder struct {
 	regoSource string
 }
 
-func parse(name string, data []byte, dir string, builtin bool) (*Policy, error) {
+func parse(name string, data []byte, dir string, builtin bool, opts []LoadOption) (*Policy, error) {
 	if name == "" {
 		name = "<policy>"
 	}
 	p := &Policy{name: name, builtin: builtin, def: Ask, defSource: "default"}
+	for _, o := range opts {
+		o(p)
+	}
 	d := &decoder{p: p, dir: dir, seen: map[string]Prefix{}}
 	d.decode(data)
 	if len(d.errs) == 0 && len(d.rego) > 0 {
@@ -284,7 +289,7 @@ func parse(name string, data []byte, dir string, builtin bool) (*Policy, error) 
 		return nil, d.errs
 	}
 	p.trie = buildTrie(p.prefixes)
-	p.wide = wideIndex(p.prefixes)
+	p.wide = wideIndex(p.prefixes, p.spell)
 	return p, nil
 }
 

@@ -1,6 +1,9 @@
 package policy
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Deny wide, allow exact (DESIGN.md §4). An allow rule matches the tokens
 // as written, through the trie. A deny or ask rule also matches every
@@ -9,15 +12,22 @@ import "strings"
 // -v -rf), long or short or abbreviated (rm --recursive --force, rm
 // --rec), after the operands (rm x -rf), --opt=v as --opt v; and a word
 // the gate cannot see (a dynamic word, what xargs reads from stdin)
-// completing it.
+// completing it. How each program spells its options is not the
+// policy's to know: a [Spelling] reads them.
 
-// wideIndex indexes the deny and ask rules by program name.
-func wideIndex(prefixes []Prefix) map[string][]*Prefix {
+// wideIndex indexes the deny and ask rules by program name, each with
+// what its words after its leading words need (with spell).
+func wideIndex(prefixes []Prefix, spell Spelling) map[string][]*Prefix {
 	m := map[string][]*Prefix{}
 	for i := range prefixes {
 		pr := &prefixes[i]
 		if pr.Verdict == Allow || pr.Tokens[0] == wildcard {
 			continue
+		}
+		if spell != nil {
+			k := commandWords(pr.Tokens)
+			opts, operands, _ := spell(pr.Tokens[:k], pr.Tokens[k:], false)
+			pr.need = &need{opts, operands}
 		}
 		m[pr.Tokens[0]] = append(m[pr.Tokens[0]], pr)
 	}
@@ -48,13 +58,10 @@ func (p *Policy) widen(c *Command, w words, m match) match {
 		if !leadMatches(pr.Tokens[:k], w, c.Open) {
 			continue
 		}
-		if len(w.argv) >= k {
-			have := readSpelling(pr.Tokens[:k], w.argv[k:], w, k)
-			if !have.covers(readSpelling(pr.Tokens[:k], pr.Tokens[k:], words{}, 0)) && !c.Open {
-				continue
-			}
+		if len(w.argv) >= k && !c.Open && !p.spells(pr, w, k) {
+			continue
 		}
-		if m.rule != nil && len(m.rule.Tokens) > len(pr.Tokens) && refines(pr, m.rule) {
+		if m.rule != nil && len(m.rule.Tokens) > len(pr.Tokens) && p.refines(pr, m.rule) {
 			continue
 		}
 		m.rule, m.depth, m.spelled = pr, len(pr.Tokens), true
@@ -62,9 +69,37 @@ func (p *Policy) widen(c *Command, w words, m match) match {
 	return m
 }
 
+// spells reports whether the command w, whose first k words are the
+// leading words of the wide rule pr, could be pr: it sets every option pr
+// names and holds pr's operands in order, as the policy's [Spelling]
+// reads them. A word the gate cannot see could be any option or operand.
+// Without a Spelling, any command with a word that could set an option
+// could be pr (see [Spelling]).
+func (p *Policy) spells(pr *Prefix, w words, k int) bool {
+	for i := k; i < len(w.argv); i++ {
+		if w.dynamic(i) {
+			return true
+		}
+	}
+	if p.spell == nil {
+		if k == len(pr.Tokens) || pr.Tokens[k] == "--" {
+			return true // no option to look for (rm -- -rf)
+		}
+		for _, a := range w.argv[k:] {
+			if len(a) > 1 && (a[0] == '-' || a[0] == '+') { // git push +main is --force
+				return true
+			}
+		}
+		return false
+	}
+	opts, operands, unseen := p.spell(pr.Tokens[:k], w.argv[k:], true)
+	return unseen || covers(opts, operands, pr.need)
+}
+
 // refines reports whether rule r is a longer spelling of the wide rule
-// pr (pr matches r's own tokens).
-func refines(pr, r *Prefix) bool {
+// pr (pr matches r's own tokens). Without a Spelling, only when r's
+// tokens start with pr's.
+func (p *Policy) refines(pr, r *Prefix) bool {
 	k := commandWords(pr.Tokens)
 	if len(r.Tokens) < k || baseName(r.Tokens[0]) != pr.Tokens[0] {
 		return false
@@ -74,8 +109,11 @@ func refines(pr, r *Prefix) bool {
 			return false
 		}
 	}
-	lead := pr.Tokens[:k]
-	return readSpelling(lead, r.Tokens[k:], words{}, 0).covers(readSpelling(lead, pr.Tokens[k:], words{}, 0))
+	if p.spell == nil {
+		return len(r.Tokens) >= len(pr.Tokens) && slices.Equal(r.Tokens[k:len(pr.Tokens)], pr.Tokens[k:])
+	}
+	opts, operands, _ := p.spell(pr.Tokens[:k], r.Tokens[k:], false)
+	return covers(opts, operands, pr.need)
 }
 
 // commandWords returns how many leading tokens of a rule name the
@@ -122,152 +160,65 @@ func baseName(s string) string {
 	return s
 }
 
-// spelling is what a command's words say once spelling is set aside: the
-// options it sets, by canonical name, and its operands in order.
-type spelling struct {
-	k        int
-	opts     []string // canonical names ("recursive") or options as written ("-x", "--name")
-	operands []string
-	dynamic  bool // a word the gate cannot see: it could be any option or operand
+// Spelling reads the words args that follow a command's leading words
+// lead (its program and subcommands, as a rule names them: git push),
+// and returns the options they set, each by one name whatever its
+// spelling (rm -R and --recursive both "recursive"), and the operands in
+// order. command says the words are a command's (a long option may be
+// abbreviated); else they are a rule's tokens, read as written.
+//
+// The policy reads no argv itself: a Spelling, given with [WithSpelling]
+// (the cmdguard package gives the parser's), says how each program
+// spells its options. Without one, a deny or ask rule with options
+// matches every command its leading words match that has a word that
+// could set an option (one starting with - or +, or a dynamic word),
+// whatever the option: rm -v x matches deny: [rm -rf] (wider, never
+// narrower), rm x does not.
+//
+// unseen reports that the words could set any option: one of them reads
+// more options from where the reader does not look (curl -K FILE).
+type Spelling func(lead, args []string, command bool) (opts, operands []string, unseen bool)
+
+// LoadOption configures [Load], [Parse] and [Default].
+type LoadOption func(*Policy)
+
+// WithSpelling makes deny and ask rules match the spellings f reads as
+// theirs (see [Spelling]).
+func WithSpelling(f Spelling) LoadOption {
+	return func(p *Policy) { p.spell = f }
 }
 
-// readSpelling reads args, the words after the command words lead. When
-// w has an argv, args are a command's (word i of args is word k+i of w,
-// for dynamic flags, and a long option may be abbreviated); else they
-// are a rule's, read as written.
-func readSpelling(lead, args []string, w words, k int) *spelling {
-	s := &spelling{k: k}
-	key := strings.Join(lead, " ")
-	aliases := optionAliases[key]
-	whole := singleDash[baseName(lead[0])]
-	opts := true
-	for i, a := range args {
-		if w.argv != nil && w.dynamic(k+i) {
-			s.dynamic = true
-			continue
-		}
-		if !opts || !isOption(a) {
-			s.operands = append(s.operands, a)
-			if key == "git push" && len(a) > 1 && a[0] == '+' { // +ref is a forced update
-				s.opts = append(s.opts, "force")
-				s.operands = append(s.operands, a[1:])
-			}
-			continue
-		}
-		if a == "--" {
-			opts = false
-			continue
-		}
-		name, val, hasVal := strings.Cut(a, "=")
-		switch {
-		case whole:
-			if strings.HasPrefix(name, "--") {
-				name = name[1:] // go: --o is -o
-			}
-			s.addOption(aliases, name)
-		case strings.HasPrefix(a, "--") && w.argv != nil:
-			s.addLong(aliases, name)
-		case strings.HasPrefix(a, "--"):
-			s.addOption(aliases, name)
-		default:
-			hasVal = false // -n=5 is a cluster: n, =, 5 (over-reading is safe here)
-			for _, c := range a[1:] {
-				s.addOption(aliases, "-"+string(c))
-			}
-		}
-		if hasVal {
-			s.operands = append(s.operands, val)
-		}
-	}
-	return s
-}
+// need is what a wide rule's words after its leading words say, as the
+// policy's Spelling reads them.
+type need struct{ opts, operands []string }
 
-func (s *spelling) addOption(aliases map[string]string, name string) {
-	if canon, ok := aliases[name]; ok {
-		s.opts = append(s.opts, strings.Fields(canon)...)
-		return
-	}
-	s.opts = append(s.opts, name)
-}
-
-// addLong adds a long option, maybe abbreviated as getopt_long and git
-// accept it: every option it could abbreviate is set (an ambiguous one is
-// an error that runs nothing, so reading it wide costs nothing).
-func (s *spelling) addLong(aliases map[string]string, name string) {
-	s.opts = append(s.opts, name)
-	for long, canon := range aliases {
-		if strings.HasPrefix(long, "--") && strings.HasPrefix(long, name) {
-			s.opts = append(s.opts, strings.Fields(canon)...)
-		}
-	}
-}
-
-// covers reports whether the command s could be the rule need: it sets
-// every option need names and holds need's operands in order.
-func (s *spelling) covers(need *spelling) bool {
-	if s.dynamic {
-		return true
-	}
-	for _, o := range need.opts {
-		if !s.hasOption(o) {
+// covers reports whether a command that sets opts and holds operands
+// could be the rule n: it sets every option n names and holds n's
+// operands in order.
+func covers(opts, operands []string, n *need) bool {
+	for _, o := range n.opts {
+		if !hasOption(opts, o) {
 			return false
 		}
 	}
 	j := 0
-	for _, op := range s.operands {
-		if j < len(need.operands) && (need.operands[j] == wildcard || need.operands[j] == op) {
+	for _, op := range operands {
+		if j < len(n.operands) && (n.operands[j] == wildcard || n.operands[j] == op) {
 			j++
 		}
 	}
-	return j == len(need.operands)
+	return j == len(n.operands)
 }
 
-func (s *spelling) hasOption(o string) bool {
-	for _, h := range s.opts {
+// hasOption reports whether opts has o, or a long option as written that
+// abbreviates it.
+func hasOption(opts []string, o string) bool {
+	for _, h := range opts {
 		if h == o || strings.HasPrefix(o, "--") && strings.HasPrefix(h, "--") && len(h) > 2 && strings.HasPrefix(o, h) {
 			return true
 		}
 	}
 	return false
-}
-
-// singleDash are programs whose options are whole words after one dash
-// (find -delete, go -o): never clusters.
-var singleDash = map[string]bool{
-	"find": true, "go": true, "java": true, "javac": true, "gcc": true, "g++": true, "cc": true,
-	"clang": true, "ffmpeg": true, "terraform": true, "xcodebuild": true,
-}
-
-// optionAliases gives, per command (program and subcommand, as a rule's
-// leading words), the canonical names of options with more than one
-// spelling, from the programs' manuals (GNU coreutils 9, git 2.4x, curl
-// 8). An option may stand for several (git branch -D is --delete
-// --force). Options not listed match as written, abbreviations included.
-var optionAliases = map[string]map[string]string{
-	"rm": {"-r": "recursive", "-R": "recursive", "--recursive": "recursive", "-f": "force", "--force": "force",
-		"-d": "dir", "--dir": "dir", "-v": "verbose", "--verbose": "verbose", "-i": "interactive"},
-	"cp": {"-r": "recursive", "-R": "recursive", "--recursive": "recursive", "-f": "force", "--force": "force",
-		"-a": "archive recursive", "--archive": "archive recursive", "-l": "link", "--link": "link", "-s": "symbolic-link", "--symbolic-link": "symbolic-link"},
-	"mv":    {"-f": "force", "--force": "force", "-n": "no-clobber", "--no-clobber": "no-clobber"},
-	"chmod": {"-R": "recursive", "--recursive": "recursive"},
-	"chown": {"-R": "recursive", "--recursive": "recursive"},
-	"chgrp": {"-R": "recursive", "--recursive": "recursive"},
-	"ln":    {"-s": "symbolic", "--symbolic": "symbolic", "-f": "force", "--force": "force"},
-	"sed":   {"-i": "in-place", "--in-place": "in-place"},
-	"curl": {"-o": "output", "--output": "output", "-O": "remote-name", "--remote-name": "remote-name", "-X": "request", "--request": "request",
-		"-d": "data", "--data": "data", "-k": "insecure", "--insecure": "insecure", "-T": "upload-file", "--upload-file": "upload-file",
-		"-F": "form", "--form": "form", "-L": "location", "--location": "location"},
-	"wget":         {"-O": "output-document", "--output-document": "output-document"},
-	"git push":     {"-f": "force", "--force": "force", "-d": "delete", "--delete": "delete", "-u": "set-upstream", "--set-upstream": "set-upstream", "-n": "dry-run", "--dry-run": "dry-run"},
-	"git add":      {"-A": "all", "--all": "all", "-f": "force", "--force": "force", "-u": "update", "--update": "update", "-p": "patch", "--patch": "patch"},
-	"git clean":    {"-f": "force", "--force": "force", "-n": "dry-run", "--dry-run": "dry-run", "-i": "interactive", "--interactive": "interactive"},
-	"git checkout": {"-f": "force", "--force": "force"},
-	"git switch":   {"-f": "force", "--force": "force", "--discard-changes": "force", "-c": "create", "--create": "create", "-C": "create force"},
-	"git commit":   {"-a": "all", "--all": "all", "-n": "no-verify", "--no-verify": "no-verify", "-m": "message", "--message": "message"},
-	"git branch":   {"-d": "delete", "--delete": "delete", "-D": "delete force", "-f": "force", "--force": "force", "-m": "move", "--move": "move", "-M": "move force"},
-	"git tag":      {"-d": "delete", "--delete": "delete", "-f": "force", "--force": "force"},
-	"git rebase":   {"-i": "interactive", "--interactive": "interactive", "-x": "exec", "--exec": "exec"},
-	"git stash":    {},
 }
 
 // runsDenied reports whether the first operand of a command no rule
