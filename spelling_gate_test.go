@@ -122,7 +122,10 @@ func TestGoOutputIsAFileRef(t *testing.T) {
 func TestDefaultPolicyReaders(t *testing.T) {
 	t.Parallel()
 	root := t.TempDir()
-	for name, body := range map[string]string{"a.txt": "b\na\na\n", ".env": "X=1\n"} {
+	for name, body := range map[string]string{"a.txt": "b\na\na\n", ".env": "X=1\n", "src/a.go": "package a\n", "src/b.go": "package a\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -151,6 +154,12 @@ func TestDefaultPolicyReaders(t *testing.T) {
 		{"rg -z foo a.txt", cmdguard.Ask, ""},
 		{"git update-ref refs/heads/x HEAD", cmdguard.Ask, ""},
 		{"git tag v1", cmdguard.Ask, ""},
+		// issue 11's loop: gofmt -l and -d list or print, -w rewrites.
+		{`for f in src/*.go; do gofmt -l "$f"; done`, cmdguard.Allow, ""},
+		{"gofmt -d -s src/a.go", cmdguard.Allow, ""},
+		{"gofmt -l -w src/a.go", cmdguard.Ask, "policy.dangerous_option"},
+		{"gofmt -l -cpuprofile=p src/a.go", cmdguard.Ask, "policy.dangerous_option"},
+		{"gofmt -l .env", cmdguard.Deny, ""},
 	})
 }
 

@@ -602,6 +602,13 @@ var programs = map[string]program{
 			},
 		},
 	},
+	"gofmt": {
+		goFlags: true,
+		options: "-cpuprofile= -d -e -l -r= -s -w",
+		guards: []optionGuard{
+			{goFlags: true, options: []string{"-w", "-cpuprofile"}, why: "rewrites the files it formats, or writes a CPU profile"},
+		},
+	},
 	"grep": {
 		files:   grepSpec,
 		dirSafe: true,
