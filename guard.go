@@ -345,11 +345,12 @@ func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} 
 // files checks the file references of one analysed command (c is read
 // only: it may be the memo's) into out.Files and findings.
 func (g *Guard) files(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
+	var gl globs // each glob expanded once, for both checks
 	if !c.CwdDynamic {
-		g.globOptions(c, findings)
+		g.globOptions(c, &gl, findings)
 	}
 	for i := range c.Files {
-		out.Files = g.fileRef(st, c, &c.Files[i], out.Files, findings)
+		out.Files = g.fileRef(st, c, &c.Files[i], &gl, out.Files, findings)
 	}
 	for _, u := range c.Unknown {
 		g.unknownRef(st, c, u, findings)
@@ -371,15 +372,18 @@ func nonNil[T any](s []T) []T {
 // does not help: find reads "find -- *" next to a file named -delete as
 // "find -delete", deleting the tree. A pattern that starts with a literal
 // character cannot match such a name.
-func (g *Guard) globOptions(c *parser.Command, findings *[]policy.Finding) {
+func (g *Guard) globOptions(c *parser.Command, gl *globs, findings *[]policy.Finding) {
 	for i := 1; i < len(c.Argv); i++ {
 		w := &c.Argv[i]
 		if !w.Glob || w.Pattern == "" || strings.IndexByte("*?[", w.Pattern[0]) < 0 {
 			continue
 		}
-		matches, err := parser.Glob(w.Pattern, c.Cwd, os.ReadDir)
+		matches, err := gl.expand(w.Pattern, c.Cwd)
 		if err != nil {
-			continue // the file references of the word report what cannot be expanded
+			// Unknown is not harmless: the word may be an option.
+			*findings = append(*findings, policy.Finding{Rule: "ignore.unknown_ref", Pos: pos(w.Pos),
+				Message: "cannot expand " + quote(w.Value) + " to see whether it names a file that reads as an option: " + err.Error()})
+			continue
 		}
 		for _, m := range matches {
 			if strings.HasPrefix(m, "-") {
@@ -389,4 +393,27 @@ func (g *Guard) globOptions(c *parser.Command, findings *[]policy.Finding) {
 			}
 		}
 	}
+}
+
+// globs are the glob expansions of one command's check, so that the
+// option check and the file references read a directory once.
+type globs []globbed
+
+type globbed struct {
+	pat, dir string
+	names    []string
+	err      error
+}
+
+// expand returns parser.Glob(pat, dir), expanding each pattern and
+// directory once per check.
+func (gl *globs) expand(pat, dir string) ([]string, error) {
+	for _, e := range *gl {
+		if e.pat == pat && e.dir == dir {
+			return e.names, e.err
+		}
+	}
+	names, err := parser.Glob(pat, dir, os.ReadDir)
+	*gl = append(*gl, globbed{pat, dir, names, err})
+	return names, err
 }

@@ -2,7 +2,6 @@ package cmdguard
 
 import (
 	"errors"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -31,7 +30,7 @@ func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
 
 // fileRef checks one file reference of c and appends what it found to
 // files (one entry per glob match).
-func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, files []policy.File, findings *[]policy.Finding) []policy.File {
+func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, gl *globs, files []policy.File, findings *[]policy.Finding) []policy.File {
 	rc := refCheck{g: g, st: st, c: c, findings: findings}
 	if fr.Write && !fr.Dynamic && strings.HasPrefix(filepath.Base(fr.Path), "-") {
 		// A file named like an option is a trap for a later glob (sort *
@@ -58,7 +57,7 @@ func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, fil
 	if !fr.Glob {
 		return append(files, rc.file(base, fr.Path, fr, f))
 	}
-	matches, err := parser.Glob(fr.Pattern, base, os.ReadDir)
+	matches, err := gl.expand(fr.Pattern, base)
 	if err != nil {
 		if fr.Maybe {
 			return append(files, f)
