@@ -218,7 +218,8 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 		a.pass, a.verdict = true, cmdguard.Allow
 		return a
 	}
-	g, err := open(opts.Policy, guardDir(c, opts))
+	dir, inside := guardDir(c, opts)
+	g, err := open(opts.Policy, dir)
 	if err != nil {
 		return failure(c.agent, "the policy did not load: "+err.Error())
 	}
@@ -238,7 +239,7 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	// a command run outside the project would get another project's
 	// sandbox — none of this project's secrets hidden — so it is not
 	// rewritten, and is judged as running unsandboxed.
-	outside := sandboxed && opts.Policy == "" && guardDir(c, opts) != c.cwd
+	outside := sandboxed && opts.Policy == "" && !inside
 	if outside {
 		sandboxed = false
 	}
@@ -309,13 +310,18 @@ func sandboxInput(c call, opts Options) (map[string]json.RawMessage, error) {
 	return out, nil
 }
 
-// guardDir is where the policy is looked for: the command's directory
-// when it lies inside the session's project, else the project. A model
-// can name the directory of one call (Codex's workdir arrives as cwd,
-// Gemini's dir_path, Cursor's working_directory); it must not pick the
-// policy by running a command elsewhere (a directory of its making with
-// a lax .cmdguard.yaml, or / with none).
-func guardDir(c call, opts Options) string {
+// guardDir is where the policy is looked for, and whether the command's
+// directory lies inside the session's project: the command's directory
+// when it does, else the project. A model can name the directory of one
+// call (Codex's workdir arrives as cwd, Gemini's dir_path, Cursor's
+// working_directory); it must not pick the policy by running a command
+// elsewhere (a directory of its making with a lax .cmdguard.yaml, or /
+// with none). Containment is decided on real paths, symlinks resolved as
+// the kernel resolves them: PROJECT/link -> OUTSIDE is outside, and the
+// policy is looked for from the real directory, so a lax
+// OUTSIDE/.cmdguard.yaml reached through the link is never found. A
+// directory that cannot be resolved is outside.
+func guardDir(c call, opts Options) (dir string, inside bool) {
 	base := ""
 	switch c.agent {
 	case Claude:
@@ -330,10 +336,14 @@ func guardDir(c call, opts Options) string {
 		base = c.project // the workspace root Cursor and Cline give
 	}
 	base = filepath.Clean(base)
-	if within(base, c.cwd) {
-		return c.cwd
+	if real, err := filepath.EvalSymlinks(base); err == nil {
+		base = real
 	}
-	return base
+	cwd, err := filepath.EvalSymlinks(c.cwd)
+	if err != nil || !within(base, cwd) {
+		return base, false
+	}
+	return cwd, true
 }
 
 // within reports whether path is dir or lies under it.

@@ -440,3 +440,58 @@ func TestPolicyDir(t *testing.T) {
 		})
 	}
 }
+
+// TestPolicyDirSymlink: a directory inside the project that is a symlink to
+// a directory outside it is outside. Its lax .cmdguard.yaml, reached
+// through the link, must not become the policy (issue 26: `cat
+// PROJECT/.env` was allowed from PROJECT/link), in any dialect that takes
+// a cwd from the agent.
+func TestPolicyDirSymlink(t *testing.T) {
+	t.Parallel()
+	root := project(t, testPolicy)
+	lax := t.TempDir()
+	if err := os.WriteFile(filepath.Join(lax, ".cmdguard.yaml"), []byte("version: 1\ndefault: allow\nrules: {path.outside_root: allow, ignore.denied: allow}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "link")
+	if err := os.Symlink(lax, link); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(root, ".env")
+	for _, tt := range []struct {
+		agent, input string
+		opts         hook.Options
+		want         obj
+	}{
+		{"claude", "claude", hook.Options{Agent: "claude", Env: []string{"CLAUDE_PROJECT_DIR=" + root}}, claudeOut("deny", "~ignore.denied")},
+		{"claude", "claude", hook.Options{Agent: "claude", Dir: root}, claudeOut("deny", "~ignore.denied")},
+		{"codex", "codex", hook.Options{Agent: "codex", Dir: root}, claudeOut("deny", "~ignore.denied")},
+		{"gemini", "gemini", hook.Options{Agent: "gemini", Env: []string{"GEMINI_PROJECT_DIR=" + root}}, obj{"decision": "deny"}},
+		{"cursor", "cursor-pretool", hook.Options{Agent: "cursor"}, nil},
+	} {
+		for _, sandbox := range []bool{false, true} {
+			opts := tt.opts
+			opts.Sandbox = sandbox && hook.Rewrites(hook.Agent(tt.agent))
+			input := fill(inputs[tt.input], link, "cat "+secret)
+			if tt.input == "cursor-pretool" {
+				// The workspace root is the project; the tool's directory
+				// is the link inside it.
+				input = strings.Replace(fill(inputs[tt.input], link, "cat "+secret), `"workspace_roots":[`+jsonString(link)+`]`, `"workspace_roots":[`+jsonString(root)+`]`, 1)
+			}
+			r := runHook(t, opts, strings.NewReader(input))
+			if tt.want != nil {
+				if d := match(tt.want, r.out); len(d) > 0 {
+					t.Errorf("%s (sandbox %v): mismatch:\n%s\nstdout: %s", tt.agent, sandbox, strings.Join(d, "\n"), r.raw)
+				}
+			}
+			if strings.Contains(r.raw, `"allow"`) || strings.Contains(r.raw, "run --sandbox") {
+				t.Errorf("%s (sandbox %v): allowed or rewritten through the symlinked cwd: %s", tt.agent, sandbox, r.raw)
+			}
+		}
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
