@@ -9,7 +9,9 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -158,16 +160,36 @@ func (s *Server) removeSession(ss *session) {
 }
 
 // checkDir answers 422 unless dir (absolute) is an existing directory.
-func checkDir(w http.ResponseWriter, name, dir string) bool {
+// checkDir answers 422 and returns false unless dir is empty or an
+// existing directory inside the project root, both with symlinks resolved
+// as the kernel resolves them: commands run only inside the project, as
+// in cmdguard mcp and acp (a directory elsewhere would resolve the
+// command's relative paths, and a later `cd`, outside the root the gate
+// protects). It returns the directory with symlinks resolved.
+func (s *Server) checkDir(w http.ResponseWriter, name, dir string) (string, bool) {
 	if dir == "" {
-		return true
+		return "", true
 	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+	bad := func(why string) (string, bool) {
 		invalid(w, http.StatusUnprocessableEntity, []detailItem{{Loc: []any{"body", name},
-			Msg: "Value error, " + name + " is not an existing directory: " + dir, Type: "value_error"}})
-		return false
+			Msg: "Value error, " + name + " " + why + ": " + dir, Type: "value_error"}})
+		return "", false
 	}
-	return true
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return bad("is not an existing directory")
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return bad("is not an existing directory")
+	}
+	root, err := filepath.EvalSymlinks(s.g.Root())
+	if err != nil {
+		return bad("cannot be checked: the project root does not resolve")
+	}
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
+		return bad("is outside the project root " + root + " (symlinks resolved): commands run only inside the project")
+	}
+	return real, true
 }
 
 // approve is the RunRequest.Approve of every command.
@@ -298,7 +320,11 @@ func (s *Server) exec(w http.ResponseWriter, r *http.Request) {
 	if _, ok := f.raw("command"); ok && text == "" && len(f.errs) == 0 {
 		f.fail("command", "String should have at least 1 character", "string_too_short")
 	}
-	if f.answered(w) || !checkDir(w, "exec_dir", dir) {
+	if f.answered(w) {
+		return
+	}
+	dir, okDir := s.checkDir(w, "exec_dir", dir)
+	if !okDir {
 		return
 	}
 	info := requestInfo(r)
@@ -516,7 +542,11 @@ func (s *Server) createSession(w http.ResponseWriter, r *http.Request) {
 	sid := f.id("session_id", false)
 	dir := f.dir("exec_dir")
 	snap := f.dir("snapshot_path")
-	if f.answered(w) || !checkDir(w, "exec_dir", dir) {
+	if f.answered(w) {
+		return
+	}
+	dir, okDir := s.checkDir(w, "exec_dir", dir)
+	if !okDir {
 		return
 	}
 	if sid == "" {

@@ -917,3 +917,38 @@ func TestPolicyChangesWhileServing(t *testing.T) {
 		t.Errorf("cat sub/file after sub/.cmdguardignore named it: %v", d)
 	}
 }
+
+// TestExecDirConfined: exec_dir, symlinks resolved, must lie inside the
+// project root, as cmdguard mcp's and acp's cwd (issue 26). A directory
+// outside, or a link inside the project to one outside, is a 422; the
+// command never starts.
+func TestExecDirConfined(t *testing.T) {
+	t.Parallel()
+	s := newServer(t, bashapi.Config{})
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, ".cmdguard.yaml"), []byte("version: 1\ndefault: allow\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(s.dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{outside, filepath.Join(s.dir, "link"), filepath.Join(s.dir, "sub/../link"), "/"} {
+		for _, path := range []string{"/v1/bash/exec", "/v1/bash/sessions/create"} {
+			code, raw, _ := s.doRaw("POST", path, map[string]any{"command": "touch ran", "exec_dir": dir}, nil)
+			if code != http.StatusUnprocessableEntity || !strings.Contains(string(raw), "outside the project root") {
+				t.Errorf("%s exec_dir %s: %d %s, want 422 outside the project root", path, dir, code, raw)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(outside, "ran")); err == nil {
+		t.Error("the command ran outside the project")
+	}
+	// Inside, through a link that stays inside: runs, in the real directory.
+	if err := os.Symlink("sub", filepath.Join(s.dir, "insub")); err != nil {
+		t.Fatal(err)
+	}
+	d := s.exec(map[string]any{"command": "pwd -P", "exec_dir": filepath.Join(s.dir, "insub")})
+	if got := strings.TrimSpace(str(d["stdout"])); got != filepath.Join(s.dir, "sub") {
+		t.Errorf("pwd -P in insub: %q, want %s", got, filepath.Join(s.dir, "sub"))
+	}
+}
