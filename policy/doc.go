@@ -72,10 +72,13 @@
 // scanned for commands that run programs or read or write files (sed
 // e/r/w, awk system/getline/|/>), a program read from a file (-f) asking.
 //
-// Under the embedded default policy only, an allowed program also passes
-// only with the options the gate knows for it (Command.UnknownOptions,
-// from the parser's table): another option is policy.unknown_option
-// (ask). A policy file's own allow rules trust the program.
+// Under a strict policy (the embedded default, or a file with strict:
+// true, as cmdguard init writes it), an allowed program also passes only
+// with the options the gate knows for it (Command.UnknownOptions, from
+// the parser's table): another option is policy.unknown_option (ask); and
+// an allowed command that runs the project's code is policy.needs_sandbox
+// unless it runs under the sandbox. Otherwise a policy file's own allow
+// rules trust the program.
 //
 // A chain is allowed only when every command in it is allowed: the
 // verdict is the strictest of all reasons. Findings ([Finding]) are rated

@@ -114,17 +114,17 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		if !assignOnly && !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
 			reasons = append(reasons, r) // a transparent shell is rated by its inner commands, which follow it
 		}
-		if r.Rule == "policy.allow" && p.builtin {
+		if r.Rule == "policy.allow" && p.strict {
 			// The embedded policy allows a program with the options it
 			// knows, not with any option (unknown is not harmless).
 			for _, o := range c.UnknownOptions {
 				v, src := p.RuleVerdict("policy.unknown_option")
 				reasons = append(reasons, Reason{Verdict: v, Rule: "policy.unknown_option", Pos: o.Pos, Source: src, Command: ci + 1,
-					Message: t.add("the built-in policy does not know the option ", o.Value, " of ", c.Argv[0],
+					Message: t.add(p.strictName(), " does not know the option ", o.Value, " of ", c.Argv[0],
 						": it may write a file or run a program; allow the command in a .cmdguard.yaml").done()})
 			}
 		}
-		if r.Rule == "policy.allow" && p.builtin && c.Runs != "" {
+		if r.Rule == "policy.allow" && p.strict && c.Runs != "" {
 			reasons = append(reasons, p.sandboxReason(&t, c, w, in.Sandboxed, ci))
 		}
 		hits = guardHits(c, m.depth, hits[:0])

@@ -38,6 +38,11 @@ type Policy struct {
 	name    string // file name used in positions and sources
 	path    string // file path, "" for the embedded default
 	builtin bool
+	// strict: allowed programs pass only with the options the gate knows
+	// (policy.unknown_option), and an allowed command that runs the
+	// project's code needs the sandbox (policy.needs_sandbox). The
+	// embedded default is strict; a file says strict: true.
+	strict bool
 
 	def       Verdict
 	defSource string
@@ -165,8 +170,17 @@ func Default(opts ...LoadOption) (*Policy, error) {
 func DefaultYAML() []byte { return bytes.Clone(defaultPolicy) }
 
 // Starter returns a commented starter policy file, as cmdguard init
-// writes it.
-func Starter() []byte { return bytes.Clone(starterPolicy) }
+// writes it: the embedded default policy (from its version: line on; it
+// says strict: true, so the file decides every command as the embedded
+// default does), after a head that explains the schema and lists the
+// keys the default leaves unset, commented out.
+func Starter() []byte {
+	body := defaultPolicy
+	if i := bytes.Index(body, []byte("\nversion: 1\n")); i >= 0 {
+		body = body[i+1:]
+	}
+	return append(bytes.Clone(starterPolicy), body...)
+}
 
 // Path returns the file the policy was loaded from, or "" for a policy
 // from [Parse] or [Default].
@@ -179,6 +193,13 @@ func (p *Policy) Path() string {
 
 // IsDefault reports whether p is the embedded default policy.
 func (p *Policy) IsDefault() bool { return p != nil && p.builtin }
+
+// Strict reports whether the policy is strict, as the embedded default
+// is (strict: true in a file): an allowed program passes only with the
+// options the gate knows (policy.unknown_option), and an allowed command
+// that runs the project's code only under the sandbox
+// (policy.needs_sandbox).
+func (p *Policy) Strict() bool { return p != nil && p.strict }
 
 // HasRego reports whether the policy evaluates Rego modules.
 func (p *Policy) HasRego() bool { return p != nil && p.rego != nil }
@@ -274,7 +295,7 @@ func parse(name string, data []byte, dir string, builtin bool, opts []LoadOption
 	if name == "" {
 		name = "<policy>"
 	}
-	p := &Policy{name: name, builtin: builtin, def: Ask, defSource: "default"}
+	p := &Policy{name: name, builtin: builtin, strict: builtin, def: Ask, defSource: "default"}
 	for _, o := range opts {
 		o(p)
 	}
@@ -350,6 +371,8 @@ func (d *decoder) decode(data []byte) {
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Value != "1" {
 				d.errorf(v, "unsupported version %q: want 1", v.Value)
 			}
+		case "strict":
+			d.p.strict = d.boolean(v) || d.p.builtin
 		case "default":
 			if vd, ok := d.verdict(v); ok {
 				d.p.def, d.p.defSource, d.p.defNode = vd, d.source(v), v

@@ -13,5 +13,14 @@ func (p *Policy) sandboxReason(t *texts, c *Command, w words, sandboxed bool, ci
 	}
 	v, src := p.RuleVerdict("policy.needs_sandbox")
 	return Reason{Verdict: v, Rule: "policy.needs_sandbox", Pos: c.Pos, Source: src, Command: ci + 1,
-		Message: t.argv(w.argv).add(" ", c.Runs, ": the built-in policy allows it only under the sandbox (cmdguard run --sandbox, or sandbox: enabled: true)").done()}
+		Message: t.argv(w.argv).add(" ", c.Runs, ": ", p.strictName(), " allows it only under the sandbox (cmdguard run --sandbox, or sandbox: enabled: true)").done()}
+}
+
+// strictName names a strict policy in a message: the built-in one, or
+// the file that says strict: true.
+func (p *Policy) strictName() string {
+	if p.builtin {
+		return "the built-in policy"
+	}
+	return "the policy (strict: true)"
 }

@@ -37,19 +37,12 @@ func (c *cli) importRules(args []string) int {
 		return c.errorf("import: unknown format %q (want %s)", format, strings.Join(hook.ImportFormats, ", "))
 	}
 	// Flags may come before or after FILE.
-	var pos []string
-	for rest := args[1:]; ; {
-		if err := c.parseFlags(flags, rest); err != nil {
-			return c.errorf("import: %v", err)
-		}
-		if flags.NArg() == 0 {
-			break
-		}
-		pos, rest = append(pos, flags.Arg(0)), flags.Args()[1:]
+	pos, err := c.interleaved(flags, args[1:])
+	if err != nil {
+		return c.errorf("import: %v", err)
 	}
 	var file string
 	var data []byte
-	var err error
 	switch len(pos) {
 	case 0:
 		if format == "cline" {

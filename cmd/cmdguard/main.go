@@ -16,20 +16,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
 
-	"github.com/cmdguard/cmdguard"
 	"github.com/cmdguard/cmdguard/ignore"
-	"github.com/cmdguard/cmdguard/policy"
 )
 
 // Exit codes of check and explain.
@@ -60,75 +56,102 @@ type subcommand struct {
 	args    string // what follows the flags
 	summary string // one line in cmdguard --help
 	about   string // the paragraph of cmdguard NAME --help
+	// run runs the command with the arguments after its name.
+	run func(c *cli, args []string) int
 }
 
-var subcommands = []subcommand{
-	{"check", "[--] COMMAND|-", "decide whether a command may run: allow, ask or deny (nothing runs)",
-		`Decides whether COMMAND may run under the project's policy and ignore
+// commands is the CLI: one row a command, with its help and the function
+// that runs it (cmdguard --help lists them in this order).
+func commands() []subcommand {
+	return []subcommand{
+		{"check", "[--] COMMAND|-", "decide whether a command may run: allow, ask or deny (nothing runs)",
+			`Decides whether COMMAND may run under the project's policy and ignore
 files, without running it, and prints the verdict with every reason.
 COMMAND is one argument, quoted; - reads a script from stdin. Flags go
 before the command.
-Exit codes: 0 allow, 1 deny, 2 ask, 3 error (bad usage, invalid policy).`},
-	{"explain", "[--] COMMAND|-", "check, plus the trace of every rule considered",
-		`Checks COMMAND as check does and adds the trace of every rule the
+Exit codes: 0 allow, 1 deny, 2 ask, 3 error (bad usage, invalid policy).`,
+			func(c *cli, a []string) int { return c.check(a, false) }},
+		{"explain", "[--] COMMAND|-", "check, plus the trace of every rule considered",
+			`Checks COMMAND as check does and adds the trace of every rule the
 policy considered, matched or not. Same flags and exit codes as check:
-0 allow, 1 deny, 2 ask, 3 error.`},
-	{"run", "[--] COMMAND|-", "check, then run the command with bash -c, its output captured",
-		`Checks COMMAND and, when it is allowed, runs exactly that string with
+0 allow, 1 deny, 2 ask, 3 error.`,
+			func(c *cli, a []string) int { return c.check(a, true) }},
+		{"run", "[--] COMMAND|-", "check, then run the command with bash -c, its output captured",
+			`Checks COMMAND and, when it is allowed, runs exactly that string with
 bash -c in the checked directory, streaming its output (or printing one
 JSON object with --format json). On a terminal an ask becomes a
 yes / no / always prompt; without one, ask is refused.
 Exit codes: the command's own; 128+n when signal n ended it; 124 when
---timeout ended it; 125 when cmdguard refused it or could not start it.`},
-	{"policy lint", "[PATH]", "check a policy and everything check would load with it",
-		`Loads the policy file at PATH (a file, or a directory's .cmdguard.yaml;
+--timeout ended it; 125 when cmdguard refused it or could not start it.`,
+			(*cli).run},
+		{"policy lint", "[PATH]", "check a policy and everything check would load with it",
+			`Loads the policy file at PATH (a file, or a directory's .cmdguard.yaml;
 default: the current directory's) with everything check would load with
 it — its Rego modules and the project's ignore files — and reports each
 problem as file:line:col: severity: message, plus warnings for risky
 choices. A warning is silenced by a "# lint:ok" comment on its line.
-Exit codes: 0 clean, 1 warnings only, 3 errors.`},
-	{"policy test", "[PATH]", "run the Rego unit tests (test_* rules) under PATH",
-		`Runs the Rego unit tests (rules named test_*, usually in _test.rego
+Exit codes: 0 clean, 1 warnings only, 3 errors.`,
+			func(c *cli, a []string) int { return c.policyCmd("lint", a) }},
+		{"policy test", "[PATH]", "run the Rego unit tests (test_* rules) under PATH",
+			`Runs the Rego unit tests (rules named test_*, usually in _test.rego
 files) of every .rego file under PATH (default: the current directory),
 with the same restricted builtins as a policy, as opa test does.
-Exit codes: 0 all passed, 1 a test failed, 3 no tests found or an error.`},
-	{"init", "[DIR]", "write a commented starter .cmdguard.yaml",
-		`Writes a commented starter policy to DIR/.cmdguard.yaml (default: the
-current directory). It never overwrites a file, and refuses when a
-policy above DIR already governs it: a nested policy would replace that
-one's rules (its deny rules too) in DIR's subtree, since the first
-.cmdguard.yaml walking up wins. Extend the outer policy instead, or pass
+Exit codes: 0 all passed, 1 a test failed, 3 no tests found or an error.`,
+			func(c *cli, a []string) int { return c.policyCmd("test", a) }},
+		{"policy show", "", "print the policy in force, with where it comes from",
+			`Prints the policy that check and run use for --cwd DIR (default: the
+current directory): the project's .cmdguard.yaml as written, or the
+embedded default policy when there is none, each under a comment line
+naming its origin.
+Exit codes: 0 shown, 3 error.`,
+			(*cli).policyShow},
+		{"init", "[DIR]", "write a .cmdguard.yaml that starts as the built-in policy",
+			`Writes DIR/.cmdguard.yaml (default: the current directory): a commented
+copy of the embedded default policy, so that the project behaves as it
+did with no policy until you edit it (cmdguard policy show prints it;
+the commented keys list what else a policy can say). It never
+overwrites a file, and refuses when a policy above DIR already governs
+it: a nested policy would replace that one's rules (its deny rules too)
+in DIR's subtree, since the first .cmdguard.yaml walking up wins. Extend the outer policy instead, or pass
 --nested to write it anyway.
-Exit codes: 0 written, 3 not written.`},
-	{"hook", "", "answer an agent's pre-tool hook: Claude Code, Gemini CLI, Codex, Cursor, Cline",
-		`Answers one pre-tool hook call: reads the agent's hook JSON on stdin,
+Exit codes: 0 written, 3 not written.`,
+			(*cli).init},
+		{"hook", "", "answer an agent's pre-tool hook: Claude Code, Gemini CLI, Codex, Cursor, Cline",
+			`Answers one pre-tool hook call: reads the agent's hook JSON on stdin,
 checks the shell command (or the file a file tool names) and prints the
 agent's answer: allow, ask (where the agent can ask), or deny with the
 reasons. --agent names the dialect; without it, it is detected from the
 input. Every failure — bad input, a policy that does not load, a
 timeout — is that agent's deny, never silence.
 Exit codes: 0, or 2 with the deny where the agent blocks on exit 2
-(Claude Code, Codex, Gemini CLI).`},
-	{"install", "AGENT", "put the hook into an agent's settings (claude, gemini, codex, cursor, cline)",
-		`Writes cmdguard's hook into the agent's settings file, fail-closed where
+(Claude Code, Codex, Gemini CLI).`,
+			(*cli).hook},
+		{"install", "AGENT", "put the hook into an agent's settings (claude, gemini, codex, cursor, cline)",
+			`Writes cmdguard's hook into the agent's settings file, fail-closed where
 the agent offers it, showing the change before it writes it; the rest of
 the file is kept byte for byte, and running it again changes nothing.
---uninstall takes out exactly what it added. The agent comes before the
-flags: cmdguard install claude --user.
-Exit codes: 0 done (or nothing to do), 3 not done.`},
-	{"import", "FORMAT [FILE]", "turn an agent's own rules into a .cmdguard.yaml (claude, gemini, codex, roo, kilo, cline)",
-		`Converts the agent's command rules (FILE, or the format's usual file)
+--uninstall takes out exactly what it added. Flags may stand before or
+after the agent: cmdguard install claude --user.
+Exit codes: 0 done (or nothing to do), 3 not done.`,
+			(*cli).install},
+		{"import", "FORMAT [FILE]", "turn an agent's own rules into a .cmdguard.yaml (claude, gemini, codex, roo, kilo, cline)",
+			`Converts the agent's command rules (FILE, or the format's usual file)
 into a .cmdguard.yaml on stdout (or --out FILE), keeping their order of
 precedence, and lists every rule it could not express exactly, with its
 file:line. The format comes first: cmdguard import claude --out p.yaml.
-Exit codes: 0 converted, 3 not converted.`},
-	{"serve", "", "serve the AIO sandbox's /v1/bash HTTP API, every command gated", serveAbout},
-	{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout},
-	{"acp", "[--] AGENT [ARGS...]", "stand between an editor and an ACP agent: its terminals and file requests gated", acpAbout},
+Exit codes: 0 converted, 3 not converted.`,
+			func(c *cli, a []string) int { return c.importRules(a) }},
+		{"serve", "", "serve the AIO sandbox's /v1/bash HTTP API, every command gated", serveAbout,
+			(*cli).serve},
+		{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout,
+			(*cli).mcp},
+		{"acp", "[--] AGENT [ARGS...]", "stand between an editor and an ACP agent: its terminals and file requests gated", acpAbout,
+			(*cli).acp},
+	}
 }
 
 func lookupSub(name string) (subcommand, bool) {
-	for _, sc := range subcommands {
+	for _, sc := range commands() {
 		if sc.name == name {
 			return sc, true
 		}
@@ -166,7 +189,7 @@ https://github.com/cmdguard/cmdguard/blob/main/docs/contract.md
 // writeUsage writes cmdguard --help.
 func writeUsage(w io.Writer) {
 	fmt.Fprint(w, usageHead)
-	for _, sc := range subcommands {
+	for _, sc := range commands() {
 		fmt.Fprintf(w, "  %-12s %s\n", sc.name, sc.summary)
 	}
 	fmt.Fprint(w, usageTail)
@@ -224,25 +247,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	env := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
-	switch args[0] {
-	case "check":
-		return env.check(args[1:], false)
-	case "explain":
-		return env.check(args[1:], true)
-	case "run":
-		return env.run(args[1:])
+	name, rest := args[0], args[1:]
+	if name == "policy" && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+		name, rest = "policy "+rest[0], rest[1:]
+	}
+	if sc, ok := lookupSub(name); ok {
+		return sc.run(env, rest)
+	}
+	switch name {
 	case "policy":
-		return env.policy(args[1:])
-	case "init":
-		return env.init(args[1:])
-	case "mcp":
-		return env.mcp(args[1:])
-	case "serve":
-		return env.serve(args[1:])
-	case "hook", "install", "import":
-		return env.agentCmd(args)
-	case "acp":
-		return env.acp(args[1:])
+		return env.policyUsage(rest)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			// cmdguard help check = cmdguard check --help
@@ -253,6 +267,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "version", "-version", "--version":
 		fmt.Fprint(stdout, version())
 		return 0
+	}
+	if strings.HasPrefix(name, "policy ") {
+		return env.errorf("usage: cmdguard policy lint|test|show [flags] [PATH] (cmdguard policy --help)")
 	}
 	fmt.Fprintf(stderr, "cmdguard: unknown command %q (cmdguard --help lists the commands)\n", args[0])
 	return exitError
@@ -324,15 +341,6 @@ func wantsJSON(args []string) bool {
 		}
 	}
 	return false
-}
-
-// errorResult is the JSON object of check and explain when they fail
-// before deciding (bad usage, an invalid policy): a deny with the error.
-type errorResult struct {
-	Decision cmdguard.Verdict   `json:"decision"`
-	Reasons  []cmdguard.Reason  `json:"reasons"`
-	Commands []cmdguard.Command `json:"commands"`
-	Error    string             `json:"error"`
 }
 
 // gateFlags are the flags that check, explain and run share.
@@ -427,266 +435,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// guard builds the Guard for the flags and returns it with the absolute cwd.
-func (f *gateFlags) guard() (*cmdguard.Guard, string, error) {
-	cwd := f.cwd
-	if cwd == "" {
-		var err error
-		if cwd, err = os.Getwd(); err != nil {
-			return nil, "", err
-		}
-	}
-	cwd, err := filepath.Abs(cwd)
-	if err != nil {
-		return nil, "", err
-	}
-	if fi, err := os.Stat(cwd); err != nil {
-		return nil, "", fmt.Errorf("--cwd: %w", err)
-	} else if !fi.IsDir() {
-		return nil, "", fmt.Errorf("--cwd: %s is not a directory", cwd)
-	}
-	var g *cmdguard.Guard
-	if f.policy != "" {
-		g, err = cmdguard.OpenPolicy(f.policy)
-	} else {
-		g, err = cmdguard.Open(cwd)
-	}
-	return g, cwd, err
-}
-
-func (c *cli) check(args []string, explain bool) int {
-	name := "check"
-	if explain {
-		name = "explain"
-	}
-	fs := c.flagSet(name)
-	var f gateFlags
-	f.register(fs)
-	sandboxed := fs.Bool("sandbox", false, "decide as for cmdguard run --sandbox: the command will run under the policy's sandbox")
-	if wantsJSON(args) {
-		c.jsonErr = func(msg string) {
-			writeJSON(c.stdout, errorResult{Decision: cmdguard.Deny, Reasons: []cmdguard.Reason{}, Commands: []cmdguard.Command{}, Error: msg})
-		}
-	}
-	cmd, err := c.parse(fs, &f, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return c.errorf("%s: %v", name, err)
-	}
-	g, cwd, err := f.guard()
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), checkTimeout)
-	defer cancel()
-	req := cmdguard.Request{Command: cmd, Cwd: cwd, BaseEnv: os.Environ(), Sandboxed: *sandboxed}
-	var d cmdguard.Decision
-	if explain {
-		d, err = g.Explain(ctx, req)
-	} else {
-		d, err = g.Check(ctx, req)
-	}
-	if f.format == "json" {
-		if err != nil { // a deny from the gate's own failure: say which
-			writeJSON(c.stdout, struct {
-				cmdguard.Decision
-				Error string `json:"error"`
-			}{d, errText(err)})
-		} else {
-			writeJSON(c.stdout, d)
-		}
-	} else {
-		g.Render(c.stdout, cmd, d)
-		if explain {
-			renderTrace(c.stdout, d.Trace)
-		}
-	}
-	if err != nil { // the decision (a deny) is printed already
-		fmt.Fprintf(c.stderr, "cmdguard: %s\n", errText(err))
-		return exitError
-	}
-	return verdictCode(d.Verdict)
-}
-
-func verdictCode(v cmdguard.Verdict) int {
-	switch v {
-	case cmdguard.Allow:
-		return exitAllow
-	case cmdguard.Ask:
-		return exitAsk
-	}
-	return exitDeny
-}
-
-func (c *cli) policy(args []string) int {
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-		fmt.Fprint(c.stdout, "Usage: cmdguard policy lint|test [flags] [PATH]\n\n")
-		for _, name := range []string{"policy lint", "policy test"} {
-			sc, _ := lookupSub(name)
-			fmt.Fprintf(c.stdout, "  %-12s %s\n", sc.name, sc.summary)
-		}
-		fmt.Fprint(c.stdout, "\n\"cmdguard policy lint --help\" and \"cmdguard policy test --help\" show their flags.\n")
-		return 0
-	}
-	if len(args) == 0 || (args[0] != "test" && args[0] != "lint") {
-		return c.errorf("usage: cmdguard policy lint|test [flags] [PATH] (cmdguard policy --help)")
-	}
-	name := "policy " + args[0]
-	if wantsJSON(args[1:]) {
-		c.jsonErr = func(msg string) {
-			if args[0] == "lint" {
-				writeJSON(c.stdout, map[string]any{"diagnostics": []any{}, "error": msg})
-			} else {
-				writeJSON(c.stdout, map[string]any{"results": []any{}, "passed": 0, "failed": 0, "error": msg})
-			}
-		}
-	}
-	fs := c.flagSet(name)
-	format := fs.String("format", "text", "output `FORMAT`: text or json")
-	if err := c.parseFlags(fs, args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return c.errorf("%s: %v", name, err)
-	}
-	if *format != "text" && *format != "json" {
-		return c.errorf("%s: --format must be text or json, not %q", name, *format)
-	}
-	if fs.NArg() > 1 {
-		if fl := flagAfter(fs); fl != "" {
-			return c.errorf("%s: %s comes after PATH: flags go before it", name, fl)
-		}
-		return c.errorf("%s: one PATH at most", name)
-	}
-	path := "."
-	if fs.NArg() == 1 {
-		path = fs.Arg(0)
-	}
-	if args[0] == "test" {
-		return c.policyTest(path, *format)
-	}
-	return c.policyLint(path, *format)
-}
-
-func (c *cli) policyTest(path, format string) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	results, err := policy.RunTests(ctx, path)
-	if err != nil {
-		return c.errorf("%v", err)
-	}
-	failed := 0
-	for _, r := range results {
-		if r.Status != "pass" {
-			failed++
-		}
-	}
-	if format == "json" {
-		writeJSON(c.stdout, map[string]any{"results": nonNil(results), "passed": len(results) - failed, "failed": failed})
-	} else {
-		for _, r := range results {
-			if r.Status == "pass" {
-				continue
-			}
-			fmt.Fprintf(c.stdout, "%s:%d:%d: %s %s.%s", r.File, r.Line, r.Col, strings.ToUpper(r.Status), r.Package, r.Name)
-			if r.Error != "" {
-				fmt.Fprintf(c.stdout, ": %s", r.Error)
-			}
-			fmt.Fprintln(c.stdout)
-			if r.Output != "" {
-				fmt.Fprintf(c.stdout, "%s\n", indent(r.Output))
-			}
-		}
-		fmt.Fprintf(c.stdout, "%d passed, %d failed\n", len(results)-failed, failed)
-	}
-	if len(results) == 0 { // the JSON (no results) is printed already
-		fmt.Fprintf(c.stderr, "cmdguard: policy test: no Rego tests found under %s\n", path)
-		return exitError
-	}
-	if failed > 0 {
-		return 1
-	}
-	return 0
-}
-
-func (c *cli) policyLint(path, format string) int {
-	diags, err := cmdguard.Lint(path)
-	if err != nil {
-		return c.errorf("policy lint: %v", err)
-	}
-	errs := 0
-	for _, d := range diags {
-		if d.Severity == "error" {
-			errs++
-		}
-	}
-	if format == "json" {
-		writeJSON(c.stdout, map[string]any{"diagnostics": nonNil(diags)})
-	} else {
-		for _, d := range diags {
-			fmt.Fprintf(c.stdout, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Col, d.Severity, d.Message)
-		}
-	}
-	switch {
-	case errs > 0:
-		return exitError
-	case len(diags) > 0:
-		return 1
-	}
-	return 0
-}
-
-func (c *cli) init(args []string) int {
-	fs := c.flagSet("init")
-	nested := fs.Bool("nested", false, "write the policy even though a policy above DIR governs it (the new one replaces it, deny rules too, under DIR)")
-	if err := c.parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return c.errorf("init: %v", err)
-	}
-	dir := "."
-	if fs.NArg() > 1 {
-		return c.errorf("init: one DIR at most")
-	} else if fs.NArg() == 1 {
-		dir = fs.Arg(0)
-	}
-	path := filepath.Join(dir, policy.FileName)
-	// A policy above DIR governs it today; a new one in DIR would replace
-	// it there (the first .cmdguard.yaml walking up wins; policies are not
-	// merged), silently dropping its deny rules for DIR's subtree.
-	if _, err := os.Lstat(path); err != nil {
-		outer, ok, err := policy.Find(dir)
-		switch {
-		case err != nil:
-			return c.errorf("init: %v", err)
-		case ok && !*nested:
-			return c.errorf("init: %s is already governed by %s: a policy in %s would replace it there, its deny rules too (policies are not merged). Add to that policy instead, or pass --nested to write %s anyway", dir, outer, dir, path)
-		case ok:
-			fmt.Fprintf(c.stderr, "cmdguard: init: %s replaces %s for everything under %s\n", path, outer, dir)
-		}
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return c.errorf("init: %s already exists; not overwriting it", path)
-		}
-		return c.errorf("init: %v", err)
-	}
-	_, err = f.Write(policy.Starter())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-		return c.errorf("init: write %s: %v", path, err)
-	}
-	fmt.Fprintf(c.stdout, "wrote %s\n", path)
-	return 0
-}
-
 func indent(s string) string {
 	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }
@@ -697,4 +445,23 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// interleaved parses fs's flags wherever they stand among the
+// positional arguments (install claude --user and install --user claude)
+// and returns the positional ones in order. "--" ends the flags.
+func (c *cli) interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for rest := args; ; {
+		if err := c.parseFlags(fs, rest); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		if len(rest) > fs.NArg() && rest[len(rest)-fs.NArg()-1] == "--" {
+			return append(pos, fs.Args()...), nil
+		}
+		pos, rest = append(pos, fs.Arg(0)), fs.Args()[1:]
+	}
 }
