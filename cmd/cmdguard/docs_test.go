@@ -318,8 +318,10 @@ func TestDocsInstall(t *testing.T) {
 			}
 		}
 	}
-	if !remote || !local {
-		t.Errorf("README: go install of the CLI: @latest form shown = %v, local form shown = %v; want both", remote, local)
+	// The module is not published: go install …@latest answers 403 from
+	// the proxy (issue 30), so a command block shows only the clone's form.
+	if remote || !local {
+		t.Errorf("README: go install of the CLI: @latest form in a command block = %v (want false: the module is not published), local form = %v (want true)", remote, local)
 	}
 }
 
