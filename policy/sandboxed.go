@@ -13,7 +13,7 @@ func (p *Policy) sandboxReason(t *texts, c *Command, w words, sandboxed bool, ci
 	}
 	v, src := p.RuleVerdict("policy.needs_sandbox")
 	return Reason{Verdict: v, Rule: "policy.needs_sandbox", Pos: c.Pos, Source: src, Command: ci + 1,
-		Message: t.argv(w.argv).add(" ", c.Runs, ": ", p.strictName(), " allows it only under the sandbox (cmdguard run --sandbox, or sandbox: enabled: true)").done()}
+		Message: t.argv(w.argv).add(" ", c.Runs, ": ", p.strictName(), " allows it only under cmdguard's sandbox (--sandbox where it runs: cmdguard run, serve, mcp, acp, or the hook installed with install --sandbox; or sandbox: enabled: true in the policy)").done()}
 }
 
 // strictName names a strict policy in a message: the built-in one, or

@@ -61,6 +61,12 @@ type Proxy struct {
 	// Refresh is how often a running terminal's output shown in a tool
 	// call is updated; zero means 300ms.
 	Refresh time.Duration
+	// Sandbox runs every command under the policy's kernel sandbox (as
+	// cmdguard run --sandbox; see [cmdguard.RunRequest].Sandbox), and
+	// checks it as such: what the sandbox enforces is not asked about.
+	// A policy whose sandbox: section enables the sandbox runs commands
+	// there without it.
+	Sandbox bool
 }
 
 // Run proxies between the editor (editorIn, editorOut) and the agent
@@ -86,7 +92,7 @@ func (p *Proxy) Run(ctx context.Context, editorIn io.Reader, editorOut io.Writer
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.terms = &Terminals{Guard: p.Guard, BaseEnv: p.BaseEnv, Approve: s.approveCommand}
+	s.terms = &Terminals{Guard: p.Guard, BaseEnv: p.BaseEnv, Approve: s.approveCommand, Sandbox: p.Sandbox}
 	ended := make(chan error, 2)
 	go func() { ended <- s.fromEditor(editorIn) }()
 	go func() { ended <- s.fromAgent(agentOut) }()

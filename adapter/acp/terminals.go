@@ -59,6 +59,12 @@ type Terminals struct {
 	BaseEnv []string
 	// Max is the most terminals held at once; zero means MaxTerminals.
 	Max int
+	// Sandbox runs every command under the policy's kernel sandbox (as
+	// cmdguard run --sandbox; see [cmdguard.RunRequest].Sandbox), and
+	// checks it as such: what the sandbox enforces is not asked about.
+	// A policy whose sandbox: section enables the sandbox runs commands
+	// there without it.
+	Sandbox bool
 
 	mu    sync.Mutex
 	terms map[string]*terminal
@@ -143,6 +149,7 @@ func (t *Terminals) CreateTerminal(ctx context.Context, req sdk.CreateTerminalRe
 		Request:     cmdguard.Request{Command: line, Cwd: cwd, Env: env, BaseEnv: t.BaseEnv},
 		Combined:    true, // one stream in true order, as a terminal shows it
 		SoftTimeout: -1,
+		Sandbox:     t.Sandbox,
 	}
 	if limit >= 0 {
 		rr.OutputLimit = max(limit, 1) // zero means the default to Start; 0 is handled when read

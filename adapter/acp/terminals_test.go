@@ -637,3 +637,31 @@ func TestZeroTerminalsRefuses(t *testing.T) {
 		t.Errorf("zero Terminals: code %d data %v, want a deny", code, data)
 	}
 }
+
+// TestTerminalsSandbox: with Terminals.Sandbox (cmdguard acp --sandbox) a
+// terminal's command runs under the policy's kernel sandbox: a project
+// script the gate cannot see into reads an empty .env; without it, the
+// secret.
+func TestTerminalsSandbox(t *testing.T) {
+	t.Parallel()
+	for _, sandbox := range []bool{false, true} {
+		root := t.TempDir()
+		root, _ = filepath.EvalSymlinks(root)
+		write(t, root, ".cmdguard.yaml", "version: 1\ndefault: allow\nignore: [.env]\n")
+		write(t, root, ".env", "SECRET=hunter2\n")
+		write(t, root, "show.sh", "cat .env\n")
+		g, err := cmdguard.Open(root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { g.Close(context.Background()) })
+		terms := &acp.Terminals{Guard: g, Sandbox: sandbox, BaseEnv: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + root}}
+		out, w := run(t, connect(t, terms), sdk.CreateTerminalRequest{Command: "bash show.sh"})
+		if code(w) != "0" {
+			t.Fatalf("Sandbox %v: exit %s, output %q", sandbox, code(w), out.Output)
+		}
+		if leaked := strings.Contains(out.Output, "hunter2"); leaked == sandbox {
+			t.Errorf("Sandbox %v: the script printed %q: secret leaked = %v", sandbox, out.Output, leaked)
+		}
+	}
+}

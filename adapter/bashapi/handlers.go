@@ -231,6 +231,7 @@ func (s *Server) start(w http.ResponseWriter, r *http.Request, ss *session, fres
 		Timeout:     timeout,
 		SoftTimeout: -1,
 		Approve:     s.approve,
+		Sandbox:     s.cfg.Sandbox,
 	}
 	t0 := time.Now()
 	ctx, cancel := context.WithTimeout(r.Context(), checkTimeout)

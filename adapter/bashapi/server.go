@@ -49,6 +49,12 @@ type Config struct {
 	// policy's exec.env_allow); nil means the host's (os.Environ). A
 	// request's env is judged by the gate on top of it.
 	BaseEnv []string
+	// Sandbox runs every command under the policy's kernel sandbox (as
+	// cmdguard run --sandbox; see [cmdguard.RunRequest].Sandbox), and
+	// checks it as such: what the sandbox enforces is not asked about.
+	// A policy whose sandbox: section enables the sandbox runs commands
+	// there without it.
+	Sandbox bool
 	// AllowAsk runs commands whose verdict is ask. There is no person to
 	// ask behind an HTTP API: false (the default) refuses them.
 	AllowAsk bool

@@ -952,3 +952,40 @@ func TestExecDirConfined(t *testing.T) {
 		t.Errorf("pwd -P in insub: %q, want %s", got, filepath.Join(s.dir, "sub"))
 	}
 }
+
+// TestServeSandbox: with Config.Sandbox (cmdguard serve --sandbox) every
+// command runs under the policy's kernel sandbox: a project script the
+// gate cannot see into reads an empty .env; without it, the secret.
+func TestServeSandbox(t *testing.T) {
+	t.Parallel()
+	for _, sandbox := range []bool{false, true} {
+		dir := t.TempDir()
+		dir, _ = filepath.EvalSymlinks(dir)
+		for name, body := range map[string]string{
+			".cmdguard.yaml": "version: 1\ndefault: allow\nignore: [.env]\n",
+			".env":           "SECRET=hunter2\n",
+			"show.sh":        "cat .env\n",
+		} {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		g, err := cmdguard.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		api, err := bashapi.New(bashapi.Config{Guard: g, Dir: dir, Sandbox: sandbox,
+			BaseEnv: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &testServer{t: t, dir: dir, api: api, h: api}
+		d := s.exec(map[string]any{"command": "bash show.sh"})
+		leaked := strings.Contains(str(d["stdout"]), "hunter2")
+		if leaked == sandbox {
+			t.Errorf("Sandbox %v: the script's output %q (stderr %q): secret leaked = %v", sandbox, d["stdout"], d["stderr"], leaked)
+		}
+		api.Close(context.Background())
+		g.Close(context.Background())
+	}
+}

@@ -56,6 +56,12 @@ type Options struct {
 	// BaseEnv is the trusted environment of the commands ("KEY=value"),
 	// reduced by the policy's exec.env_allow; nil means the host's.
 	BaseEnv []string
+	// Sandbox runs every command under the policy's kernel sandbox (as
+	// cmdguard run --sandbox; see [cmdguard.RunRequest].Sandbox), and
+	// checks it as such: what the sandbox enforces is not asked about.
+	// A policy whose sandbox: section enables the sandbox runs commands
+	// there without it.
+	Sandbox bool
 }
 
 // Server is cmdguard's MCP server for one project. Build it with New and
@@ -374,6 +380,7 @@ func (s *Server) runCommand(ctx context.Context, req *sdk.CallToolRequest, in Ru
 		Timeout:     timeout,
 		SoftTimeout: -1,
 		OutputLimit: s.limit,
+		Sandbox:     s.opts.Sandbox,
 	}
 	g := s.gate(ctx, req, "run_command", rr)
 	out.Decision, out.Reasons, out.Note = g.d.Verdict.String(), s.reasons(g.d), g.note
@@ -435,6 +442,7 @@ func (s *Server) startCommand(ctx context.Context, req *sdk.CallToolRequest, in 
 		StdinPipe:   true,
 		Timeout:     timeout,
 		SoftTimeout: -1,
+		Sandbox:     s.opts.Sandbox,
 	}
 	g := s.gate(ctx, req, "start_command", rr)
 	out.Decision, out.Reasons, out.Note = g.d.Verdict.String(), s.reasons(g.d), g.note
@@ -608,7 +616,7 @@ func (s *Server) checkCommand(ctx context.Context, req *sdk.CallToolRequest, in 
 	out.Cwd = cwd
 	cctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	d, _ := s.g.Check(cctx, cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv})
+	d, _ := s.g.Check(cctx, cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv, Sandboxed: s.opts.Sandbox})
 	out.Decision, out.Reasons, out.Summary = d.Verdict.String(), s.reasons(d), d.Summary()
 	return nil, out, nil
 }

@@ -600,3 +600,25 @@ func TestNoGuard(t *testing.T) {
 		t.Error("New(nil) did not fail")
 	}
 }
+
+// TestSandboxOption: with Options.Sandbox (cmdguard mcp --sandbox)
+// run_command and start_command run under the policy's kernel sandbox: a
+// project script the gate cannot see into reads an empty .env; without
+// it, the secret.
+func TestSandboxOption(t *testing.T) {
+	t.Parallel()
+	for _, sandbox := range []bool{false, true} {
+		dir := project(t, "version: 1\ndefault: allow\nignore: [.env]\n")
+		if err := os.WriteFile(filepath.Join(dir, "show.sh"), []byte("cat .env\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cs := connect(t, dir, nil, nil, mcp.Options{Sandbox: sandbox, BaseEnv: []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}})
+		r := call(t, cs, "run_command", map[string]any{"command": "bash show.sh"})
+		if r.IsError || r.Decision != "allow" {
+			t.Fatalf("Sandbox %v: run_command: %+v\n%s", sandbox, r, r.Text)
+		}
+		if leaked := strings.Contains(r.Stdout, "hunter2"); leaked == sandbox {
+			t.Errorf("Sandbox %v: the script printed %q (stderr %q): secret leaked = %v", sandbox, r.Stdout, r.Stderr, leaked)
+		}
+	}
+}

@@ -42,6 +42,7 @@ func (c *cli) acp(args []string) int {
 	var f gateFlags
 	fs.StringVar(&f.policy, "policy", "", "policy `FILE` (default: the first .cmdguard.yaml above --cwd, else the built-in policy)")
 	fs.StringVar(&f.cwd, "cwd", "", "project `DIR` the agent and its commands run in (default: the current directory)")
+	sandbox := fs.Bool("sandbox", false, "run every command under the policy's kernel sandbox, as cmdguard run --sandbox (a policy whose sandbox: section enables it needs no flag)")
 	quiet := fs.Bool("quiet", false, "do not log refusals and dropped messages to stderr")
 	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -101,7 +102,7 @@ func (c *cli) acp(args []string) int {
 	// a caught signal, unlike an ignored one, is not inherited.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer stop()
-	p := &acp.Proxy{Guard: g, BaseEnv: os.Environ(), Log: log}
+	p := &acp.Proxy{Guard: g, BaseEnv: os.Environ(), Log: log, Sandbox: *sandbox}
 	runErr := p.Run(ctx, c.stdin, c.stdout, agentIn, agentOut)
 
 	// Every command cmdguard started ends; then the agent.

@@ -48,6 +48,7 @@ func (c *cli) mcp(args []string) int {
 	limit := fs.String("output-limit", "", "bytes of each stream a tool result shows (default: the policy's exec.model_output_limit, else 30000)")
 	addr := fs.String("http", "", "serve streamable HTTP on `ADDR` (host:port) instead of stdio")
 	tokenFile := fs.String("token-file", "", "read the HTTP bearer token from `FILE`")
+	sandbox := fs.Bool("sandbox", false, "run every command under the policy's kernel sandbox, as cmdguard run --sandbox (a policy whose sandbox: section enables it needs no flag)")
 	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -72,7 +73,7 @@ func (c *cli) mcp(args []string) int {
 			base = append(base, kv)
 		}
 	}
-	s, err := mcpserver.New(g, mcpserver.Options{Version: "dev", OutputLimit: n, BaseEnv: base})
+	s, err := mcpserver.New(g, mcpserver.Options{Version: "dev", OutputLimit: n, BaseEnv: base, Sandbox: *sandbox})
 	if err != nil {
 		return c.errorf("%v", err)
 	}

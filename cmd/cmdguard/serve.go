@@ -43,6 +43,7 @@ func (c *cli) serve(args []string) int {
 	maxSessions := fs.Int("max-sessions", bashapi.DefaultMaxSessions, "open sessions (beyond: 429)")
 	outputLimit := fs.String("output-limit", "1MiB", "newest bytes of output kept per stream of each command")
 	maxBody := fs.String("max-body", "1MiB", "largest request body (beyond: 413)")
+	sandbox := fs.Bool("sandbox", false, "run every command under the policy's kernel sandbox, as cmdguard run --sandbox (a policy whose sandbox: section enables it needs no flag)")
 	idle := fs.Duration("idle-expiry", bashapi.DefaultIdleExpiry, "close a session unused for this long (none of its commands running)")
 	if err := c.parseFlags(fs, args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -90,7 +91,7 @@ func (c *cli) serve(args []string) int {
 	api, err := bashapi.New(bashapi.Config{
 		Guard: g, Dir: cwd, BaseEnv: baseEnv(), AllowAsk: *ask == "allow", Token: token,
 		MaxCommands: *maxCommands, MaxSessions: *maxSessions, OutputLimit: outLimit,
-		MaxBody: int64(bodyLimit), IdleExpiry: *idle, Logger: logger,
+		MaxBody: int64(bodyLimit), IdleExpiry: *idle, Logger: logger, Sandbox: *sandbox,
 	})
 	if err != nil {
 		return c.errorf("serve: %v", err)
