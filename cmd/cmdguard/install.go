@@ -21,7 +21,8 @@ func (c *cli) install(args []string) int {
 	askAsDeny := flags.Bool("ask-as-deny", false, "the hook answers ask as deny (headless runs)")
 	bin := flags.String("bin", "", "the cmdguard `PATH` the hook runs (default: cmdguard when that is this program on PATH, else this program's absolute path)")
 	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
-	sandbox := flags.Bool("sandbox", false, "claude, codex, gemini: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox)")
+	sandbox := flags.Bool("sandbox", false, "claude, codex, gemini: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox); the default for them")
+	noSandbox := flags.Bool("no-sandbox", false, "claude, codex, gemini: the hook only checks; allowed commands run as the agent runs them, and runners of project code (go test, npm test, make) ask")
 	mcp := flags.Bool("mcp", false, "add cmdguard's MCP server (cmdguard mcp) to the agent's MCP servers instead of the hook (claude, cursor, gemini)")
 	if isHelp(args) {
 		c.parseFlags(flags, []string{"--help"})
@@ -42,6 +43,15 @@ func (c *cli) install(args []string) int {
 	agent, err := hook.ParseAgent(pos[0])
 	if err != nil {
 		return c.errorf("install: %v", err)
+	}
+	// The sandboxed rewrite is the default where the agent's hook can
+	// rewrite a command (issue 24): what the sandbox enforces is then not
+	// asked about. An explicit --sandbox where it cannot is refused below.
+	if *sandbox && *noSandbox {
+		return c.errorf("install: --sandbox and --no-sandbox contradict each other")
+	}
+	if !*sandbox && !*noSandbox && !*mcp && hook.Rewrites(agent) {
+		*sandbox = true
 	}
 	project, err := filepath.Abs(*dir)
 	if err != nil {

@@ -110,12 +110,14 @@ run_agent() {
 	esac
 }
 
-# setup AGENT PROJECT HOME: the agent's own configuration, then cmdguard install.
+# setup AGENT PROJECT HOME: the agent's own configuration, then cmdguard install
+# --no-sandbox (the plain hook: cases a-d, t and z judge the gate alone; s, g
+# and u install the default sandboxed rewrite themselves).
 setup() {
 	local agent=$1 p=$2 h=$3
 	case $agent in
 	claude)
-		"$cg" install claude --dir "$p" --bin "$cg" ;;
+		"$cg" install claude --dir "$p" --bin "$cg" --no-sandbox ;;
 	codex)
 		mkdir -p "$h/.codex"
 		cat > "$h/.codex/config.toml" <<-EOF
@@ -131,12 +133,12 @@ setup() {
 		[projects."$p"]
 		trust_level = "trusted"
 		EOF
-		"$cg" install codex --dir "$p" --bin "$cg" ;;
+		"$cg" install codex --dir "$p" --bin "$cg" --no-sandbox ;;
 	gemini)
 		mkdir -p "$h/.gemini"
 		printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' > "$h/.gemini/settings.json"
 		# Headless: an ask would make Gemini CLI wait forever.
-		"$cg" install gemini --dir "$p" --bin "$cg" --ask-as-deny ;;
+		"$cg" install gemini --dir "$p" --bin "$cg" --ask-as-deny --no-sandbox ;;
 	esac
 }
 
