@@ -50,8 +50,8 @@ package cmdguard_test
 //
 // OPTION is env=N=V (Request.Env, repeatable), base=N=V (Request.BaseEnv,
 // repeatable; without one BaseEnv is nil, the host's), cwd=DIR
-// (Request.Cwd, relative to $ROOT or absolute) or sandboxed
-// (Request.Sandboxed). VERDICT is allow, ask or deny, !allow (ask or deny),
+// (Request.Cwd, relative to $ROOT or absolute; without one, empty: the
+// Guard's root) or sandboxed (Request.Sandboxed). VERDICT is allow, ask or deny, !allow (ask or deny),
 // or * (any). EXPECT is:
 //
 //	RULE                     a reason with this rule id (it has a dot)
@@ -70,7 +70,8 @@ package cmdguard_test
 // fresh copy of the project (its files and the setup steps so far), with
 // the environment of the last realenv step (the host's if none) plus env=,
 // and asserts every EFFECT, so that a row whose command no longer does
-// the damage fails:
+// the damage fails. When PROG or a needs= program is not on PATH, the
+// step skips with the reason, or fails under CI (needProgram). EFFECT is:
 //
 //	output:TEXT              stdout or stderr contains TEXT
 //	exists:PATH              PATH exists afterwards
@@ -604,7 +605,7 @@ func (r *gateRun) step(t *testing.T, st step) {
 		if err != nil {
 			fail("%v", err)
 		}
-		r.g = g
+		r.use(t, g)
 	case "new":
 		if len(st.words) != 1 {
 			fail("want new POLICY")
@@ -618,9 +619,11 @@ func (r *gateRun) step(t *testing.T, st step) {
 		if err != nil {
 			fail("%v", err)
 		}
-		if r.g, err = cmdguard.New(pol, r.p.root); err != nil {
+		g, err := cmdguard.New(pol, r.p.root)
+		if err != nil {
 			fail("%v", err)
 		}
+		r.use(t, g)
 	case "request":
 		req, rest, err := r.options(st.words, request{})
 		if err != nil || len(rest) != 0 {
@@ -638,11 +641,14 @@ func (r *gateRun) step(t *testing.T, st step) {
 			if err != nil {
 				fail("open: %v", err)
 			}
-			r.g = g
+			r.use(t, g)
 		}
 		req, rest, err := r.options(st.words, r.base)
 		if err != nil {
 			fail("%v", err)
+		}
+		if st.verb != "checkfile" && (req.write || req.rec) {
+			fail("write and recursive are checkfile's")
 		}
 		if len(rest) == 0 {
 			fail("no command")
@@ -697,6 +703,12 @@ func (r *gateRun) step(t *testing.T, st step) {
 			r.real(t, st, setup, realEnv, hasReal)
 		})
 	}
+}
+
+// use makes g the Guard of the later checks, closed when the test ends.
+func (r *gateRun) use(t *testing.T, g *cmdguard.Guard) {
+	r.g = g
+	t.Cleanup(func() { g.Close(context.Background()) })
 }
 
 func lineName(st step) string {
