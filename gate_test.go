@@ -1,6 +1,7 @@
 package cmdguard_test
 
-// The gate scenarios: testdata/gate/*.txtar, read by TestGate.
+// The gate scenarios: testdata/gate/*.txtar, read by TestGate (and
+// TestGateSetenv).
 //
 // Each archive is a project and a script. Its files are written into a
 // fresh directory $ROOT (a file named ../x goes to $WORK/x, beside the
@@ -23,7 +24,7 @@ package cmdguard_test
 //	                         setup step, or an oracle such as git
 //	                         check-ignore. PROG missing: see needProgram.
 //
-// Process steps (the archive's test is then not parallel):
+// Process steps (the archive then runs in TestGateSetenv, alone):
 //
 //	setenv NAME VALUE        t.Setenv
 //	unsetenv NAME            unset NAME for the rest of the test
@@ -107,9 +108,22 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
-// TestGate runs every scenario of testdata/gate (the syntax above); each
-// step that checks is a subtest named by its line (TestGate/gate/L12).
+// TestGate runs the scenarios of testdata/gate (the syntax above), in
+// parallel; each step that checks is a subtest named by its line
+// (TestGate/gate/L12).
 func TestGate(t *testing.T) {
+	t.Parallel()
+	runScenarios(t, false)
+}
+
+// TestGateSetenv runs the scenarios that set the process environment
+// (setenv, unsetenv): one at a time, before any parallel test resumes.
+func TestGateSetenv(t *testing.T) {
+	runScenarios(t, true)
+}
+
+// runScenarios runs the scenarios that set the environment, or the others.
+func runScenarios(t *testing.T, setsEnv bool) {
 	files, err := filepath.Glob(filepath.Join("testdata", "gate", "*.txtar"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no gate scenarios: %v", err)
@@ -118,6 +132,9 @@ func TestGate(t *testing.T) {
 		sc, err := parseScenario(file)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if sc.setsEnv != setsEnv {
+			continue
 		}
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
 			if !sc.setsEnv {
