@@ -1,0 +1,76 @@
+package cmdguard_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// project writes a small project: a policy, an ignore file, a secret, a
+// symlink to it, a directory of secrets and an ordinary source tree.
+func project(t testing.TB, policyYAML string) string {
+	t.Helper()
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	files := map[string]string{
+		".cmdguard.yaml":       policyYAML,
+		".cmdguardignore":      ".env\nsecrets/\n*.pem\n",
+		".env":                 "TOKEN=x\n",
+		"secrets/db.txt":       "password\n",
+		"src/main.go":          "package main\n",
+		"src/util.go":          "package main\n",
+		"docs/readme.md":       "hi\n",
+		"keys/server.pem":      "-----BEGIN-----\n",
+		".git/config":          "[core]\n",
+		".git/hooks/.keep":     "",
+		"build/out.txt":        "x\n",
+		"nested/.rooignore":    "private.txt\n",
+		"nested/private.txt":   "p\n",
+		"nested/public.txt":    "p\n",
+		"outside-link-target/": "",
+	}
+	for name, body := range files {
+		p := filepath.Join(root, name)
+		if strings.HasSuffix(name, "/") {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(".env", filepath.Join(root, "innocent.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("secrets", filepath.Join(root, "data")); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+const testPolicy = `version: 1
+default: ask
+allow: [ls, cat, echo, grep, git, find, cp, cd, xargs, curl, wc, head, sort, true, env, sudo, bash -c, timeout, tee, touch, sed]
+deny: [rm -rf]
+ignore_files: [.cmdguardignore, .rooignore]
+`
+
+// needProgram skips t when the program name is not on PATH, with a
+// one-line reason, so that the tests pass on a machine with only Go and
+// git; under CI (CI set, as CI runs it with CI=true), where every such
+// program is installed, a missing one fails t instead: CI runs them all.
+func needProgram(t testing.TB, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
+		}
+		t.Skipf("needs %s: not on PATH (CI installs it)", name)
+	}
+}
