@@ -91,7 +91,10 @@ type Translation struct {
 // Its error is a directory that is not absolute, or a NUL byte.
 func Translate(files []IgnoreFile, opts TranslateOptions) (*Translation, error) {
 	tr := &Translation{}
-	var positives []struct{ dir string; file, line int }
+	var positives []struct {
+		dir        string
+		file, line int
+	}
 	var negs []struct {
 		n          Negation
 		dir        string
@@ -141,7 +144,10 @@ func Translate(files []IgnoreFile, opts TranslateOptions) (*Translation, error) 
 			r.SBPLUnder = sb.b.String() + "(/[^/]*)+$"
 			r.Widened = sb.widened
 			tr.Rules = append(tr.Rules, r)
-			positives = append(positives, struct{ dir string; file, line int }{dir, fi, line})
+			positives = append(positives, struct {
+				dir        string
+				file, line int
+			}{dir, fi, line})
 		})
 		if err != nil {
 			return nil, err
