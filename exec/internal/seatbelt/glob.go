@@ -26,8 +26,10 @@ type IgnoreFile struct {
 type TranslateOptions struct {
 	// FoldCase matches as git does with core.ignorecase=true (its quirks
 	// included: an escaped capital letter and a single capital bracket
-	// member match nothing). Without it, letters match as written; the
-	// profile generator folds the project's own spelling in any case.
+	// member match nothing), and the ignore files' directories in either
+	// case. Give it on a case-insensitive volume (the default on macOS),
+	// as the gate's matcher is given ignore.Options.FoldCase: otherwise a
+	// program that names ".ENV" may get past a rule for ".env".
 	FoldCase bool
 }
 
@@ -492,7 +494,7 @@ func posixClass(name string, c byte, fold bool) (in, known bool) {
 // pattern, without the final anchor.
 func writeSelf(e *emitter, dir string, pt pattern, fold bool) {
 	e.b.WriteString("^")
-	writeDir(e, dir)
+	writeDir(e, dir, fold)
 	e.b.WriteString("/")
 	if pt.base {
 		e.atom(atom{kind: dirs0})
@@ -505,10 +507,10 @@ func writeSelf(e *emitter, dir string, pt pattern, fold bool) {
 }
 
 // writeDir writes an absolute directory (kernel spelling) as a regex
-// piece: every letter in either case (the default APFS volume ignores
-// case), and an optional "/System/Volumes/Data" before a firmlinked top
-// directory.
-func writeDir(e *emitter, dir string) {
+// piece: with fold every letter in either case (the default APFS volume
+// ignores case), and an optional "/System/Volumes/Data" before a
+// firmlinked top directory.
+func writeDir(e *emitter, dir string, fold bool) {
 	if dir == "/" {
 		return
 	}
@@ -517,5 +519,5 @@ func writeDir(e *emitter, dir string) {
 		e.literal(dataVolume, false)
 		e.b.WriteString(")?")
 	}
-	e.literal(dir, true)
+	e.literal(dir, fold)
 }
