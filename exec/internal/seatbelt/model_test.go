@@ -94,11 +94,13 @@ func readProfile(t *testing.T, src string) []sexp {
 	return out
 }
 
-// query is one file operation.
+// query is one file operation, or a network one: remote is then
+// "ip localhost:PORT", "ip *:PORT" or "unix PATH".
 type query struct {
-	op   string // "file-read-data", "file-write-create", "file-write-unlink", …
-	path string
-	dir  bool
+	op     string // "file-read-data", "file-write-create", "network-outbound", …
+	path   string
+	dir    bool
+	remote string
 }
 
 func opMatches(rule, op string) bool {
@@ -137,8 +139,38 @@ func filterMatches(t *testing.T, f sexp, q query) bool {
 			}
 		}
 		return true
+	case "remote":
+		kind, addr, _ := strings.Cut(q.remote, " ")
+		switch f.list[1].atom {
+		case "ip":
+			want := f.list[2].atom
+			if kind != "ip" {
+				return false
+			}
+			if host, port, _ := strings.Cut(want, ":"); host == "*" {
+				return port == "*" || strings.HasSuffix(addr, ":"+port)
+			} else if port == "*" {
+				return strings.HasPrefix(addr, host+":")
+			}
+			return addr == want
+		case "unix-socket":
+			if kind != "unix" {
+				return false
+			}
+			return filterMatches(t, f.list[2], query{path: addr})
+		}
+		t.Fatalf("remote filter %+v", f)
+		return false
+	case "path-literal":
+		return q.path == f.list[1].atom
+	case "path-regex":
+		re, err := CompileRegex(f.list[1].atom)
+		if err != nil {
+			t.Fatalf("profile regex outside the subset: %v", err)
+		}
+		return re.Match(q.path)
 	default:
-		return false // global-name, sysctl-name, remote …: not a file filter
+		return false // global-name, sysctl-name, …: not a file or network filter
 	}
 }
 
@@ -204,67 +236,104 @@ func TestProfilePromises(t *testing.T) {
 		want bool
 	}{
 		// Hidden by pattern, at any depth, in either case, by either spelling.
-		{query{"file-read-data", proj + "/.env", false}, false},
-		{query{"file-read-data", proj + "/a/b/.ENV", false}, false},
-		{query{"file-read-data", "/System/Volumes/Data" + proj + "/.env", false}, false},
-		{query{"file-read-data", "/users/ME/proj/.env", false}, false},
-		{query{"file-read-metadata", proj + "/x/key.pem", false}, false},
-		{query{"file-write-data", proj + "/.env", false}, false},
-		{query{"file-write-create", proj + "/new/.env", false}, false},
-		{query{"file-write-unlink", proj + "/.env", false}, false},
-		{query{"file-clone", proj + "/.env", false}, false},
+		{query{op: "file-read-data", path: proj + "/.env", dir: false}, false},
+		{query{op: "file-read-data", path: proj + "/a/b/.ENV", dir: false}, false},
+		{query{op: "file-read-data", path: "/System/Volumes/Data" + proj + "/.env", dir: false}, false},
+		{query{op: "file-read-data", path: "/users/ME/proj/.env", dir: false}, false},
+		{query{op: "file-read-metadata", path: proj + "/x/key.pem", dir: false}, false},
+		{query{op: "file-write-data", path: proj + "/.env", dir: false}, false},
+		{query{op: "file-write-create", path: proj + "/new/.env", dir: false}, false},
+		{query{op: "file-write-unlink", path: proj + "/.env", dir: false}, false},
+		{query{op: "file-clone", path: proj + "/.env", dir: false}, false},
 		// A negation is decided the stricter way.
-		{query{"file-read-data", proj + "/public.pem", false}, false},
+		{query{op: "file-read-data", path: proj + "/public.pem", dir: false}, false},
 		// Anchored patterns hold where they are anchored only.
-		{query{"file-read-data", proj + "/config/prod.yaml", false}, false},
-		{query{"file-read-data", proj + "/x/config/prod.yaml", false}, true},
-		{query{"file-read-data", proj + "/keys/a/id_rsa", false}, false},
-		{query{"file-read-data", proj + "/keys/a/b/id_rsa", false}, true},
+		{query{op: "file-read-data", path: proj + "/config/prod.yaml", dir: false}, false},
+		{query{op: "file-read-data", path: proj + "/x/config/prod.yaml", dir: false}, true},
+		{query{op: "file-read-data", path: proj + "/keys/a/id_rsa", dir: false}, false},
+		{query{op: "file-read-data", path: proj + "/keys/a/b/id_rsa", dir: false}, true},
 		// A directory-only pattern: the directory and all under it.
-		{query{"file-read-data", proj + "/a/secrets", true}, false},
-		{query{"file-read-data", proj + "/a/secrets", false}, true},
-		{query{"file-read-data", proj + "/a/secrets/x/y", false}, false},
+		{query{op: "file-read-data", path: proj + "/a/secrets", dir: true}, false},
+		{query{op: "file-read-data", path: proj + "/a/secrets", dir: false}, true},
+		{query{op: "file-read-data", path: proj + "/a/secrets/x/y", dir: false}, false},
 		// A nested file's patterns; they follow a directory moved out.
-		{query{"file-read-data", proj + "/deploy/prod.tfvars", false}, false},
-		{query{"file-read-data", proj + "/moved/prod.tfvars", false}, false},
-		{query{"file-read-data", tmp + "/moved/.env", false}, false},
-		{query{"file-read-data", "/Users/me/Library/Caches/go-build/x/.aws/credentials", false}, false},
+		{query{op: "file-read-data", path: proj + "/deploy/prod.tfvars", dir: false}, false},
+		{query{op: "file-read-data", path: proj + "/moved/prod.tfvars", dir: false}, false},
+		{query{op: "file-read-data", path: tmp + "/moved/.env", dir: false}, false},
+		{query{op: "file-read-data", path: "/Users/me/Library/Caches/go-build/x/.aws/credentials", dir: false}, false},
 		// Hidden paths.
-		{query{"file-read-data", "/Users/me/.ssh/id_ed25519", false}, false},
-		{query{"file-read-data", "/Users/me/.ssh", true}, false},
-		{query{"file-read-data", "/Users/me/.sshx", false}, true},
+		{query{op: "file-read-data", path: "/Users/me/.ssh/id_ed25519", dir: false}, false},
+		{query{op: "file-read-data", path: "/Users/me/.ssh", dir: true}, false},
+		{query{op: "file-read-data", path: "/Users/me/.sshx", dir: false}, true},
 		// What stays readable.
-		{query{"file-read-data", proj + "/main.go", false}, true},
-		{query{"file-read-data", "/private/etc/hosts", false}, true},
-		{query{"file-read-data", "/usr/lib/libSystem.B.dylib", false}, true},
+		{query{op: "file-read-data", path: proj + "/main.go", dir: false}, true},
+		{query{op: "file-read-data", path: "/private/etc/hosts", dir: false}, true},
+		{query{op: "file-read-data", path: "/usr/lib/libSystem.B.dylib", dir: false}, true},
 		// Writes: the project, the temporary directory, the caches; nothing else.
-		{query{"file-write-data", proj + "/main.go", false}, true},
-		{query{"file-write-create", tmp + "/x", false}, true},
-		{query{"file-write-create", "/Users/me/Library/Caches/go-build/ab/c", false}, true},
-		{query{"file-write-create", "/private/tmp/x", false}, false},
-		{query{"file-write-data", "/Users/me/.zshrc", false}, false},
-		{query{"file-write-create", "/Users/me/projx/a", false}, false},
-		{query{"file-write-data", "/dev/null", false}, true},
+		{query{op: "file-write-data", path: proj + "/main.go", dir: false}, true},
+		{query{op: "file-write-create", path: tmp + "/x", dir: false}, true},
+		{query{op: "file-write-create", path: "/Users/me/Library/Caches/go-build/ab/c", dir: false}, true},
+		{query{op: "file-write-create", path: "/private/tmp/x", dir: false}, false},
+		{query{op: "file-write-data", path: "/Users/me/.zshrc", dir: false}, false},
+		{query{op: "file-write-create", path: "/Users/me/projx/a", dir: false}, false},
+		{query{op: "file-write-data", path: "/dev/null", dir: false}, true},
 		// Protected and absent paths.
-		{query{"file-write-data", proj + "/.git/hooks/pre-commit", false}, false},
-		{query{"file-write-unlink", proj + "/.git/hooks", true}, false},
-		{query{"file-write-data", proj + "/.GIT/config", false}, false},
-		{query{"file-write-data", proj + "/.cmdguard.yaml", false}, false},
-		{query{"file-write-data", proj + "/.git/index", false}, true},
-		{query{"file-write-create", proj + "/.git/commondir", false}, false},
+		{query{op: "file-write-data", path: proj + "/.git/hooks/pre-commit", dir: false}, false},
+		{query{op: "file-write-unlink", path: proj + "/.git/hooks", dir: true}, false},
+		{query{op: "file-write-data", path: proj + "/.GIT/config", dir: false}, false},
+		{query{op: "file-write-data", path: proj + "/.cmdguard.yaml", dir: false}, false},
+		{query{op: "file-write-data", path: proj + "/.git/index", dir: false}, true},
+		{query{op: "file-write-create", path: proj + "/.git/commondir", dir: false}, false},
 		// Directories above hidden or protected paths cannot be renamed.
-		{query{"file-write-unlink", proj + "/.git", true}, false},
-		{query{"file-write-unlink", proj + "/config", true}, false},
-		{query{"file-write-unlink", proj + "/keys/a", true}, false},
-		{query{"file-write-unlink", proj + "/keys/a.txt", false}, true},
-		{query{"file-write-unlink", proj + "/deploy", true}, false},
-		{query{"file-write-unlink", proj + "/src", true}, true},
-		{query{"file-write-unlink", proj + "/src/old.go", false}, true},
+		{query{op: "file-write-unlink", path: proj + "/.git", dir: true}, false},
+		{query{op: "file-write-unlink", path: proj + "/config", dir: true}, false},
+		{query{op: "file-write-unlink", path: proj + "/keys/a", dir: true}, false},
+		{query{op: "file-write-unlink", path: proj + "/keys/a.txt", dir: false}, true},
+		{query{op: "file-write-unlink", path: proj + "/deploy", dir: true}, false},
+		{query{op: "file-write-unlink", path: proj + "/src", dir: true}, true},
+		{query{op: "file-write-unlink", path: proj + "/src/old.go", dir: false}, true},
 		// No hard links at all.
-		{query{"file-link", proj + "/a", false}, false},
+		{query{op: "file-link", path: proj + "/a", dir: false}, false},
 	} {
 		if got, by := decide(t, prof, c.q); got != c.want {
 			t.Errorf("%s %s (dir %v): allowed %v by %s, want %v", c.q.op, c.q.path, c.q.dir, got, by, c.want)
+		}
+	}
+}
+
+// TestProfileNetworkPromises checks the network rules in the model: off,
+// the proxy only, or on; Unix sockets closed but for the run's own.
+func TestProfileNetworkPromises(t *testing.T) {
+	t.Parallel()
+	const sock = "unix /private/tmp/cmdguard-501/run.sock"
+	for _, c := range []struct {
+		name    string
+		network bool
+		port    int
+		want    map[string]bool // remote → allowed
+	}{
+		{"offline", false, 0, map[string]bool{"ip localhost:8877": false, "ip 93.184.216.34:443": false,
+			sock: true, "unix /private/var/run/docker.sock": false, "unix /private/var/run/mDNSResponder": false}},
+		{"proxy", false, 8877, map[string]bool{"ip localhost:8877": true, "ip localhost:22": false,
+			"ip 93.184.216.34:443": false, sock: true, "unix /private/var/run/docker.sock": false}},
+		{"network", true, 0, map[string]bool{"ip 93.184.216.34:443": true, "ip localhost:5432": true,
+			sock: true, "unix /private/var/run/docker.sock": false, "unix /Users/me/.ssh/agent.sock": false,
+			"unix /private/var/run/mDNSResponder": true}},
+	} {
+		p := goldenPolicy(t)
+		p.Network, p.ProxyPort = c.network, c.port
+		text, err := Profile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prof := readProfile(t, text)
+		for remote, want := range c.want {
+			if got, by := decide(t, prof, query{op: "network-outbound", remote: remote}); got != want {
+				t.Errorf("%s: connect to %s allowed %v by %s, want %v", c.name, remote, got, by, want)
+			}
+		}
+		if got, _ := decide(t, prof, query{op: "network-bind", remote: "unix " + "/Users/me/proj/x.sock"}); got {
+			t.Errorf("%s: binding a Unix socket allowed", c.name)
 		}
 	}
 }

@@ -23,7 +23,9 @@ type Policy struct {
 	Hide []string
 	// HideRules are the project's hide patterns, from [Translate]. Seatbelt
 	// checks them at every access, so a file created after the start that
-	// a pattern names is hidden too.
+	// a pattern names is hidden too. Hidden paths cannot be written or
+	// created either (stricter than on Linux, where a new file is not
+	// hidden), nor their metadata read.
 	HideRules []Rule
 	// Protect lists files and directories no process may write, rename or
 	// remove (nor anything below them).
@@ -299,7 +301,7 @@ func (g *gen) network(p Policy) error {
 			`(global-name "com.apple.SystemConfiguration.configd")`,
 			`(global-name "com.apple.networkd")`,
 		})
-		g.line(`(deny network* (remote unix-socket (path-regex #"^/")))`)
+		g.line(`(deny network-outbound (remote unix-socket (path-regex #"^/")))`)
 		g.line(`(deny network-bind (local unix-socket (path-regex #"^/")))`)
 		g.line(`(allow network-outbound (remote unix-socket (path-literal "/private/var/run/mDNSResponder")))`)
 	case p.ProxyPort != 0:
