@@ -95,7 +95,8 @@ func readProfile(t *testing.T, src string) []sexp {
 }
 
 // query is one file operation, or a network one: remote is then
-// "ip localhost:PORT", "ip *:PORT" or "unix PATH".
+// "ip HOST:PORT" or "unix PATH" (the peer of a connect, the address of a
+// bind).
 type query struct {
 	op     string // "file-read-data", "file-write-create", "network-outbound", …
 	path   string
@@ -139,7 +140,7 @@ func filterMatches(t *testing.T, f sexp, q query) bool {
 			}
 		}
 		return true
-	case "remote":
+	case "remote", "local": // the model keeps one address per query
 		kind, addr, _ := strings.Cut(q.remote, " ")
 		switch f.list[1].atom {
 		case "ip":
