@@ -1,8 +1,12 @@
 package seatbelt
 
 import (
+	"bytes"
+	"errors"
 	"math/rand/v2"
+	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -85,7 +89,10 @@ func TestRegexMatch(t *testing.T) {
 
 // genRegex builds an expression of the subset from r, with bytes chosen
 // from alphabet so that texts over the same alphabet often match.
-func genRegex(r *rand.Rand, depth int) string {
+func genRegex(r *rand.Rand, depth int) string { return genRegexDot(r, depth, true) }
+
+// genRegexDot is genRegex, with '.' only when dot.
+func genRegexDot(r *rand.Rand, depth int, dot bool) string {
 	alphabet := "ab/.-]^[\\\n\xff\x01"
 	pickByte := func() byte { return alphabet[r.IntN(len(alphabet))] }
 	var atom func() string
@@ -93,10 +100,13 @@ func genRegex(r *rand.Rand, depth int) string {
 		switch r.IntN(8) {
 		case 0:
 			if depth > 0 {
-				return "(" + genRegexDepth(r, depth-1) + ")"
+				return "(" + genRegexDepthDot(r, depth-1, dot) + ")"
 			}
 			return "a"
 		case 1:
+			if !dot {
+				return "a"
+			}
 			return "."
 		case 2, 3:
 			var b strings.Builder
@@ -164,10 +174,12 @@ func genRegex(r *rand.Rand, depth int) string {
 	return b.String()
 }
 
-func genRegexDepth(r *rand.Rand, depth int) string {
-	s := genRegex(r, depth)
+func genRegexDepth(r *rand.Rand, depth int) string { return genRegexDepthDot(r, depth, true) }
+
+func genRegexDepthDot(r *rand.Rand, depth int, dot bool) string {
+	s := genRegexDot(r, depth, dot)
 	if r.IntN(3) == 0 {
-		s += "|" + genRegex(r, depth)
+		s += "|" + genRegexDot(r, depth, dot)
 	}
 	return s
 }
@@ -222,4 +234,105 @@ func FuzzSubsetMatcher(f *testing.F) {
 		}
 		goAgrees(t, gen, re, text)
 	})
+}
+
+// posixMatches runs GNU grep -E (a POSIX ERE engine, in the C locale so
+// that it reads bytes) on texts, one NUL-terminated record each, and
+// returns which match.
+func posixMatches(t *testing.T, grep, expr string, texts []string) []bool {
+	t.Helper()
+	cmd := exec.Command(grep, "-z", "-E", "-n", "-e", expr)
+	cmd.Env = []string{"LC_ALL=C"}
+	cmd.Stdin = strings.NewReader(strings.Join(texts, "\x00") + "\x00")
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if err != nil && !(errors.As(err, &exit) && exit.ExitCode() == 1) {
+		t.Fatalf("grep -E %q: %v", expr, err)
+	}
+	got := make([]bool, len(texts))
+	for _, rec := range bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0}) {
+		if len(rec) == 0 {
+			continue
+		}
+		n, _, _ := bytes.Cut(rec, []byte(":"))
+		i, err := strconv.Atoi(string(n))
+		if err != nil || i < 1 || i > len(texts) {
+			t.Fatalf("grep output %q", rec)
+		}
+		got[i-1] = true
+	}
+	return got
+}
+
+// TestSubsetMatcherAgainstPOSIX runs generated expressions of the subset
+// (without '.', which POSIX lets match '\n') through GNU grep -E, a
+// second dialect beside Go's: the subset is meant to be read the same by
+// every POSIX ERE engine, Apple's included.
+func TestSubsetMatcherAgainstPOSIX(t *testing.T) {
+	t.Parallel()
+	grep, err := exec.LookPath("grep")
+	if err != nil {
+		t.Fatalf("GNU grep is the POSIX oracle: %v", err)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var texts []string
+	for range 200 {
+		texts = append(texts, genText(r))
+	}
+	for n := 0; n < 300; {
+		expr := genRegexDepthDot(r, 2, false)
+		if strings.Contains(expr, "\n") {
+			continue // grep reads a line break as the start of another pattern
+		}
+		n++
+		re, err := CompileRegex(expr)
+		if err != nil {
+			t.Fatalf("CompileRegex(%q): %v", expr, err)
+		}
+		for i, want := range posixMatches(t, grep, expr, texts) {
+			if got := re.Match(texts[i]); got != want {
+				t.Fatalf("Match(%q, %q) = %v, grep -E says %v", expr, texts[i], got, want)
+			}
+		}
+	}
+}
+
+// TestProfileRegexesAgainstPOSIX runs every regex of the golden profile
+// through GNU grep -E and the subset matcher on paths near what they
+// name.
+func TestProfileRegexesAgainstPOSIX(t *testing.T) {
+	t.Parallel()
+	grep, err := exec.LookPath("grep")
+	if err != nil {
+		t.Fatalf("GNU grep is the POSIX oracle: %v", err)
+	}
+	p := goldenPolicy(t)
+	p.Network = true
+	text, err := Profile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/Users/me/proj/.env", "/users/ME/proj/a/.ENV", "/System/Volumes/Data/Users/me/proj/x.pem",
+		"/Users/me/proj/public.pem", "/Users/me/proj/config/prod.yaml", "/Users/me/proj/x/config/prod.yaml",
+		"/Users/me/proj/keys/a/id_rsa", "/Users/me/proj/keys/a/b/id_rsa", "/Users/me/proj/keys/a", "/Users/me/proj/a/secrets",
+		"/Users/me/proj/a/secrets/x", "/Users/me/proj/deploy/a.tfvars", "/Users/me/.ssh", "/Users/me/.sshx", "/Users/me",
+		"/Users", "/Users/me/proj/.git/hooks/pre-commit", "/Users/me/proj/.git", "/dev/ttys003", "/dev/ttys", "/dev/fd/1",
+		"/private/var/folders/x1/abc/T/cmdguard-run-1/d/.aws/credentials", "/Users/me/proj/main.go", "/"}
+	n := 0
+	for _, rx := range regexp.MustCompile(`#"([^"]*)"`).FindAllStringSubmatch(text, -1) {
+		expr := rx[1]
+		re, err := CompileRegex(expr)
+		if err != nil {
+			t.Fatalf("profile regex outside the subset: %v", err)
+		}
+		for i, want := range posixMatches(t, grep, expr, paths) {
+			if got := re.Match(paths[i]); got != want {
+				t.Errorf("Match(%q, %q) = %v, grep -E says %v", expr, paths[i], got, want)
+			}
+		}
+		n++
+	}
+	if n < 40 {
+		t.Errorf("only %d regexes in the profile, want ≥ 40", n)
+	}
 }
