@@ -283,6 +283,7 @@ func checkIgnore(t *testing.T, git, root string, paths []string, fold bool) map[
 type compiled struct {
 	rule                       Rule
 	self, under, sbSelf, sbUnd *Regex
+	goRE                       [4]*regexp.Regexp // the same four, by Go's regexp
 }
 
 func mustCompile(t *testing.T, expr string) *Regex {
@@ -300,16 +301,26 @@ func mustCompile(t *testing.T, expr string) *Regex {
 func compileRules(t *testing.T, tr *Translation) []compiled {
 	var out []compiled
 	for _, r := range tr.Rules {
-		out = append(out, compiled{rule: r, self: mustCompile(t, r.Self), under: mustCompile(t, r.Under),
-			sbSelf: mustCompile(t, r.SBPLSelf), sbUnd: mustCompile(t, r.SBPLUnder)})
+		c := compiled{rule: r, self: mustCompile(t, r.Self), under: mustCompile(t, r.Under),
+			sbSelf: mustCompile(t, r.SBPLSelf), sbUnd: mustCompile(t, r.SBPLUnder)}
+		for i, s := range []string{r.Self, r.Under, r.SBPLSelf, r.SBPLUnder} {
+			c.goRE[i] = regexp.MustCompile(latin1(s))
+		}
+		out = append(out, c)
 	}
 	return out
 }
 
 // hidden reports whether the rules hide p, exactly and as written into a
-// profile.
-func hidden(rules []compiled, p string, dir bool) (exact, sbpl bool) {
+// profile. Each expression's answer is checked against Go's regexp.
+func hidden(t *testing.T, rules []compiled, p string, dir bool) (exact, sbpl bool) {
+	t.Helper()
 	for _, c := range rules {
+		for i, re := range []*Regex{c.self, c.under, c.sbSelf, c.sbUnd} {
+			if got, want := re.Match(p), c.goRE[i].MatchString(latin1(p)); got != want {
+				t.Errorf("Match(%q, %q) = %v, Go's regexp says %v", c.goRE[i], p, got, want)
+			}
+		}
 		if c.under.Match(p) || (c.self.Match(p) && (dir || !c.rule.DirOnly)) {
 			exact = true
 		}
@@ -358,7 +369,7 @@ func compare(t *testing.T, git string, sc scenario, fold bool) {
 		return false
 	}
 	for _, p := range paths {
-		exact, sb := hidden(rules, kroot+"/"+p, isDir[p])
+		exact, sb := hidden(t, rules, kroot+"/"+p, isDir[p])
 		switch {
 		case exact == want[p]:
 		case exact && reincluded(p):

@@ -53,7 +53,7 @@ func TestNegationsListed(t *testing.T) {
 			}
 			rules := compileRules(t, tr)
 			for _, p := range c.hidden {
-				if exact, _ := hidden(rules, "/p/"+p, false); !exact {
+				if exact, _ := hidden(t, rules, "/p/"+p, false); !exact {
 					t.Errorf("%s is not hidden, want it kept hidden", p)
 				}
 			}
@@ -114,16 +114,16 @@ func TestWidened(t *testing.T) {
 	}
 	rules := compileRules(t, tr)
 	for _, p := range []string{"a\"b", "c\td", "e\\f", "plain", "\x01x"} {
-		exact, sb := hidden(rules, "/p/caf\xc3\xa9/"+p, false)
+		exact, sb := hidden(t, rules, "/p/caf\xc3\xa9/"+p, false)
 		if !exact || !sb {
 			t.Errorf("%q: hidden exactly %v, in the profile %v; want both", p, exact, sb)
 		}
 	}
 	// Widening takes in other unwritable bytes, nothing printable.
-	if exact, sb := hidden(rules, "/p/caf\xc3\xa9/a\x01b", false); exact || !sb {
+	if exact, sb := hidden(t, rules, "/p/caf\xc3\xa9/a\x01b", false); exact || !sb {
 		t.Errorf("a\\x01b: exactly %v, in the profile %v; want false, true", exact, sb)
 	}
-	if _, sb := hidden(rules, "/p/caf\xc3\xa9/aXb", false); sb {
+	if _, sb := hidden(t, rules, "/p/caf\xc3\xa9/aXb", false); sb {
 		t.Errorf("aXb hidden in the profile: widening took in a printable byte")
 	}
 }
