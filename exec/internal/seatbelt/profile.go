@@ -242,12 +242,17 @@ func (g *gen) base(net bool) {
 		`(sysctl-name "kern.boottime")`,
 		`(sysctl-name "kern.secure_kernel")`,
 		`(sysctl-name "kern.usrstack64")`,
+		`(sysctl-name-prefix "kern.tcsm_")`,
+		`(sysctl-name "machdep.ptrauth_enabled")`,
+		`(sysctl-name "security.mac.lockdown_mode_state")`,
 		`(sysctl-name-prefix "kern.proc.pid.")`,
 		`(sysctl-name-prefix "kern.proc.pgrp.")`,
 		`(sysctl-name "sysctl.proc_cputype")`,
 		`(sysctl-name "vm.loadavg")`,
 		`(sysctl-name-prefix "net.routetable.")`,
 	})
+	g.comment("V8 (node) and Java ask these through a write; host processor information for node's os.cpus().")
+	g.rule("allow sysctl-write", []string{`(sysctl-name "kern.tcsm_enable")`, `(sysctl-name "kern.grade_cputype")`})
 	g.line("(allow mach-host*)")
 	g.line("(allow user-preference-read)")
 	g.line("(allow ipc-posix-sem)")
