@@ -93,15 +93,13 @@ type Translation struct {
 // Its error is a directory that is not absolute, or a NUL byte.
 func Translate(files []IgnoreFile, opts TranslateOptions) (*Translation, error) {
 	tr := &Translation{}
-	var positives []struct {
+	type placed struct {
+		pt         pattern
 		dir        string
 		file, line int
+		neg        Negation
 	}
-	var negs []struct {
-		n          Negation
-		dir        string
-		file, line int
-	}
+	var positives, negs []placed
 	for fi, f := range files {
 		if !path.IsAbs(f.Dir) {
 			return nil, fmt.Errorf("ignore file %s: directory %q is not absolute", f.Name, f.Dir)
@@ -128,11 +126,8 @@ func Translate(files []IgnoreFile, opts TranslateOptions) (*Translation, error) 
 			if pt.negate {
 				exact := &emitter{}
 				writeSelf(exact, dir, pt, opts.FoldCase)
-				negs = append(negs, struct {
-					n          Negation
-					dir        string
-					file, line int
-				}{Negation{Source: src, Pattern: text, DirOnly: pt.dirOnly, Self: exact.b.String() + "$"}, dir, fi, line})
+				negs = append(negs, placed{pt, dir, fi, line,
+					Negation{Source: src, Pattern: text, DirOnly: pt.dirOnly, Self: exact.b.String() + "$"}})
 				return
 			}
 			r := Rule{Source: src, Pattern: text, DirOnly: pt.dirOnly, dir: dir, pt: pt, fold: opts.FoldCase}
@@ -146,23 +141,48 @@ func Translate(files []IgnoreFile, opts TranslateOptions) (*Translation, error) 
 			r.SBPLUnder = sb.b.String() + "(/[^/]*)+$"
 			r.Widened = sb.widened
 			tr.Rules = append(tr.Rules, r)
-			positives = append(positives, struct {
-				dir        string
-				file, line int
-			}{dir, fi, line})
+			positives = append(positives, placed{pt: pt, dir: dir, file: fi, line: line})
 		})
 		if err != nil {
 			return nil, err
 		}
 	}
 	// A negation matters when a positive pattern it could override comes
-	// before it: one in the same file above it, or one in a file of a
-	// directory above its own (git lets the deeper file win).
+	// before it (one in the same file above it, or one in a file of a
+	// directory above its own: git lets the deeper file win) and some
+	// path matches both. The expressions compared leave out the
+	// directory all the files share, which both would start with.
+	if len(negs) == 0 {
+		return tr, nil
+	}
+	root := negs[0].dir
+	for _, p := range append(positives, negs...) {
+		for !under(p.dir, root) {
+			root = path.Dir(root)
+		}
+	}
+	rel := func(p placed, suffix string) *Regex {
+		e := &emitter{}
+		writeSelf(e, path.Join("/", strings.TrimPrefix(p.dir, root)), p.pt, opts.FoldCase)
+		re, err := CompileRegex(e.b.String() + suffix)
+		if err != nil {
+			return nil // never: the emitter writes the subset
+		}
+		return re
+	}
 	for _, n := range negs {
+		nre := rel(n, "$")
 		for _, p := range positives {
 			same := p.file == n.file && p.line < n.line
-			if same || (p.dir != n.dir && under(n.dir, p.dir)) || (p.file != n.file && p.dir == n.dir) {
-				tr.Negations = append(tr.Negations, n.n)
+			if !same && !(p.dir != n.dir && under(n.dir, p.dir)) && !(p.file != n.file && p.dir == n.dir) {
+				continue
+			}
+			// Only what p names itself: what is below a directory it
+			// excludes git never takes back (and a negation that gives
+			// back the directory is listed for it).
+			self := rel(p, "$")
+			if nre == nil || self == nil || nre.Intersects(self) {
+				tr.Negations = append(tr.Negations, n.neg)
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package seatbelt
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // This file is a matcher for the regular expressions this package writes
@@ -420,4 +421,89 @@ func (r *Regex) Match(text string) bool {
 		onCur, onNext = onNext, onCur
 		clear(onNext)
 	}
+}
+
+// Intersects reports whether some text matches both r and s from its
+// first byte to its last. For expressions anchored at both ends ("^…$",
+// as every one Translate writes) that is whether some text matches both.
+func (r *Regex) Intersects(s *Regex) bool {
+	_, ok := r.witness(s)
+	return ok
+}
+
+// witness returns a shortest text that both match from first to last byte.
+func (r *Regex) witness(s *Regex) (string, bool) {
+	type state struct {
+		p, q       int
+		start, end bool // no byte read yet; a '$' was passed (no byte may follow)
+	}
+	type from struct {
+		prev state
+		b    int // the byte read to get here, -1 for none
+	}
+	seen := map[state]from{}
+	first := state{start: true}
+	seen[first] = from{prev: first, b: -1}
+	queue := []state{first}
+	push := func(st, prev state, b int) {
+		if _, ok := seen[st]; !ok {
+			seen[st] = from{prev: prev, b: b}
+			queue = append(queue, st)
+		}
+	}
+	for len(queue) > 0 {
+		st := queue[0]
+		queue = queue[1:]
+		a, b := r.prog[st.p], s.prog[st.q]
+		if a.op == iMatch && b.op == iMatch {
+			var text []byte
+			for cur := st; cur != first; cur = seen[cur].prev {
+				if f := seen[cur]; f.b >= 0 {
+					text = append(text, byte(f.b))
+				}
+			}
+			slices.Reverse(text)
+			return string(text), true
+		}
+		// Moves of one side that read no byte.
+		for side, in := range []inst{a, b} {
+			pc := st.p
+			if side == 1 {
+				pc = st.q
+			}
+			move := func(to int, end bool) {
+				n := st
+				if side == 0 {
+					n.p = to
+				} else {
+					n.q = to
+				}
+				n.end = n.end || end
+				push(n, st, -1)
+			}
+			switch in.op {
+			case iJmp:
+				move(in.x, false)
+			case iSplit:
+				move(in.x, false)
+				move(in.y, false)
+			case iBegin:
+				if st.start {
+					move(pc+1, false)
+				}
+			case iEnd:
+				move(pc+1, true)
+			}
+		}
+		// Both read the same byte.
+		if a.op == iSet && b.op == iSet && !st.end {
+			for c := 0; c < 256; c++ {
+				if a.set.has(byte(c)) && b.set.has(byte(c)) {
+					push(state{p: st.p + 1, q: st.q + 1}, st, c)
+					break
+				}
+			}
+		}
+	}
+	return "", false
 }

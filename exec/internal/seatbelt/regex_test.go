@@ -336,3 +336,48 @@ func TestProfileRegexesAgainstPOSIX(t *testing.T) {
 		t.Errorf("only %d regexes in the profile, want ≥ 40", n)
 	}
 }
+
+// TestIntersects checks Intersects on generated expressions: a witness
+// it finds matches both, and when it finds none, no short text matches
+// both.
+func TestIntersects(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	// Every text over a small alphabet, up to 4 bytes.
+	texts := []string{""}
+	for n, prev := 0, []string{""}; n < 4; n++ {
+		var next []string
+		for _, p := range prev {
+			for _, c := range "a/]" {
+				next = append(next, p+string(c))
+			}
+		}
+		texts = append(texts, next...)
+		prev = next
+	}
+	both := 0
+	for range 1500 {
+		e1, e2 := "^("+genRegexDepth(r, 1)+")$", "^("+genRegexDepth(r, 1)+")$"
+		a, err1 := CompileRegex(e1)
+		b, err2 := CompileRegex(e2)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("CompileRegex: %v, %v", err1, err2)
+		}
+		w, ok := a.witness(b)
+		if ok {
+			both++
+			if !a.Match(w) || !b.Match(w) {
+				t.Fatalf("witness %q of %q and %q does not match both", w, e1, e2)
+			}
+			continue
+		}
+		for _, x := range texts {
+			if a.Match(x) && b.Match(x) {
+				t.Fatalf("%q matches %q and %q, but Intersects found nothing", x, e1, e2)
+			}
+		}
+	}
+	if both < 100 || both > 1400 {
+		t.Errorf("%d of 1500 pairs intersect: the generator tests too little of one side", both)
+	}
+}

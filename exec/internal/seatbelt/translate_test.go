@@ -21,6 +21,8 @@ func TestNegationsListed(t *testing.T) {
 	}{
 		{"after", []IgnoreFile{{Dir: "/p", Name: ".gitignore", Content: []byte("*.log\n!keep.log\n")}},
 			[]string{".gitignore:2"}, []string{"keep.log", "a/keep.log"}},
+		{"disjoint", []IgnoreFile{{Dir: "/p", Name: ".gitignore", Content: []byte("*.log\n!README.md\n/a/*.key\n!b/x.key\n")}},
+			nil, nil},
 		{"before", []IgnoreFile{{Dir: "/p", Name: ".gitignore", Content: []byte("!keep.log\n*.log\n")}},
 			nil, []string{"keep.log"}},
 		{"nested-deeper", []IgnoreFile{
@@ -36,7 +38,11 @@ func TestNegationsListed(t *testing.T) {
 			{Dir: "/p/y", Name: "y/.gitignore", Content: []byte("!a.key\n")}},
 			nil, nil},
 		{"dir-then-inside", []IgnoreFile{{Dir: "/p", Name: ".gitignore", Content: []byte("secrets/\n!secrets/keep.txt\n")}},
+			nil, []string{"secrets/keep.txt"}},
+		{"contents-then-inside", []IgnoreFile{{Dir: "/p", Name: ".gitignore", Content: []byte("secrets/*\n!secrets/keep.txt\n")}},
 			[]string{".gitignore:2"}, []string{"secrets/keep.txt"}},
+		{"reinclude-dir", []IgnoreFile{{Dir: "/p", Name: ".gitignore", Content: []byte("*.d\n!keep.d/\n!keep.d/x\n")}},
+			[]string{".gitignore:2"}, []string{"keep.d/x", "keep.d/y"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
