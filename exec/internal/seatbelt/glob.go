@@ -85,10 +85,13 @@ type Translation struct {
 
 // Translate turns ignore files into rules that hide what git would
 // ignore, as `git check-ignore` decides it, given every file of the
-// project's ignore files; nested ones may be given in any order. A
-// negation that could give back something an earlier pattern hides is
-// not honoured (see [Negation]); otherwise the rules hide exactly the
-// paths git ignores, and everything under an ignored directory.
+// project's ignore files; nested ones may be given in any order. No
+// negation is honoured: the rules hide exactly the paths git ignores,
+// everything under an ignored directory, and the paths negations would
+// give back. Those negations are listed (see [Negation]): each one that
+// names a path an earlier pattern (one it could override) names too.
+// The list may hold a negation git does not honour either (it cannot
+// give back a file below an excluded directory), never leaves one out.
 //
 // Its error is a directory that is not absolute, or a NUL byte.
 func Translate(files []IgnoreFile, opts TranslateOptions) (*Translation, error) {
