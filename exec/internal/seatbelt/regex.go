@@ -3,6 +3,7 @@ package seatbelt
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -50,10 +51,8 @@ func (s byteSet) not() byteSet {
 }
 func (s byteSet) count() int {
 	n := 0
-	for c := 0; c < 256; c++ {
-		if s.has(byte(c)) {
-			n++
-		}
+	for _, w := range s {
+		n += bits.OnesCount64(w)
 	}
 	return n
 }
