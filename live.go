@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -205,7 +206,7 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
 	for _, pt := range p.IgnorePatterns() {
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
-	protected, fold := gitProtected(root) // where git really keeps its config and hooks, and its core.ignorecase
+	protected, fold := gitdir.Protected(root) // where git really keeps its config and hooks, and its core.ignorecase
 	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline, MaxEntries: maxEntries, FoldCase: fold})
 	if err != nil {
 		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cmdguard/cmdguard/exec"
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -80,7 +81,7 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
 	m, err := ignore.Load(g.root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries,
-		FoldCase: gitFoldCase(g.root)})
+		FoldCase: gitdir.FoldCase(g.root)})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("hide patterns: %w", err)
 	}
@@ -412,7 +413,7 @@ const (
 // are the policy and ignore files found in the project, and dirs its
 // directories as they are (see projectFiles).
 func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (ps []protectedPath, files []string, dirs map[string]dirSnap, err error) {
-	places, common, _ := gitPlaces(g.root)
+	places, common, _ := gitdir.Places(g.root)
 	if common != "" {
 		// A missing hooks directory is created empty, so that it is
 		// protected rather than creatable with a hook in it.
@@ -421,10 +422,10 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 		}
 	}
 	for _, pl := range places {
-		if fi, err := os.Stat(pl.path); err == nil && fi.IsDir() && !pl.tree {
+		if fi, err := os.Stat(pl.Path); err == nil && fi.IsDir() && !pl.Tree {
 			continue // a git directory itself stays writable: git writes its objects and index there
 		}
-		ps = append(ps, protectedPath{pl.path, whyGit})
+		ps = append(ps, protectedPath{pl.Path, whyGit})
 	}
 	// The policy file: the one loaded, or where one would take over from
 	// the embedded default.
