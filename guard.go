@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cmdguard/cmdguard/internal/analysis"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -315,27 +316,15 @@ func failedCtx(err error) Decision {
 func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
-	k := newMemoKey(req.Command, cwd, base, added)
-	h := st.memo.hash(&k)
-	e, again := st.memo.get(&k, h)
-	reused := e != nil
-	if !reused {
-		e = analyse(&k, added, st.policy, g.root)
-		if again {
-			st.memo.put(h, e)
-		}
-	}
-	in := e.newInput(!reused && !again) // an entry nobody else sees is used up
-	if reused && st.policy.HasRego() {
-		in.Prepared = e.prepared(st.policy)
-	}
+	k := analysis.NewKey(req.Command, cwd, base, added)
+	in, cmds := st.memo.Input(&k, added, st.policy, g.root)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
 	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
 		sb := st.policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	for i := range e.a.Commands {
-		g.files(st, &e.a.Commands[i], &in.Commands[i], &in.Findings)
+	for i := range cmds {
+		g.files(st, &cmds[i], &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
@@ -355,13 +344,6 @@ func (g *Guard) files(st *snapshot, c *parser.Command, out *policy.Command, find
 	for _, u := range c.Unknown {
 		g.unknownRef(st, c, u, findings)
 	}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
 
 // globOptions reports a glob argument that matches a file whose name

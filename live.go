@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/analysis"
 	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -55,8 +56,8 @@ type snapshot struct {
 	// apart).
 	protected []string
 	// memo remembers the analyses of the command strings checked with
-	// this snapshot's policy (see memo.go); nil remembers nothing.
-	memo *memo
+	// this snapshot's policy (see package analysis); nil remembers nothing.
+	memo *analysis.Memo
 }
 
 // watchedFile is one file a policy was loaded from, as it was.
@@ -211,7 +212,7 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
 	if err != nil {
 		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
-	st := &snapshot{policy: p, ign: m, memo: newMemo()}
+	st := &snapshot{policy: p, ign: m, memo: analysis.NewMemo()}
 	st.protected = protected
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
