@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/refcheck"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -323,79 +323,11 @@ func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
 		sb := st.policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
+	rc := refcheck.Checker{Root: g.root, Ign: st.ign, Protected: st.protected}
 	for i := range cmds {
-		g.files(st, &cmds[i], &in.Commands[i], &in.Findings)
+		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
-
-// files checks the file references of one analysed command (c is read
-// only: it may be the memo's) into out.Files and findings.
-func (g *Guard) files(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
-	var gl globs // each glob expanded once, for both checks
-	if !c.CwdDynamic {
-		g.globOptions(c, &gl, findings)
-	}
-	for i := range c.Files {
-		out.Files = g.fileRef(st, c, &c.Files[i], &gl, out.Files, findings)
-	}
-	for _, u := range c.Unknown {
-		g.unknownRef(st, c, u, findings)
-	}
-}
-
-// globOptions reports a glob argument that matches a file whose name
-// starts with "-": bash passes the name, and the program reads it as an
-// option the gate never saw (sort * next to a file named -o.gitignore
-// runs sort -o.gitignore, which overwrites .gitignore; tar * next to
-// --checkpoint-action=exec=… runs a program). A literal "--" before it
-// does not help: find reads "find -- *" next to a file named -delete as
-// "find -delete", deleting the tree. A pattern that starts with a literal
-// character cannot match such a name.
-func (g *Guard) globOptions(c *parser.Command, gl *globs, findings *[]policy.Finding) {
-	for i := 1; i < len(c.Argv); i++ {
-		w := &c.Argv[i]
-		if !w.Glob || w.Pattern == "" || strings.IndexByte("*?[", w.Pattern[0]) < 0 {
-			continue
-		}
-		matches, err := gl.expand(w.Pattern, c.Cwd)
-		if err != nil {
-			// Unknown is not harmless: the word may be an option.
-			*findings = append(*findings, policy.Finding{Rule: "ignore.unknown_ref", Pos: pos(w.Pos),
-				Message: "cannot expand " + quote(w.Value) + " to see whether it names a file that reads as an option: " + err.Error()})
-			continue
-		}
-		for _, m := range matches {
-			if strings.HasPrefix(m, "-") {
-				*findings = append(*findings, policy.Finding{Rule: "path.glob_option", Pos: pos(w.Pos),
-					Message: "the glob " + quote(w.Value) + " matches " + quote(m) + ", which " + filepath.Base(c.Args[0]) + " reads as an option, not a file (name it ./" + w.Value + ")"})
-				break
-			}
-		}
-	}
-}
-
-// globs are the glob expansions of one command's check, so that the
-// option check and the file references read a directory once.
-type globs []globbed
-
-type globbed struct {
-	pat, dir string
-	names    []string
-	err      error
-}
-
-// expand returns parser.Glob(pat, dir), expanding each pattern and
-// directory once per check.
-func (gl *globs) expand(pat, dir string) ([]string, error) {
-	for _, e := range *gl {
-		if e.pat == pat && e.dir == dir {
-			return e.names, e.err
-		}
-	}
-	names, err := parser.Glob(pat, dir, os.ReadDir)
-	*gl = append(*gl, globbed{pat, dir, names, err})
-	return names, err
-}
