@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/internal/refcheck"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
@@ -147,7 +148,7 @@ func Open(dir string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(&source{root: root, path: filepath.Join(root, policy.FileName), optional: true})
+	return open(&source{live.Source{Root: root, Path: filepath.Join(root, policy.FileName), Optional: true}})
 }
 
 // OpenPolicy builds the Guard for the policy file at path; the project
@@ -161,7 +162,7 @@ func OpenPolicy(path string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(&source{root: root, path: path})
+	return open(&source{live.Source{Root: root, Path: path}})
 }
 
 // New builds a Guard from a compiled policy for the project at root (an
@@ -175,7 +176,7 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(&source{root: root, fixed: p})
+	return open(&source{live.Source{Root: root, Fixed: p}})
 }
 
 func realRoot(root string) (string, error) {
@@ -190,13 +191,24 @@ func realRoot(root string) (string, error) {
 }
 
 // open loads the source once: a policy or root ignore file that does not
-// load is an error here, and a deny reason at later checks.
+// load is an error here, and a deny reason at later checks. Policy files
+// load with PolicyOptions.
 func open(src *source) (*Guard, error) {
+	if src.Options == nil {
+		src.Options = PolicyOptions()
+	}
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.root, src: src, procs: &procSet{}}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}}, nil
 }
+
+// source is where the Guard's policy and ignore files come from, kept
+// current by package live.
+type source struct{ live.Source }
+
+// current returns the snapshot a check uses (see live.Source.Current).
+func (s *source) current() (*live.Snapshot, error) { return s.Current() }
 
 // findRoot returns the nearest directory at or above dir that holds .git,
 // else dir.
@@ -222,8 +234,8 @@ func (g *Guard) Policy() *policy.Policy {
 	if g == nil || g.src == nil {
 		return nil
 	}
-	if st := g.src.cur.Load(); st != nil {
-		return st.policy
+	if st := g.src.Last(); st != nil {
+		return st.Policy
 	}
 	return nil
 }
@@ -278,9 +290,9 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 	g.stage("policy")
 	var pd policy.Decision
 	if explain {
-		pd, d.Trace = st.policy.Explain(ctx, in)
+		pd, d.Trace = st.Policy.Explain(ctx, in)
 	} else {
-		pd = st.policy.Evaluate(ctx, in)
+		pd = st.Policy.Evaluate(ctx, in)
 	}
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), nil, err
@@ -291,7 +303,7 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		// but an allow must always name what it allows.
 		return failed("gate.error", "allow without a command"), nil, errors.New("cmdguard: allow without a command")
 	}
-	return d, st.policy, nil
+	return d, st.Policy, nil
 }
 
 func (g *Guard) stage(name string) {
@@ -313,17 +325,17 @@ func failedCtx(err error) Decision {
 
 // input runs the analysis (or takes it from the snapshot's memo) and the
 // file checks, and builds the policy input.
-func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
+func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
 	k := analysis.NewKey(req.Command, cwd, base, added)
-	in, cmds := st.memo.Input(&k, added, st.policy, g.root)
+	in, cmds := st.Memo.Input(&k, added, st.Policy, g.root)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
 	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
-		sb := st.policy.Sandbox()
+		sb := st.Policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	rc := refcheck.Checker{Root: g.root, Ign: st.ign, Protected: st.protected}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -123,7 +124,7 @@ func memoRequest(root, cmd string) Request {
 func entryOf(g *Guard, req Request) (*analysis.Entry, *analysis.Key) {
 	base, added := req.env()
 	k := analysis.NewKey(req.Command, g.cwd(req.Cwd), base, added)
-	return g.src.cur.Load().memo.Peek(&k), &k
+	return g.src.Last().Memo.Peek(&k), &k
 }
 
 // mutate changes every element of every list of d, as a careless caller
@@ -389,7 +390,7 @@ func TestMemoPolicyEdit(t *testing.T) {
 	root := memoProject(t)
 	path := filepath.Join(root, ".cmdguard.yaml")
 	writeTestFile(t, root, ".cmdguard.yaml", "version: 1\nallow: [git status]\n")
-	g, err := open(&source{root: root, path: path, racy: time.Millisecond})
+	g, err := open(&source{live.Source{Root: root, Path: path, Racy: time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,7 +420,7 @@ func TestMemoBounded(t *testing.T) {
 	root := memoProject(t)
 	g := mustNew(t, memoPolicies(t, root)["default"], root)
 	ctx := context.Background()
-	m := g.src.cur.Load().memo
+	m := g.src.Last().Memo
 	for i := range 3 * analysis.MaxEntries {
 		g.Check(ctx, Request{Command: fmt.Sprintf("git status && head -%d src/main.go", i), BaseEnv: []string{}})
 	}
