@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/internal/sandboxplan"
+	"github.com/cmdguard/cmdguard/policy"
 )
 
 // RunRequest is a command to check and, if the gate lets it, run.
@@ -235,4 +238,32 @@ func (g *Guard) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// sandbox returns the sandbox a command of req runs in, or nil when the
+// policy does not ask for one and req does not force it. A sandbox that
+// could not be worked out carries the reason in its Err, which the
+// executor handles as a failure to set it up (refused when required).
+func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
+	cfg := pol.Sandbox()
+	if !cfg.Enabled && !req.Sandbox {
+		return nil
+	}
+	env := req.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	pl := sandboxplan.New(g.root, pol, sandboxplan.Homes(append(slices.Clip(env), req.Env...)))
+	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required,
+		Hide: pl.Hide, Protect: pl.Protect, Absent: pl.Absent, Err: pl.Err}
+	if after := pl.After; after != nil {
+		sb.After = func() []exec.Quarantined {
+			var out []exec.Quarantined
+			for _, q := range after() {
+				out = append(out, exec.Quarantined(q))
+			}
+			return out
+		}
+	}
+	return sb
 }
