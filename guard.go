@@ -179,6 +179,17 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 	return open(&source{live.Source{Root: root, Fixed: p}})
 }
 
+// PolicyOptions returns the options to load a policy for a [Guard] with
+// (policy.Parse(name, data, dir, cmdguard.PolicyOptions()...)): its deny
+// and ask rules then match every spelling of their options as the
+// parser's program table reads them (rm -fr, rm --recursive --force, git
+// branch --delete --force for git branch -D). A policy loaded without
+// them matches such a rule wider, on any option word (see
+// [policy.Spelling]). The Guard loads its own policy files with them.
+func PolicyOptions() []policy.LoadOption {
+	return []policy.LoadOption{policy.WithSpelling(parser.Spelling)}
+}
+
 func realRoot(root string) (string, error) {
 	root, err := filepath.Abs(root)
 	if err != nil {
@@ -323,8 +334,9 @@ func failedCtx(err error) Decision {
 	return failed("gate.error", "check cancelled: "+err.Error())
 }
 
-// input runs the analysis (or takes it from the snapshot's memo) and the
-// file checks, and builds the policy input.
+// input builds the policy input of req: the analysis of the command
+// (package analysis; taken from the snapshot's memo when it holds it),
+// then the file checks of every command found (package refcheck).
 func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
