@@ -178,13 +178,13 @@ func Analyse(k *Key, added []string, p *policy.Policy, root string) *Entry {
 // be the slice k was built from. The memo must be used with p and root
 // alone.
 func (m *Memo) Input(k *Key, added []string, p *policy.Policy, root string) (*policy.Input, []parser.Command) {
-	h := m.Hash(k)
-	e, again := m.Get(k, h)
+	h := m.hash(k)
+	e, again := m.get(k, h)
 	reused := e != nil
 	if !reused {
 		e = Analyse(k, added, p, root)
 		if again {
-			m.Put(h, e)
+			m.put(h, e)
 		}
 	}
 	in := e.newInput(!reused && !again) // an entry nobody else sees is used up
@@ -286,9 +286,9 @@ const seenSlots = 4096
 // NewMemo returns an empty memo.
 func NewMemo() *Memo { return &Memo{cur: map[uint64]*Entry{}, seed: maphash.MakeSeed()} }
 
-// Get returns the entry of k, or nil and whether k was seen before: then
-// its analysis is worth keeping (Put). h is k's hash (Memo.Hash).
-func (m *Memo) Get(k *Key, h uint64) (e *Entry, again bool) {
+// get returns the entry of k, or nil and whether k was seen before: then
+// its analysis is worth keeping (put). h is k's hash (Memo.hash).
+func (m *Memo) get(k *Key, h uint64) (e *Entry, again bool) {
 	if m == nil || len(k.src) > MaxSource {
 		return nil, false
 	}
@@ -310,8 +310,8 @@ func (m *Memo) Get(k *Key, h uint64) (e *Entry, again bool) {
 	return nil, false
 }
 
-// Hash hashes every field of k (0 for a nil memo).
-func (m *Memo) Hash(k *Key) uint64 {
+// hash hashes every field of k (0 for a nil memo).
+func (m *Memo) hash(k *Key) uint64 {
 	if m == nil || len(k.src) > MaxSource {
 		return 0
 	}
@@ -325,8 +325,8 @@ func (m *Memo) Hash(k *Key) uint64 {
 	return h.Sum64()
 }
 
-// Put remembers e as the analysis of its key, whose hash is h.
-func (m *Memo) Put(h uint64, e *Entry) {
+// put remembers e as the analysis of its key, whose hash is h.
+func (m *Memo) put(h uint64, e *Entry) {
 	if m == nil || len(e.key.src) > MaxSource || e.weight > MaxWeight {
 		return
 	}
@@ -352,7 +352,7 @@ func (m *Memo) add(h uint64, e *Entry) {
 
 // Peek returns the entry of k without counting a use, for tests.
 func (m *Memo) Peek(k *Key) *Entry {
-	h := m.Hash(k)
+	h := m.hash(k)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, gen := range []map[uint64]*Entry{m.cur, m.old} {

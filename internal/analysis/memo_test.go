@@ -48,18 +48,18 @@ func TestMemoCollision(t *testing.T) {
 	a, b := Key{src: "cat a"}, Key{src: "cat .env"}
 	ea, eb := &Entry{key: a, weight: 1}, &Entry{key: b, weight: 1}
 	const h = 42 // as if both keys hashed alike
-	m.Put(h, ea)
-	if e, _ := m.Get(&b, h); e != nil {
+	m.put(h, ea)
+	if e, _ := m.get(&b, h); e != nil {
 		t.Fatalf("get(%q) = the entry of %q", b.src, e.key.src)
 	}
-	if e, _ := m.Get(&a, h); e != ea {
+	if e, _ := m.get(&a, h); e != ea {
 		t.Fatalf("get(%q) = %v, want its entry", a.src, e)
 	}
-	m.Put(h, eb)
-	if e, _ := m.Get(&a, h); e != nil {
+	m.put(h, eb)
+	if e, _ := m.get(&a, h); e != nil {
 		t.Fatalf("after a colliding put, get(%q) = the entry of %q", a.src, e.key.src)
 	}
-	if e, _ := m.Get(&b, h); e != eb {
+	if e, _ := m.get(&b, h); e != eb {
 		t.Fatalf("get(%q) = %v, want its entry", b.src, e)
 	}
 	if n, w := m.Len(); n != 1 || w != 1 {
