@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 
+	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/live"
+	"github.com/cmdguard/cmdguard/internal/refcheck"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -146,7 +148,7 @@ func Open(dir string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(&source{root: root, path: filepath.Join(root, policy.FileName), optional: true})
+	return open(&source{live.Source{Root: root, Path: filepath.Join(root, policy.FileName), Optional: true}})
 }
 
 // OpenPolicy builds the Guard for the policy file at path; the project
@@ -160,7 +162,7 @@ func OpenPolicy(path string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(&source{root: root, path: path})
+	return open(&source{live.Source{Root: root, Path: path}})
 }
 
 // New builds a Guard from a compiled policy for the project at root (an
@@ -174,7 +176,18 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return open(&source{root: root, fixed: p})
+	return open(&source{live.Source{Root: root, Fixed: p}})
+}
+
+// PolicyOptions returns the options to load a policy for a [Guard] with
+// (policy.Parse(name, data, dir, cmdguard.PolicyOptions()...)): its deny
+// and ask rules then match every spelling of their options as the
+// parser's program table reads them (rm -fr, rm --recursive --force, git
+// branch --delete --force for git branch -D). A policy loaded without
+// them matches such a rule wider, on any option word (see
+// [policy.Spelling]). The Guard loads its own policy files with them.
+func PolicyOptions() []policy.LoadOption {
+	return []policy.LoadOption{policy.WithSpelling(parser.Spelling)}
 }
 
 func realRoot(root string) (string, error) {
@@ -189,13 +202,24 @@ func realRoot(root string) (string, error) {
 }
 
 // open loads the source once: a policy or root ignore file that does not
-// load is an error here, and a deny reason at later checks.
+// load is an error here, and a deny reason at later checks. Policy files
+// load with PolicyOptions.
 func open(src *source) (*Guard, error) {
+	if src.Options == nil {
+		src.Options = PolicyOptions()
+	}
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.root, src: src, procs: &procSet{}}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}}, nil
 }
+
+// source is where the Guard's policy and ignore files come from, kept
+// current by package live.
+type source struct{ live.Source }
+
+// current returns the snapshot a check uses (see live.Source.Current).
+func (s *source) current() (*live.Snapshot, error) { return s.Current() }
 
 // findRoot returns the nearest directory at or above dir that holds .git,
 // else dir.
@@ -221,8 +245,8 @@ func (g *Guard) Policy() *policy.Policy {
 	if g == nil || g.src == nil {
 		return nil
 	}
-	if st := g.src.cur.Load(); st != nil {
-		return st.policy
+	if st := g.src.Last(); st != nil {
+		return st.Policy
 	}
 	return nil
 }
@@ -277,9 +301,9 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 	g.stage("policy")
 	var pd policy.Decision
 	if explain {
-		pd, d.Trace = st.policy.Explain(ctx, in)
+		pd, d.Trace = st.Policy.Explain(ctx, in)
 	} else {
-		pd = st.policy.Evaluate(ctx, in)
+		pd = st.Policy.Evaluate(ctx, in)
 	}
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), nil, err
@@ -290,7 +314,7 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		// but an allow must always name what it allows.
 		return failed("gate.error", "allow without a command"), nil, errors.New("cmdguard: allow without a command")
 	}
-	return d, st.policy, nil
+	return d, st.Policy, nil
 }
 
 func (g *Guard) stage(name string) {
@@ -310,110 +334,24 @@ func failedCtx(err error) Decision {
 	return failed("gate.error", "check cancelled: "+err.Error())
 }
 
-// input runs the analysis (or takes it from the snapshot's memo) and the
-// file checks, and builds the policy input.
-func (g *Guard) input(req Request, st *snapshot) (*policy.Input, error) {
+// input builds the policy input of req: the analysis of the command
+// (package analysis; taken from the snapshot's memo when it holds it),
+// then the file checks of every command found (package refcheck).
+func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 	cwd := g.cwd(req.Cwd)
 	base, added := req.env()
-	k := newMemoKey(req.Command, cwd, base, added)
-	h := st.memo.hash(&k)
-	e, again := st.memo.get(&k, h)
-	reused := e != nil
-	if !reused {
-		e = analyse(&k, added, st.policy, g.root)
-		if again {
-			st.memo.put(h, e)
-		}
-	}
-	in := e.newInput(!reused && !again) // an entry nobody else sees is used up
-	if reused && st.policy.HasRego() {
-		in.Prepared = e.prepared(st.policy)
-	}
+	k := analysis.NewKey(req.Command, cwd, base, added)
+	in, cmds := st.Memo.Input(&k, added, st.Policy, g.root)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
 	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
-		sb := st.policy.Sandbox()
+		sb := st.Policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	for i := range e.a.Commands {
-		g.files(st, &e.a.Commands[i], &in.Commands[i], &in.Findings)
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
+	for i := range cmds {
+		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
 	return in, nil
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
-
-// files checks the file references of one analysed command (c is read
-// only: it may be the memo's) into out.Files and findings.
-func (g *Guard) files(st *snapshot, c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
-	var gl globs // each glob expanded once, for both checks
-	if !c.CwdDynamic {
-		g.globOptions(c, &gl, findings)
-	}
-	for i := range c.Files {
-		out.Files = g.fileRef(st, c, &c.Files[i], &gl, out.Files, findings)
-	}
-	for _, u := range c.Unknown {
-		g.unknownRef(st, c, u, findings)
-	}
-}
-
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-// globOptions reports a glob argument that matches a file whose name
-// starts with "-": bash passes the name, and the program reads it as an
-// option the gate never saw (sort * next to a file named -o.gitignore
-// runs sort -o.gitignore, which overwrites .gitignore; tar * next to
-// --checkpoint-action=exec=… runs a program). A literal "--" before it
-// does not help: find reads "find -- *" next to a file named -delete as
-// "find -delete", deleting the tree. A pattern that starts with a literal
-// character cannot match such a name.
-func (g *Guard) globOptions(c *parser.Command, gl *globs, findings *[]policy.Finding) {
-	for i := 1; i < len(c.Argv); i++ {
-		w := &c.Argv[i]
-		if !w.Glob || w.Pattern == "" || strings.IndexByte("*?[", w.Pattern[0]) < 0 {
-			continue
-		}
-		matches, err := gl.expand(w.Pattern, c.Cwd)
-		if err != nil {
-			// Unknown is not harmless: the word may be an option.
-			*findings = append(*findings, policy.Finding{Rule: "ignore.unknown_ref", Pos: pos(w.Pos),
-				Message: "cannot expand " + quote(w.Value) + " to see whether it names a file that reads as an option: " + err.Error()})
-			continue
-		}
-		for _, m := range matches {
-			if strings.HasPrefix(m, "-") {
-				*findings = append(*findings, policy.Finding{Rule: "path.glob_option", Pos: pos(w.Pos),
-					Message: "the glob " + quote(w.Value) + " matches " + quote(m) + ", which " + filepath.Base(c.Args[0]) + " reads as an option, not a file (name it ./" + w.Value + ")"})
-				break
-			}
-		}
-	}
-}
-
-// globs are the glob expansions of one command's check, so that the
-// option check and the file references read a directory once.
-type globs []globbed
-
-type globbed struct {
-	pat, dir string
-	names    []string
-	err      error
-}
-
-// expand returns parser.Glob(pat, dir), expanding each pattern and
-// directory once per check.
-func (gl *globs) expand(pat, dir string) ([]string, error) {
-	for _, e := range *gl {
-		if e.pat == pat && e.dir == dir {
-			return e.names, e.err
-		}
-	}
-	names, err := parser.Glob(pat, dir, os.ReadDir)
-	*gl = append(*gl, globbed{pat, dir, names, err})
-	return names, err
-}

@@ -71,9 +71,9 @@ func (g *Guard) lintIgnoreFiles(file string) []policy.Diagnostic {
 	if err != nil {
 		return ignoreDiagnostics(err, g.root, file)
 	}
-	names := st.policy.IgnoreFiles()
+	names := st.Policy.IgnoreFiles()
 	var diags []policy.Diagnostic
-	for _, pt := range st.policy.IgnorePatterns() {
+	for _, pt := range st.Policy.IgnorePatterns() {
 		if w := ignore.PatternWarning(ignore.Pattern{Text: pt.Pattern, Source: pt.Source}); w != nil {
 			diags = append(diags, warningDiagnostic(w, g.root, file))
 		}
@@ -102,7 +102,7 @@ func (g *Guard) lintIgnoreFiles(file string) []policy.Diagnostic {
 			}
 			// Matching a name in the directory reads every ignore file on
 			// the way to it; one below an ignored directory is not read.
-			if _, err := st.ign.MatchErr(filepath.Join(p, "cmdguard-lint-probe"), false); err != nil {
+			if _, err := st.Ign.MatchErr(filepath.Join(p, "cmdguard-lint-probe"), false); err != nil {
 				if d := ignoreDiagnostics(err, g.root, file); len(d) > 0 && !seen[d[0].File] {
 					seen[d[0].File] = true
 					diags = append(diags, d...)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -86,7 +87,7 @@ func testLivePolicy(t *testing.T, window time.Duration) {
 	path := filepath.Join(root, ".cmdguard.yaml")
 	writeTestFile(t, root, ".cmdguard.yaml", "version: 1\nallow: [ls]\n")
 	r, _ := realRoot(root)
-	g, err := open(&source{root: r, path: path, racy: window})
+	g, err := open(&source{live.Source{Root: r, Path: path, Racy: window}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestWalkLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, _ := realRoot(root)
-	g, err := open(&source{root: r, fixed: p, max: 50})
+	g, err := open(&source{live.Source{Root: r, Fixed: p, Max: 50}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/cmdguard/cmdguard/parser"
+	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -120,10 +121,10 @@ func memoRequest(root, cmd string) Request {
 }
 
 // entryOf returns the memo entry of req on g's current snapshot.
-func entryOf(g *Guard, req Request) (*memoEntry, *memoKey) {
+func entryOf(g *Guard, req Request) (*analysis.Entry, *analysis.Key) {
 	base, added := req.env()
-	k := newMemoKey(req.Command, g.cwd(req.Cwd), base, added)
-	return g.src.cur.Load().memo.peek(&k), &k
+	k := analysis.NewKey(req.Command, g.cwd(req.Cwd), base, added)
+	return g.src.Last().Memo.Peek(&k), &k
 }
 
 // mutate changes every element of every list of d, as a careless caller
@@ -208,8 +209,8 @@ func TestMemoSameDecision(t *testing.T) {
 			}
 			e, k := entryOf(g, req)
 			_, added := req.env()
-			want := analyse(k, added, p, root)
-			if diff := cmp.Diff(want, e, cmp.AllowUnexported(memoEntry{}, memoKey{}), cmpopts.IgnoreFields(memoEntry{}, "prep")); diff != "" {
+			want := analysis.Analyse(k, added, p, root)
+			if diff := cmp.Diff(want, e, cmp.AllowUnexported(analysis.Entry{}, analysis.Key{}), cmpopts.IgnoreFields(analysis.Entry{}, "prep")); diff != "" {
 				t.Errorf("%s: memo entry of %q changed (-fresh +memo):\n%s", name, cmd, diff)
 			}
 		}
@@ -389,7 +390,7 @@ func TestMemoPolicyEdit(t *testing.T) {
 	root := memoProject(t)
 	path := filepath.Join(root, ".cmdguard.yaml")
 	writeTestFile(t, root, ".cmdguard.yaml", "version: 1\nallow: [git status]\n")
-	g, err := open(&source{root: root, path: path, racy: time.Millisecond})
+	g, err := open(&source{live.Source{Root: root, Path: path, Racy: time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -419,85 +420,31 @@ func TestMemoBounded(t *testing.T) {
 	root := memoProject(t)
 	g := mustNew(t, memoPolicies(t, root)["default"], root)
 	ctx := context.Background()
-	m := g.src.cur.Load().memo
-	for i := range 3 * memoEntries {
+	m := g.src.Last().Memo
+	for i := range 3 * analysis.MaxEntries {
 		g.Check(ctx, Request{Command: fmt.Sprintf("git status && head -%d src/main.go", i), BaseEnv: []string{}})
 	}
-	if n, _ := m.len(); n != 0 {
-		t.Errorf("%d strings checked once each: the memo holds %d; want none", 3*memoEntries, n)
+	if n, _ := m.Len(); n != 0 {
+		t.Errorf("%d strings checked once each: the memo holds %d; want none", 3*analysis.MaxEntries, n)
 	}
-	for i := range 3*memoEntries + 7 {
+	for i := range 3*analysis.MaxEntries + 7 {
 		req := Request{Command: fmt.Sprintf("git status && tail -%d src/main.go", i), BaseEnv: []string{}}
 		g.Check(ctx, req)
 		g.Check(ctx, req)
 	}
-	if n, w := m.len(); n > 2*memoEntries || n < memoEntries || w > 2*memoWeight {
-		t.Errorf("memo holds %d entries weighing %d; want %d to %d entries, at most %d", n, w, memoEntries, 2*memoEntries, 2*memoWeight)
+	if n, w := m.Len(); n > 2*analysis.MaxEntries || n < analysis.MaxEntries || w > 2*analysis.MaxWeight {
+		t.Errorf("memo holds %d entries weighing %d; want %d to %d entries, at most %d", n, w, analysis.MaxEntries, 2*analysis.MaxEntries, 2*analysis.MaxWeight)
 	}
-	long := Request{Command: "echo " + strings.Repeat("a", memoMaxSource), BaseEnv: []string{}}
+	long := Request{Command: "echo " + strings.Repeat("a", analysis.MaxSource), BaseEnv: []string{}}
 	g.Check(ctx, long)
 	g.Check(ctx, long)
 	if e, _ := entryOf(g, long); e != nil {
 		t.Errorf("a command of %d bytes is remembered", len(long.Command))
 	}
 	// A heavy entry (many words) counts by its weight.
-	heavy := analyse(&memoKey{src: "echo" + strings.Repeat(" a", 2000)}, nil, memoPolicies(t, root)["default"], root)
-	if heavy.weight < 2000*80 {
-		t.Errorf("an analysis of 2000 words weighs %d", heavy.weight)
-	}
-}
-
-// TestMemoNoFileSystem: the parser never reads the file system nor the
-// host's environment — the memo depends on it. It must not import a
-// package that can.
-func TestMemoNoFileSystem(t *testing.T) {
-	t.Parallel()
-	_ = parser.Analyze // the package this is about
-	entries, err := os.ReadDir("parser")
-	if err != nil {
-		t.Fatal(err)
-	}
-	allowed := map[string]bool{"io/fs": true} // Glob's readDir parameter type; the caller reads
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		src, err := os.ReadFile(filepath.Join("parser", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, bad := range []string{`"os"`, `"syscall"`, `"golang.org/x/sys/unix"`, `"os/exec"`, `"io/ioutil"`, `"time"`, `"math/rand"`, `"math/rand/v2"`, `"io/fs"`} {
-			if strings.Contains(string(src), "\t"+bad+"\n") && !allowed[strings.Trim(bad, `"`)] {
-				t.Errorf("parser/%s imports %s: the analysis memo (memo.go) assumes the parser reads no file, clock or environment", name, bad)
-			}
-		}
-	}
-}
-
-// TestMemoCollision: an entry is used only for its own key, whatever the
-// hash says; a key with the same hash replaces it.
-func TestMemoCollision(t *testing.T) {
-	t.Parallel()
-	m := newMemo()
-	a, b := memoKey{src: "cat a"}, memoKey{src: "cat .env"}
-	ea, eb := &memoEntry{key: a, weight: 1}, &memoEntry{key: b, weight: 1}
-	const h = 42 // as if both keys hashed alike
-	m.put(h, ea)
-	if e, _ := m.get(&b, h); e != nil {
-		t.Fatalf("get(%q) = the entry of %q", b.src, e.key.src)
-	}
-	if e, _ := m.get(&a, h); e != ea {
-		t.Fatalf("get(%q) = %v, want its entry", a.src, e)
-	}
-	m.put(h, eb)
-	if e, _ := m.get(&a, h); e != nil {
-		t.Fatalf("after a colliding put, get(%q) = the entry of %q", a.src, e.key.src)
-	}
-	if e, _ := m.get(&b, h); e != eb {
-		t.Fatalf("get(%q) = %v, want its entry", b.src, e)
-	}
-	if n, w := m.len(); n != 1 || w != 1 {
-		t.Errorf("memo holds %d entries weighing %d; want 1, 1", n, w)
+	hk := analysis.NewKey("echo"+strings.Repeat(" a", 2000), "", nil, nil)
+	heavy := analysis.Analyse(&hk, nil, memoPolicies(t, root)["default"], root)
+	if heavy.Weight() < 2000*80 {
+		t.Errorf("an analysis of 2000 words weighs %d", heavy.Weight())
 	}
 }

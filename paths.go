@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/cmdguard/cmdguard/internal/refcheck"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -71,12 +72,13 @@ func (g *Guard) CheckFile(ctx context.Context, req FileRequest) (d Decision, err
 	c := &parser.Command{Args: argv, MatchArgv: argv, Cwd: cwd, Pos: parser.Pos{Line: 1, Col: 1}}
 	fr := &parser.FileRef{Path: filepath.Clean(req.Path), Pos: parser.Pos{Line: 1, Col: len(prog) + 5}, Kind: parser.RefArg, Write: req.Write, Recursive: req.Recursive && !req.Write}
 	var findings []policy.Finding
-	files := g.fileRef(st, c, fr, new(globs), []policy.File{}, &findings)
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
+	files := rc.FileRef(c, fr, new(refcheck.Globs), []policy.File{}, &findings)
 	d.Commands = []Command{{Argv: argv, MatchArgv: argv, Dynamic: make([]bool, len(argv)), Pos: pos(c.Pos),
 		Wrappers: []string{}, Redirects: []policy.Redirect{}, Cwd: cwd, Files: files}}
 	d.Verdict = Allow
 	for _, f := range findings {
-		v, src := st.policy.RuleVerdict(f.Rule)
+		v, src := st.Policy.RuleVerdict(f.Rule)
 		if src == "builtin" && f.Source != "" {
 			src = f.Source
 		}

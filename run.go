@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +15,10 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/internal/sandboxplan"
+	"github.com/cmdguard/cmdguard/policy"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // RunRequest is a command to check and, if the gate lets it, run.
@@ -141,6 +146,27 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	return d, p, err
 }
 
+// CommandLine returns the bash line that runs program with args, each
+// word quoted so that bash reads it back as exactly that word (ACP's
+// terminal/create sends {command, args}). With no args, program is
+// returned as it is: a whole shell line, which is what real agents send
+// in command. A word bash cannot carry (one holding a NUL byte) is an
+// error.
+func CommandLine(program string, args []string) (string, error) {
+	if len(args) == 0 {
+		return program, nil
+	}
+	words := make([]string, 0, 1+len(args))
+	for _, w := range append([]string{program}, args...) {
+		q, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			return "", fmt.Errorf("cmdguard: quote %q: %w", w, err)
+		}
+		words = append(words, q)
+	}
+	return strings.Join(words, " "), nil
+}
+
 // cwd resolves a request's working directory against the root.
 func (g *Guard) cwd(dir string) string {
 	switch {
@@ -235,4 +261,32 @@ func (g *Guard) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
+}
+
+// sandbox returns the sandbox a command of req runs in, or nil when the
+// policy does not ask for one and req does not force it. A sandbox that
+// could not be worked out carries the reason in its Err, which the
+// executor handles as a failure to set it up (refused when required).
+func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
+	cfg := pol.Sandbox()
+	if !cfg.Enabled && !req.Sandbox {
+		return nil
+	}
+	env := req.BaseEnv
+	if env == nil {
+		env = os.Environ()
+	}
+	pl := sandboxplan.New(g.root, pol, sandboxplan.Homes(append(slices.Clip(env), req.Env...)))
+	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required,
+		Hide: pl.Hide, Protect: pl.Protect, Absent: pl.Absent, Err: pl.Err}
+	if after := pl.After; after != nil {
+		sb.After = func() []exec.Quarantined {
+			var out []exec.Quarantined
+			for _, q := range after() {
+				out = append(out, exec.Quarantined(q))
+			}
+			return out
+		}
+	}
+	return sb
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
+	"github.com/cmdguard/cmdguard/internal/sandboxplan"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -651,57 +652,6 @@ func TestSandboxQuarantine(t *testing.T) {
 	}
 }
 
-// TestSandboxNewFiles: after a run, new policy and ignore files are found
-// in a directory that existed (and had not changed for a while), in new
-// directories, and in a directory put in the place of a known one, while
-// only the directories that changed are read again.
-func TestSandboxNewFiles(t *testing.T) {
-	t.Parallel()
-	root, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []string{"a/b", "c", "quiet/deep"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(root, "a/.cmdguardignore"), []byte("x\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(recentDir + 50*time.Millisecond) // the directories are no longer recent
-	names := []string{".cmdguardignore", ".cursorignore", ".cmdguard.yaml"}
-	files, dirs, err := projectFiles(root, names, 1000)
-	if err != nil || len(files) != 1 || len(dirs) != 6 {
-		t.Fatalf("start: %v %v %v", files, dirs, err)
-	}
-	for _, s := range dirs {
-		if s.recent {
-			t.Fatalf("a directory is still recent: %+v", dirs)
-		}
-	}
-	w := &watch{root: root, names: names, files: map[string]bool{files[0]: true}, dirs: dirs}
-	if got, err := w.newFiles(); len(got) != 0 || err != nil {
-		t.Fatalf("nothing changed: %v %v", got, err)
-	}
-	script := `set -e
-		echo '!x' > a/b/.cmdguardignore
-		echo y > a/.cmdguardignore
-		echo note > quiet/deep/notes.txt
-		mkdir -p d/e && echo '!x' > d/e/.cursorignore
-		mv c c.old && mkdir c && echo 'version: 1' > c/.cmdguard.yaml`
-	cmd := osexec.Command("bash", "-c", script)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
-	}
-	got, err := w.newFiles()
-	want := []string{filepath.Join(root, "a/b/.cmdguardignore"), filepath.Join(root, "c/.cmdguard.yaml"), filepath.Join(root, "d/e/.cursorignore")}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("new files = %q, %v; want %q", got, err, want)
-	}
-}
-
 // TestSandboxQuarantineDefaultPolicy: under the embedded default policy,
 // a .cmdguard.yaml created in the root would take over from the next
 // check on; a sandboxed command that makes one has it moved aside.
@@ -730,7 +680,7 @@ func TestSandboxQuarantineDefaultPolicy(t *testing.T) {
 	if _, err := os.Lstat(pf); err == nil {
 		t.Errorf("%s is still there", pf)
 	}
-	if len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Path != pf || r.Sandbox.Quarantined[0].Reason != whyPolicy {
+	if len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Path != pf || r.Sandbox.Quarantined[0].Reason != sandboxplan.WhyPolicy {
 		t.Errorf("quarantined %+v", r.Sandbox.Quarantined)
 	}
 }

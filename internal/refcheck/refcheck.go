@@ -1,7 +1,8 @@
-package cmdguard
+package refcheck
 
 import (
 	"errors"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -11,10 +12,92 @@ import (
 	"github.com/cmdguard/cmdguard/policy"
 )
 
+// Checker checks file references against one project's state, as it is
+// for one check.
+type Checker struct {
+	// Root is the project root (real path): git resolves REV:PATH from it.
+	Root string
+	// Ign is the ignore Matcher of the check.
+	Ign *ignore.Matcher
+	// Protected holds root-relative paths that must never be written
+	// (a tree with a trailing /): where git keeps its config and hooks,
+	// the policy file. .git/hooks, .git/config, policy files and ignore
+	// files are protected whatever it holds.
+	Protected []string
+}
+
+// Command checks the file references of one analysed command (c is read
+// only: it may be the memo's) into out.Files and findings.
+func (x *Checker) Command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
+	var gl Globs // each glob expanded once, for both checks
+	if !c.CwdDynamic {
+		globOptions(c, &gl, findings)
+	}
+	for i := range c.Files {
+		out.Files = x.FileRef(c, &c.Files[i], &gl, out.Files, findings)
+	}
+	for _, u := range c.Unknown {
+		x.unknownRef(c, u, findings)
+	}
+}
+
+// globOptions reports a glob argument that matches a file whose name
+// starts with "-": bash passes the name, and the program reads it as an
+// option the gate never saw (sort * next to a file named -o.gitignore
+// runs sort -o.gitignore, which overwrites .gitignore; tar * next to
+// --checkpoint-action=exec=… runs a program). A literal "--" before it
+// does not help: find reads "find -- *" next to a file named -delete as
+// "find -delete", deleting the tree. A pattern that starts with a literal
+// character cannot match such a name.
+func globOptions(c *parser.Command, gl *Globs, findings *[]policy.Finding) {
+	for i := 1; i < len(c.Argv); i++ {
+		w := &c.Argv[i]
+		if !w.Glob || w.Pattern == "" || strings.IndexByte("*?[", w.Pattern[0]) < 0 {
+			continue
+		}
+		matches, err := gl.expand(w.Pattern, c.Cwd)
+		if err != nil {
+			// Unknown is not harmless: the word may be an option.
+			*findings = append(*findings, policy.Finding{Rule: "ignore.unknown_ref", Pos: pos(w.Pos),
+				Message: "cannot expand " + quote(w.Value) + " to see whether it names a file that reads as an option: " + err.Error()})
+			continue
+		}
+		for _, m := range matches {
+			if strings.HasPrefix(m, "-") {
+				*findings = append(*findings, policy.Finding{Rule: "path.glob_option", Pos: pos(w.Pos),
+					Message: "the glob " + quote(w.Value) + " matches " + quote(m) + ", which " + filepath.Base(c.Args[0]) + " reads as an option, not a file (name it ./" + w.Value + ")"})
+				break
+			}
+		}
+	}
+}
+
+// Globs are the glob expansions of one command's check, so that the
+// option check and the file references read a directory once.
+type Globs []globbed
+
+type globbed struct {
+	pat, dir string
+	names    []string
+	err      error
+}
+
+// expand returns parser.Glob(pat, dir), expanding each pattern and
+// directory once per check.
+func (gl *Globs) expand(pat, dir string) ([]string, error) {
+	for _, e := range *gl {
+		if e.pat == pat && e.dir == dir {
+			return e.names, e.err
+		}
+	}
+	names, err := parser.Glob(pat, dir, os.ReadDir)
+	*gl = append(*gl, globbed{pat, dir, names, err})
+	return names, err
+}
+
 // refCheck collects the findings of one command's file references.
 type refCheck struct {
-	g        *Guard
-	st       *snapshot
+	x        *Checker
 	c        *parser.Command
 	findings *[]policy.Finding
 }
@@ -28,10 +111,10 @@ func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
 	*rc.findings = append(*rc.findings, policy.Finding{Rule: rule, Message: msg, Pos: pos(p), Source: source})
 }
 
-// fileRef checks one file reference of c and appends what it found to
+// FileRef checks one file reference of c and appends what it found to
 // files (one entry per glob match).
-func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, gl *globs, files []policy.File, findings *[]policy.Finding) []policy.File {
-	rc := refCheck{g: g, st: st, c: c, findings: findings}
+func (x *Checker) FileRef(c *parser.Command, fr *parser.FileRef, gl *Globs, files []policy.File, findings *[]policy.Finding) []policy.File {
+	rc := refCheck{x: x, c: c, findings: findings}
 	if fr.Write && !fr.Dynamic && strings.HasPrefix(filepath.Base(fr.Path), "-") {
 		// A file named like an option is a trap for a later glob (sort *
 		// next to -o.gitignore runs sort -o.gitignore): creating one is
@@ -43,14 +126,14 @@ func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, gl 
 		return append(files, f) // a dynamic pattern or option value: nothing to check
 	}
 	if fr.Dynamic {
-		if st.ign.AnyPatterns() {
+		if x.Ign.AnyPatterns() {
 			rc.add("ignore.unknown_ref", fr.Pos, quote(fr.Path)+" is not known before it runs: it may name an ignored file")
 		}
 		return append(files, f)
 	}
 	base := c.Cwd
 	if fr.Kind == parser.RefRev {
-		base = g.root // git resolves REV:PATH from the top of the work tree
+		base = x.Root // git resolves REV:PATH from the top of the work tree
 	} else if c.CwdDynamic && !fr.Maybe && !filepath.IsAbs(fr.Path) {
 		rc.add("path.dynamic_cwd", fr.Pos, quote(fr.Path)+" is relative to a directory that is not known before it runs")
 	}
@@ -93,7 +176,7 @@ func (g *Guard) fileRef(st *snapshot, c *parser.Command, fr *parser.FileRef, gl 
 // file resolves one path against base and checks it against the ignore
 // rules, the root and the protected paths.
 func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) policy.File {
-	g, ign := rc.g, rc.st.ign
+	x, ign := rc.x, rc.x.Ign
 	info, err := ign.Resolve(base, name)
 	if err != nil {
 		f.Path = name
@@ -137,7 +220,7 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			}
 			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
 		}
-		if (fr.Write || !isReader(rc.c.MatchArgv)) && g.isProtected(rc.st, rel) {
+		if (fr.Write || !isReader(rc.c.MatchArgv)) && x.isProtected(rel) {
 			verb := "writes "
 			if !fr.Write {
 				verb = "names " // a program that may write through an option the gate does not know
@@ -162,7 +245,7 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 // recursive checks a directory that a program reads recursively: it
 // walks the directory's subtree (bounded, cached by the Matcher).
 func (rc refCheck) recursive(p parser.Pos, name, rel string) {
-	found, err := rc.st.ign.CheckDir(rel)
+	found, err := rc.x.Ign.CheckDir(rel)
 	switch {
 	case errors.Is(err, ignore.ErrTooManyEntries):
 		rc.add("ignore.walk_limit", p, quote(name)+" is read recursively and holds more entries than the gate walks ("+err.Error()+"): what lies beyond is unknown")
@@ -188,16 +271,16 @@ func match(ign *ignore.Matcher, rel string, info ignore.PathInfo) (ignore.Result
 // isProtected reports whether a write to the root-relative path rel could
 // change what the gate or git runs: .git/hooks, .git/config, the .git
 // directory itself, policy files and ignore files.
-func (g *Guard) isProtected(st *snapshot, rel string) bool {
+func (x *Checker) isProtected(rel string) bool {
 	switch {
 	case rel == ".git", rel == ".git/config", rel == ".git/hooks", len(rel) > 10 && rel[:10] == ".git/hooks" && rel[10] == '/':
 		return true
-	case path.Base(rel) == policy.FileName, st.ign.IsIgnoreFile(rel):
+	case path.Base(rel) == policy.FileName, x.Ign.IsIgnoreFile(rel):
 		return true
 	case nestedGitInternal(rel):
 		return true
 	}
-	for _, p := range st.protected {
+	for _, p := range x.Protected {
 		if rel == p || strings.HasSuffix(p, "/") && (rel == p[:len(p)-1] || strings.HasPrefix(rel, p)) {
 			return true
 		}
@@ -208,12 +291,12 @@ func (g *Guard) isProtected(st *snapshot, rel string) bool {
 // unknownRef checks an argument the gate cannot see (xargs stdin, find's
 // {}): it is a finding unless the place it comes from is known to hold no
 // ignored file.
-func (g *Guard) unknownRef(st *snapshot, c *parser.Command, u parser.UnknownRef, findings *[]policy.Finding) {
-	ign := st.ign
+func (x *Checker) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[]policy.Finding) {
+	ign := x.Ign
 	if !ign.AnyPatterns() {
 		return
 	}
-	rc := refCheck{g: g, st: st, c: c, findings: findings}
+	rc := refCheck{x: x, c: c, findings: findings}
 	if len(u.From) == 0 || c.CwdDynamic {
 		rc.add("ignore.unknown_ref", u.Pos, u.Message)
 		return
@@ -244,6 +327,10 @@ func quote(s string) string {
 	}
 	return "'" + s + "'"
 }
+
+// TODO(issue 23): readers and gitReaders are program knowledge; their home
+// is the parser's program table (one entry per program), where another
+// step moves them.
 
 // readers are programs that only read the files they are given (their
 // writing options, if any, are policy.dangerous_option): naming a
@@ -295,3 +382,5 @@ func nestedGitInternal(rel string) bool {
 	}
 	return false
 }
+
+func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }

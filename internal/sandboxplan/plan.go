@@ -1,4 +1,4 @@
-package cmdguard
+package sandboxplan
 
 import (
 	"errors"
@@ -10,8 +10,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/cmdguard/cmdguard/exec"
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -20,33 +20,48 @@ import (
 // than leave part of it unread.
 const maxSandboxEntries = 500_000
 
-// sandbox returns the sandbox a command of req runs in, or nil when the
-// policy does not ask for one and req does not force it. A sandbox that
-// could not be worked out carries the reason in its Err, which the
-// executor handles as a failure to set it up (refused when required).
-func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
-	cfg := pol.Sandbox()
-	if !cfg.Enabled && !req.Sandbox {
-		return nil
-	}
-	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required}
-	env := req.BaseEnv
-	if env == nil {
-		env = os.Environ()
-	}
-	var w *watch
-	sb.Hide, sb.Protect, w, sb.Err = g.sandboxPaths(pol, cfg, homes(append(slices.Clip(env), req.Env...)))
-	if w != nil {
-		sb.Absent = w.absentPaths()
-		sb.After = w.quarantine
-	}
-	return sb
+// Plan is what a sandboxed command of a project runs with, worked out
+// before it starts: the fields of exec.Sandbox that depend on the project.
+type Plan struct {
+	// Hide and Protect are the real paths to hide and to make read-only.
+	Hide, Protect []string
+	// Absent are protected paths that did not exist; After moves aside
+	// what the run created there, and every new policy or ignore file of
+	// the project, once the run has ended. Both are nil when Err is set.
+	Absent []string
+	After  func() []Quarantined
+	// Err is why the plan could not be worked out: the sandbox must then
+	// be refused (or run without, when it is optional).
+	Err error
 }
 
-// homes returns the home directories whose credentials are hidden: the
+// A Quarantined is a file a sandboxed run created where it must not, as
+// exec.Quarantined (the same fields, so that one converts to the other).
+type Quarantined struct {
+	Path    string // where it was created
+	Reason  string // what it would have changed
+	MovedTo string // where it is now
+	Error   string // why it could not be moved: it is still at Path
+}
+
+// New works out the plan of a run in the project at root (a real path)
+// under policy pol, whose hide: and protect: patterns starting with ~/
+// apply in each of homes (see Homes).
+func New(root string, pol *policy.Policy, homes []string) Plan {
+	var pl Plan
+	var w *watch
+	pl.Hide, pl.Protect, w, pl.Err = paths(root, pol, pol.Sandbox(), homes)
+	if w != nil {
+		pl.Absent = w.absentPaths()
+		pl.After = w.quarantine
+	}
+	return pl
+}
+
+// Homes returns the home directories whose credentials are hidden: the
 // caller's, and every other one a HOME in env names (the request cannot
 // move the caller's credentials out of view by setting HOME).
-func homes(env []string) []string {
+func Homes(env []string) []string {
 	var hs []string
 	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
 		hs = append(hs, filepath.Clean(h))
@@ -59,10 +74,10 @@ func homes(env []string) []string {
 	return hs
 }
 
-// sandboxPaths works out the real paths to hide and to protect, and what
+// paths works out the real paths to hide and to protect, and what
 // to watch for: protected paths that do not exist yet, and the policy and
 // ignore files that do.
-func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (hide, protect []string, w *watch, err error) {
+func paths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) (hide, protect []string, w *watch, err error) {
 	var homePats []string
 	var inline []ignore.Pattern
 	for _, p := range cfg.Hide {
@@ -79,14 +94,14 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 	for _, pt := range pol.IgnorePatterns() {
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
-	m, err := ignore.Load(g.root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries,
-		FoldCase: gitFoldCase(g.root)})
+	m, err := ignore.Load(root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries,
+		FoldCase: gitdir.FoldCase(root)})
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("hide patterns: %w", err)
 	}
 	hw := &hideWalk{m: m, hidden: map[string]bool{}}
 	if m.ContainsIgnored("") {
-		if err := hw.walk("", g.root); err != nil {
+		if err := hw.walk("", root); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -98,15 +113,15 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 			}
 		}
 	}
-	if err := hw.hardLinks(g.root); err != nil {
+	if err := hw.hardLinks(root); err != nil {
 		return nil, nil, nil, err
 	}
 
-	ps, files, dirs, err := g.protectedPaths(pol, cfg, homes)
+	ps, files, dirs, err := protectedPaths(root, pol, cfg, homes)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	w = &watch{root: g.root, names: watchedNames(pol), files: map[string]bool{}, dirs: dirs}
+	w = &watch{root: root, names: watchedNames(pol), files: map[string]bool{}, dirs: dirs}
 	for _, f := range files {
 		w.files[f] = true
 	}
@@ -121,7 +136,7 @@ func (g *Guard) sandboxPaths(pol *policy.Policy, cfg policy.Sandbox, homes []str
 			}
 		}
 	}
-	if protect, err = protectLinks(g.root, protect); err != nil {
+	if protect, err = protectLinks(root, protect); err != nil {
 		return nil, nil, nil, err
 	}
 	return hw.list, protect, w, nil
@@ -395,13 +410,14 @@ func protectLinks(root string, protect []string) ([]string, error) {
 // A protectedPath is a path no command may write, and why.
 type protectedPath struct{ path, why string }
 
-// Why a protected path that did not exist may not be created.
+// The reasons a Quarantined gives: why a protected path that did not
+// exist may not be created.
 const (
-	whyGit    = "git reads its configuration and hooks there"
-	whyPolicy = "a policy file: it would govern the commands checked below it"
-	whyIgnore = "an ignore file: its patterns ('!' re-includes) would change what the next check and sandbox hide"
-	whyListed = "listed in the policy's sandbox protect:"
-	whyGitDir = "a new git repository: git would run its hooks and read its config for the commands run below it"
+	WhyGit    = "git reads its configuration and hooks there"
+	WhyPolicy = "a policy file: it would govern the commands checked below it"
+	WhyIgnore = "an ignore file: its patterns ('!' re-includes) would change what the next check and sandbox hide"
+	WhyListed = "listed in the policy's sandbox protect:"
+	WhyGitDir = "a new git repository: git would run its hooks and read its config for the commands run below it"
 )
 
 // protectedPaths returns the paths no command may write, as found: the
@@ -411,8 +427,8 @@ const (
 // exactly (not by a glob) are returned whether they exist or not. files
 // are the policy and ignore files found in the project, and dirs its
 // directories as they are (see projectFiles).
-func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []string) (ps []protectedPath, files []string, dirs map[string]dirSnap, err error) {
-	places, common, _ := gitPlaces(g.root)
+func protectedPaths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) (ps []protectedPath, files []string, dirs map[string]dirSnap, err error) {
+	places, common, _ := gitdir.Places(root)
 	if common != "" {
 		// A missing hooks directory is created empty, so that it is
 		// protected rather than creatable with a hook in it.
@@ -421,22 +437,22 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 		}
 	}
 	for _, pl := range places {
-		if fi, err := os.Stat(pl.path); err == nil && fi.IsDir() && !pl.tree {
+		if fi, err := os.Stat(pl.Path); err == nil && fi.IsDir() && !pl.Tree {
 			continue // a git directory itself stays writable: git writes its objects and index there
 		}
-		ps = append(ps, protectedPath{pl.path, whyGit})
+		ps = append(ps, protectedPath{pl.Path, WhyGit})
 	}
 	// The policy file: the one loaded, or where one would take over from
 	// the embedded default.
 	if p := pol.Path(); p != "" {
-		ps = append(ps, protectedPath{p, whyPolicy})
+		ps = append(ps, protectedPath{p, WhyPolicy})
 	} else {
-		ps = append(ps, protectedPath{filepath.Join(g.root, policy.FileName), whyPolicy})
+		ps = append(ps, protectedPath{filepath.Join(root, policy.FileName), WhyPolicy})
 	}
 	for _, p := range pol.RegoFiles() {
-		ps = append(ps, protectedPath{p, whyPolicy})
+		ps = append(ps, protectedPath{p, WhyPolicy})
 	}
-	files, dirs, err = projectFiles(g.root, watchedNames(pol), maxSandboxEntries)
+	files, dirs, err = projectFiles(root, watchedNames(pol), maxSandboxEntries)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -455,16 +471,16 @@ func (g *Guard) protectedPaths(pol *policy.Policy, cfg policy.Sandbox, homes []s
 		case filepath.IsAbs(pt.Pattern):
 			pats = append(pats, filepath.Clean(pt.Pattern))
 		default:
-			pats = append(pats, filepath.Join(g.root, pt.Pattern))
+			pats = append(pats, filepath.Join(root, pt.Pattern))
 		}
 		for _, pat := range pats {
 			if !hasMeta(pat) {
-				ps = append(ps, protectedPath{pat, whyListed})
+				ps = append(ps, protectedPath{pat, WhyListed})
 				continue
 			}
 			matches, _ := filepath.Glob(pat)
 			for _, m := range matches {
-				ps = append(ps, protectedPath{m, whyListed})
+				ps = append(ps, protectedPath{m, WhyListed})
 			}
 		}
 	}

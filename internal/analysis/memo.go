@@ -1,4 +1,4 @@
-package cmdguard
+package analysis
 
 import (
 	"hash/maphash"
@@ -13,8 +13,8 @@ import (
 
 // The analysis memo. parser.Analyze reads neither the file system nor the
 // host's environment: what it makes of a command string depends only on
-// the string and its Options. Options are built from a memoKey alone (see
-// memoKey.options) plus the snapshot's policy (EnvSafe), and the memo
+// the string and its Options. Options are built from a Key alone (see
+// Key.options) plus the snapshot's policy (EnvSafe), and the memo
 // belongs to the snapshot, whose policy and Guard root never change; so
 // the same key always gives the same analysis, and a long-lived Guard (a
 // server, an adapter, whose agent repeats commands) can keep it.
@@ -25,18 +25,19 @@ import (
 // each check copies what it hands out (Decision.Commands) and never writes
 // through the parser's values.
 const (
-	// memoMaxSource: longer commands are analysed at every check (they
+	// MaxSource: longer commands are analysed at every check (they
 	// are rarely repeated, and their analyses are large).
-	memoMaxSource = 4 << 10
-	// memoEntries and memoWeight bound one generation of the memo; it
+	MaxSource = 4 << 10
+	// MaxEntries and MaxWeight bound one generation of the memo; it
 	// keeps two, so at most twice as many entries and about twice as
-	// many bytes (memoEntry.weight estimates an entry's size).
-	memoEntries = 256
-	memoWeight  = 1 << 20
+	// many bytes (Entry.weight estimates an entry's size).
+	MaxEntries = 256
+	MaxWeight  = 1 << 20
 )
 
-// memoKey is everything an analysis depends on besides the snapshot.
-type memoKey struct {
+// Key is everything an analysis depends on besides the policy and the
+// project root, which a memo never changes.
+type Key struct {
 	src, cwd string
 	// home, pwd and cdpath are the values of HOME, PWD and CDPATH in the
 	// trusted base environment (the last entry wins, as in a map), and
@@ -54,10 +55,10 @@ const (
 	hasCDPATH
 )
 
-// newMemoKey builds the key of a check of src in cwd with the trusted base
+// NewKey builds the key of a check of src in cwd with the trusted base
 // environment base and the request's added variables.
-func newMemoKey(src, cwd string, base, added []string) memoKey {
-	k := memoKey{src: src, cwd: cwd}
+func NewKey(src, cwd string, base, added []string) Key {
+	k := Key{src: src, cwd: cwd}
 	for _, kv := range base {
 		// HOME and PWD resolve ~, $HOME and $PWD; CDPATH changes where a
 		// relative cd goes.
@@ -89,7 +90,7 @@ func newMemoKey(src, cwd string, base, added []string) memoKey {
 
 // options returns the parser options of k; added must be the slice k was
 // built from.
-func (k *memoKey) options(added, envSafe []string) parser.Options {
+func (k *Key) options(added, envSafe []string) parser.Options {
 	env := make(map[string]string, 3)
 	if k.has&hasHome != 0 {
 		env["HOME"] = k.home
@@ -103,10 +104,10 @@ func (k *memoKey) options(added, envSafe []string) parser.Options {
 	return parser.Options{Cwd: k.cwd, Env: env, AddEnv: added, EnvSafe: envSafe}
 }
 
-// memoEntry is one remembered analysis and what the policy input takes
+// Entry is one remembered analysis and what the policy input takes
 // from it that no file decides. It is never modified once built.
-type memoEntry struct {
-	key memoKey
+type Entry struct {
+	key Key
 	a   *parser.Analysis
 	// findings are the analysis' findings and WriteThenRun's, converted.
 	findings []policy.Finding
@@ -121,10 +122,10 @@ type memoEntry struct {
 	weight                 int
 }
 
-// analyse runs the parser and builds the entry of key k for policy p.
-func analyse(k *memoKey, added []string, p *policy.Policy, root string) *memoEntry {
+// Analyse runs the parser and builds the entry of key k for policy p.
+func Analyse(k *Key, added []string, p *policy.Policy, root string) *Entry {
 	a := parser.Analyze(k.src, k.options(added, p.EnvSafe()))
-	e := &memoEntry{key: *k, a: a}
+	e := &Entry{key: *k, a: a}
 	wtr := parser.WriteThenRun(a.Commands, root)
 	if n := len(a.Findings) + len(wtr); n > 0 {
 		e.findings = make([]policy.Finding, 0, n)
@@ -170,9 +171,35 @@ func analyse(k *memoKey, added []string, p *policy.Policy, root string) *memoEnt
 	return e
 }
 
+// Input returns the policy input of the analysis of k for policy p and
+// project root, from the memo when it holds it (a nil memo holds
+// nothing), and the analysed commands, which the caller reads only: one
+// per input command, for the file checks that fill its Files. added must
+// be the slice k was built from. The memo must be used with p and root
+// alone.
+func (m *Memo) Input(k *Key, added []string, p *policy.Policy, root string) (*policy.Input, []parser.Command) {
+	h := m.hash(k)
+	e, again := m.get(k, h)
+	reused := e != nil
+	if !reused {
+		e = Analyse(k, added, p, root)
+		if again {
+			m.put(h, e)
+		}
+	}
+	in := e.newInput(!reused && !again) // an entry nobody else sees is used up
+	if reused && p.HasRego() {
+		in.Prepared = e.prepared(p)
+	}
+	return in, e.a.Commands
+}
+
+// Weight is the estimated size of e in bytes, which bounds the memo.
+func (e *Entry) Weight() int { return e.weight }
+
 // prepared returns the Rego terms of e's commands for p, the policy e
 // was made with (nil without Rego), preparing them at the first call.
-func (e *memoEntry) prepared(p *policy.Policy) *policy.Prepared {
+func (e *Entry) prepared(p *policy.Policy) *policy.Prepared {
 	if pr := e.prep.Load(); pr != nil {
 		return pr
 	}
@@ -233,8 +260,8 @@ func sameSlice(a, b []string) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// memo remembers analyses, bounded: two generations of at most
-// memoEntries entries and memoWeight estimated bytes each. A hit in the
+// Memo remembers analyses, bounded: two generations of at most
+// MaxEntries entries and MaxWeight estimated bytes each. A hit in the
 // old generation moves the entry to the new one; when the new one is
 // full it becomes the old one and the old one is dropped. A string is
 // remembered at its second check: seen holds the hashes of keys checked
@@ -245,23 +272,24 @@ func sameSlice(a, b []string) bool {
 // Entries are found by the hash of their key (one hash per check) and
 // used only when their key is the check's key: two keys with the same
 // hash share a slot, the later one replacing the earlier.
-type memo struct {
+type Memo struct {
 	mu       sync.Mutex
-	cur, old map[uint64]*memoEntry
+	cur, old map[uint64]*Entry
 	weight   int // of cur
 	seed     maphash.Seed
-	seen     [memoSeen]uint64 // by hash modulo memoSeen; a collision only forgets or admits early
+	seen     [seenSlots]uint64 // by hash modulo seenSlots; a collision only forgets or admits early
 }
 
-// memoSeen is the number of keys seen once that the memo recalls.
-const memoSeen = 4096
+// seenSlots is the number of keys seen once that the memo recalls.
+const seenSlots = 4096
 
-func newMemo() *memo { return &memo{cur: map[uint64]*memoEntry{}, seed: maphash.MakeSeed()} }
+// NewMemo returns an empty memo.
+func NewMemo() *Memo { return &Memo{cur: map[uint64]*Entry{}, seed: maphash.MakeSeed()} }
 
 // get returns the entry of k, or nil and whether k was seen before: then
-// its analysis is worth keeping (put). h is k's hash (memo.hash).
-func (m *memo) get(k *memoKey, h uint64) (e *memoEntry, again bool) {
-	if m == nil || len(k.src) > memoMaxSource {
+// its analysis is worth keeping (put). h is k's hash (Memo.hash).
+func (m *Memo) get(k *Key, h uint64) (e *Entry, again bool) {
+	if m == nil || len(k.src) > MaxSource {
 		return nil, false
 	}
 	m.mu.Lock()
@@ -274,7 +302,7 @@ func (m *memo) get(k *memoKey, h uint64) (e *memoEntry, again bool) {
 		m.add(h, e)
 		return e, true
 	}
-	slot := &m.seen[h%memoSeen]
+	slot := &m.seen[h%seenSlots]
 	if *slot == h {
 		return nil, true
 	}
@@ -283,8 +311,8 @@ func (m *memo) get(k *memoKey, h uint64) (e *memoEntry, again bool) {
 }
 
 // hash hashes every field of k (0 for a nil memo).
-func (m *memo) hash(k *memoKey) uint64 {
-	if m == nil || len(k.src) > memoMaxSource {
+func (m *Memo) hash(k *Key) uint64 {
+	if m == nil || len(k.src) > MaxSource {
 		return 0
 	}
 	var h maphash.Hash
@@ -298,8 +326,8 @@ func (m *memo) hash(k *memoKey) uint64 {
 }
 
 // put remembers e as the analysis of its key, whose hash is h.
-func (m *memo) put(h uint64, e *memoEntry) {
-	if m == nil || len(e.key.src) > memoMaxSource || e.weight > memoWeight {
+func (m *Memo) put(h uint64, e *Entry) {
+	if m == nil || len(e.key.src) > MaxSource || e.weight > MaxWeight {
 		return
 	}
 	m.mu.Lock()
@@ -311,9 +339,9 @@ func (m *memo) put(h uint64, e *memoEntry) {
 
 // add inserts into the new generation, starting a new one when it is
 // full. Caller holds m.mu.
-func (m *memo) add(h uint64, e *memoEntry) {
-	if len(m.cur) >= memoEntries || m.weight+e.weight > memoWeight {
-		m.old, m.cur, m.weight = m.cur, make(map[uint64]*memoEntry, len(m.cur)), 0
+func (m *Memo) add(h uint64, e *Entry) {
+	if len(m.cur) >= MaxEntries || m.weight+e.weight > MaxWeight {
+		m.old, m.cur, m.weight = m.cur, make(map[uint64]*Entry, len(m.cur)), 0
 	}
 	if old := m.cur[h]; old != nil {
 		m.weight -= old.weight // replaced: another key with the same hash
@@ -322,12 +350,12 @@ func (m *memo) add(h uint64, e *memoEntry) {
 	m.weight += e.weight
 }
 
-// peek returns the entry of k without counting a use, for tests.
-func (m *memo) peek(k *memoKey) *memoEntry {
+// Peek returns the entry of k without counting a use, for tests.
+func (m *Memo) Peek(k *Key) *Entry {
 	h := m.hash(k)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, gen := range []map[uint64]*memoEntry{m.cur, m.old} {
+	for _, gen := range []map[uint64]*Entry{m.cur, m.old} {
 		if e := gen[h]; e != nil && e.key == *k {
 			return e
 		}
@@ -335,12 +363,21 @@ func (m *memo) peek(k *memoKey) *memoEntry {
 	return nil
 }
 
-// len returns the number of entries and their estimated weight, for tests.
-func (m *memo) len() (n, weight int) {
+// Len returns the number of entries and their estimated weight, for tests.
+func (m *Memo) Len() (n, weight int) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, e := range m.old {
 		weight += e.weight
 	}
 	return len(m.cur) + len(m.old), m.weight + weight
+}
+
+func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }

@@ -1,4 +1,4 @@
-package cmdguard
+package sandboxplan
 
 import (
 	"fmt"
@@ -9,12 +9,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/cmdguard/cmdguard/exec"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
 // A watch is what a sandboxed run must not create, looked at once it has
-// ended (see exec.Sandbox.After): the kernel can make a file read-only,
+// ended (see Plan.After): the kernel can make a file read-only,
 // but not keep a name from being created in a directory that must stay
 // writable (.git, the home directory, any directory of the project).
 // What was created is moved aside, beside where it was made, under a
@@ -70,7 +69,7 @@ func projectFiles(root string, names []string, max int) (files []string, dirs ma
 		case d.IsDir():
 			if fi, err := d.Info(); err == nil {
 				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-					ct := st.Ctim.Nano()
+					ct := ctime(st)
 					dirs[p] = dirSnap{uint64(st.Dev), st.Ino, ct, ct >= recent}
 				}
 			}
@@ -93,7 +92,7 @@ func (w *watch) newFiles() ([]string, error) {
 		if err := syscall.Lstat(dir, &st); err != nil {
 			continue // gone: its parent changed, and shows what replaced it
 		}
-		if !snap.recent && (dirSnap{uint64(st.Dev), st.Ino, st.Ctim.Nano(), false}) == snap {
+		if !snap.recent && (dirSnap{uint64(st.Dev), st.Ino, ctime(&st), false}) == snap {
 			continue
 		}
 		des, err := os.ReadDir(dir)
@@ -157,7 +156,7 @@ func (w *watch) addAbsent(p protectedPath) {
 	w.absent = append(w.absent, absentPath{path: p.path, anchor: anchor, why: p.why})
 }
 
-// absentPaths returns the paths for exec.Sandbox.Absent.
+// absentPaths returns the paths for Plan.Absent.
 func (w *watch) absentPaths() []string {
 	out := make([]string, len(w.absent))
 	for i, a := range w.absent {
@@ -168,9 +167,9 @@ func (w *watch) absentPaths() []string {
 
 // quarantine moves aside what the run created: the protected paths that
 // were absent, and every policy or ignore file of the project that was
-// not there at the start. It is exec.Sandbox.After.
-func (w *watch) quarantine() []exec.Quarantined {
-	var out []exec.Quarantined
+// not there at the start. It is Plan.After.
+func (w *watch) quarantine() []Quarantined {
+	var out []Quarantined
 	now := time.Now()
 	moved := map[string]bool{}
 	for _, a := range w.absent {
@@ -182,7 +181,7 @@ func (w *watch) quarantine() []exec.Quarantined {
 	}
 	files, err := w.newFiles()
 	if err != nil {
-		out = append(out, exec.Quarantined{Path: w.root, Reason: whyIgnore,
+		out = append(out, Quarantined{Path: w.root, Reason: WhyIgnore,
 			Error: "could not look for new policy and ignore files: " + err.Error()})
 	}
 	for _, f := range files {
@@ -198,18 +197,18 @@ func (w *watch) quarantine() []exec.Quarantined {
 func whyFile(p string) string {
 	switch filepath.Base(p) {
 	case policy.FileName:
-		return whyPolicy
+		return WhyPolicy
 	case ".git":
-		return whyGitDir
+		return WhyGitDir
 	}
-	return whyIgnore
+	return WhyIgnore
 }
 
 // moveAside renames anchor (which is path or holds it) beside itself.
 // Every process of the sandbox has ended: none can swap a directory on
 // the way meanwhile.
-func moveAside(anchor, path, why string, now time.Time) exec.Quarantined {
-	q := exec.Quarantined{Path: path, Reason: why}
+func moveAside(anchor, path, why string, now time.Time) Quarantined {
+	q := Quarantined{Path: path, Reason: why}
 	to := anchor + ".cmdguard-quarantined-" + now.UTC().Format("20060102T150405.000000000Z")
 	if err := os.Rename(anchor, to); err != nil {
 		q.Error = err.Error()

@@ -1,4 +1,4 @@
-package cmdguard
+package analysis
 
 import (
 	"slices"
@@ -36,7 +36,7 @@ func carve[T any](arena *[]T, src []T) []T {
 //
 // An entry the memo does not keep (own) is used up instead: the input
 // takes its lists.
-func (e *memoEntry) newInput(own bool) *policy.Input {
+func (e *Entry) newInput(own bool) *policy.Input {
 	var ar arena
 	if e.files > 0 {
 		ar.files = make([]policy.File, e.files)

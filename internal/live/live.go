@@ -1,4 +1,4 @@
-package cmdguard
+package live
 
 import (
 	"bytes"
@@ -15,6 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -24,38 +26,40 @@ import (
 // older. As ignore's, and git's racy index entries.
 const racyWindow = 2 * time.Second
 
-// source is where a Guard's policy and ignore files come from. Before
+// Source is where a Guard's policy and ignore files come from. Before
 // each check it examines the policy file and its Rego modules with one
 // stat each (mtime, size, inode, ctime) and loads them again when they
-// changed; the ignore Matcher examines its own files.
-type source struct {
-	root     string
-	path     string         // the policy file; "" when the policy is fixed (New)
-	optional bool           // path may be missing: the default policy applies then
-	fixed    *policy.Policy // the policy of New
-	max      int            // ignore walk bound, 0 for the default
-	racy     time.Duration  // racyWindow when zero; shorter in tests
+// changed; the ignore Matcher examines its own files. Set its fields
+// before the first Current; it is then safe for concurrent use.
+type Source struct {
+	Root     string              // the project root (real path)
+	Path     string              // the policy file; "" when the policy is fixed
+	Optional bool                // Path may be missing: the default policy applies then
+	Fixed    *policy.Policy      // the policy when Path is ""
+	Options  []policy.LoadOption // how the policy file is loaded
+	Max      int                 // ignore walk bound, 0 for the default
+	Racy     time.Duration       // racyWindow when zero; shorter in tests
 
 	mu      sync.Mutex // guards watched and loading
 	watched []watchedFile
-	cur     atomic.Pointer[snapshot]
+	cur     atomic.Pointer[Snapshot]
 }
 
-// snapshot is one loaded state of the policy and the ignore Matcher. It
+// Snapshot is one loaded state of the policy and the ignore Matcher. It
 // is immutable; a check uses one snapshot throughout.
-type snapshot struct {
-	policy *policy.Policy
-	ign    *ignore.Matcher
+type Snapshot struct {
+	Policy *policy.Policy
+	Ign    *ignore.Matcher
 	// err is why the policy or the root's ignore files do not load:
 	// every check denies with it until they are fixed.
-	err error
+	Err error
 	// protected holds root-relative paths that must never be written:
 	// the policy file itself (ignore files and .git/hooks are checked
 	// apart).
-	protected []string
+	Protected []string
 	// memo remembers the analyses of the command strings checked with
-	// this snapshot's policy (see memo.go); nil remembers nothing.
-	memo *memo
+	// this snapshot's policy (see package analysis); nil remembers nothing.
+	Memo *analysis.Memo
 }
 
 // watchedFile is one file a policy was loaded from, as it was.
@@ -87,15 +91,15 @@ func (k fileKey) trusted(now int64, window time.Duration) bool {
 	return max(k.mtime, k.ctime) < now-int64(window)
 }
 
-func (s *source) window() time.Duration {
-	if s.racy > 0 {
-		return s.racy
+func (s *Source) window() time.Duration {
+	if s.Racy > 0 {
+		return s.Racy
 	}
 	return racyWindow
 }
 
 // watch records the state of path before it is read.
-func (s *source) watch(path string) watchedFile {
+func (s *Source) watch(path string) watchedFile {
 	t := time.Now().UnixNano()
 	k, err := statFile(path)
 	if err != nil {
@@ -130,23 +134,26 @@ func (w *watchedFile) unchanged(window time.Duration) bool {
 	return true
 }
 
-// current returns the snapshot for a check: the one in use when nothing
+// Current returns the snapshot for a check: the one in use when nothing
 // it was loaded from changed, else a new one. Its error is the
 // snapshot's: the policy does not load.
-func (s *source) current() (*snapshot, error) {
+func (s *Source) Current() (*Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.cur.Load()
-	if cur == nil || cur.err != nil || !s.unchanged() { // a failed load is tried again
+	if cur == nil || cur.Err != nil || !s.unchanged() { // a failed load is tried again
 		cur = s.load()
 		s.cur.Store(cur)
 	}
-	cur.ign.Refresh()
-	return cur, cur.err
+	cur.Ign.Refresh()
+	return cur, cur.Err
 }
 
-func (s *source) unchanged() bool {
-	if s.path == "" {
+// Last returns the snapshot of the last Current (nil before the first).
+func (s *Source) Last() *Snapshot { return s.cur.Load() }
+
+func (s *Source) unchanged() bool {
+	if s.Path == "" {
 		return true
 	}
 	if s.watched == nil {
@@ -162,8 +169,8 @@ func (s *source) unchanged() bool {
 
 // load reads the policy (unless it is fixed) and prepares the Matcher.
 // Caller holds s.mu.
-func (s *source) load() *snapshot {
-	p := s.fixed
+func (s *Source) load() *Snapshot {
+	p := s.Fixed
 	// The modules of the last policy are examined before the new one is
 	// read: an edit while it loads shows at the next check.
 	pre := map[string]watchedFile{}
@@ -171,17 +178,17 @@ func (s *source) load() *snapshot {
 		pre[w.path] = s.watch(w.path)
 	}
 	s.watched = nil
-	if s.path != "" {
-		w := s.watch(s.path)
+	if s.Path != "" {
+		w := s.watch(s.Path)
 		var err error
 		switch {
-		case w.missing && s.optional:
-			p, err = policy.Default(PolicyOptions()...)
+		case w.missing && s.Optional:
+			p, err = policy.Default(s.Options...)
 		default:
-			p, err = policy.Load(s.path, PolicyOptions()...)
+			p, err = policy.Load(s.Path, s.Options...)
 		}
 		if err != nil {
-			return &snapshot{err: err}
+			return &Snapshot{Err: err}
 		}
 		watched := []watchedFile{w}
 		for _, f := range p.RegoFiles() {
@@ -196,25 +203,25 @@ func (s *source) load() *snapshot {
 		}
 		s.watched = watched
 	}
-	return newSnapshot(p, s.root, s.max)
+	return newSnapshot(p, s.Root, s.Max)
 }
 
 // newSnapshot prepares the Matcher of policy p for root.
-func newSnapshot(p *policy.Policy, root string, maxEntries int) *snapshot {
+func newSnapshot(p *policy.Policy, root string, maxEntries int) *Snapshot {
 	var inline []ignore.Pattern
 	for _, pt := range p.IgnorePatterns() {
 		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
 	}
-	protected, fold := gitProtected(root) // where git really keeps its config and hooks, and its core.ignorecase
+	protected, fold := gitdir.Protected(root) // where git really keeps its config and hooks, and its core.ignorecase
 	m, err := ignore.Load(root, ignore.Options{Files: p.IgnoreFiles(), Patterns: inline, MaxEntries: maxEntries, FoldCase: fold})
 	if err != nil {
-		return &snapshot{policy: p, err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
+		return &Snapshot{Policy: p, Err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
-	st := &snapshot{policy: p, ign: m, memo: newMemo()}
-	st.protected = protected
+	st := &Snapshot{Policy: p, Ign: m, Memo: analysis.NewMemo()}
+	st.Protected = protected
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
-			st.protected = append(st.protected, filepath.ToSlash(rel))
+			st.Protected = append(st.Protected, filepath.ToSlash(rel))
 		}
 	}
 	return st

@@ -1,4 +1,4 @@
-package cmdguard
+package gitdir
 
 import (
 	"bufio"
@@ -9,14 +9,14 @@ import (
 	"strings"
 )
 
-// A gitPlace is a file or (tree) a directory where git keeps what makes
+// A Place is a file or (tree) a directory where git keeps what makes
 // it run code or change what it does: configuration and hooks.
-type gitPlace struct {
-	path string // absolute
-	tree bool   // a directory: everything below it too
+type Place struct {
+	Path string // absolute
+	Tree bool   // a directory: everything below it too
 }
 
-// gitPlaces finds, as git does, where the work tree at or above root
+// Places finds, as git does, where the work tree at or above root
 // keeps its configuration and hooks, and returns them with the common git
 // directory ("" when there is no repository):
 //
@@ -36,7 +36,7 @@ type gitPlace struct {
 // The reading of git's INI syntax is small: what it misreads it protects
 // too little of, so path.protected on .git and the sandbox stay the
 // backstop.
-func gitPlaces(root string) (places []gitPlace, common, ignoreCase string) {
+func Places(root string) (places []Place, common, ignoreCase string) {
 	top := root
 	for {
 		if _, err := os.Lstat(filepath.Join(top, ".git")); err == nil {
@@ -47,7 +47,7 @@ func gitPlaces(root string) (places []gitPlace, common, ignoreCase string) {
 		}
 		top = filepath.Dir(top)
 	}
-	add := func(p string, tree bool) { places = append(places, gitPlace{filepath.Clean(p), tree}) }
+	add := func(p string, tree bool) { places = append(places, Place{filepath.Clean(p), tree}) }
 	gitDir := filepath.Join(top, ".git")
 	if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
 		add(gitDir, false)
@@ -123,20 +123,20 @@ func absFrom(dir, p string) string {
 	return filepath.Join(dir, p)
 }
 
-// gitProtected returns the places of gitPlaces inside root as
+// Protected returns the places of Places inside root as
 // root-relative paths, a tree with a trailing /, for path.protected.
 // Places outside the root are left out: writing there is
-// path.outside_root. foldCase is gitFoldCase's answer, from the same
+// path.outside_root. foldCase is FoldCase's answer, from the same
 // reading of git's files.
-func gitProtected(root string) (out []string, foldCase bool) {
-	places, common, ignoreCase := gitPlaces(root)
+func Protected(root string) (out []string, foldCase bool) {
+	places, common, ignoreCase := Places(root)
 	for _, pl := range places {
-		rel, err := filepath.Rel(root, pl.path)
+		rel, err := filepath.Rel(root, pl.Path)
 		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") || filepath.IsAbs(rel) {
 			continue
 		}
 		rel = filepath.ToSlash(rel)
-		if pl.tree {
+		if pl.Tree {
 			rel += "/"
 		}
 		out = append(out, rel)
@@ -144,19 +144,19 @@ func gitProtected(root string) (out []string, foldCase bool) {
 	return out, gitFold(common, ignoreCase)
 }
 
-// gitFoldCase reports whether git matches ignore patterns in the work
+// FoldCase reports whether git matches ignore patterns in the work
 // tree at or above root case-insensitively: core.ignorecase as git reads
 // it, from the system and global configuration, then the repository's
 // (git init sets it by probing the file system). Without a repository,
 // or without the setting, it is false, and ignore.Load probes the file
 // system itself. A false setting does not stop that probe: where the
 // file system ignores case, .ENV opens .env whatever git was told.
-func gitFoldCase(root string) bool {
-	_, common, repo := gitPlaces(root)
+func FoldCase(root string) bool {
+	_, common, repo := Places(root)
 	return gitFold(common, repo)
 }
 
-// gitFold decides gitFoldCase from gitPlaces' common directory and
+// gitFold decides FoldCase from Places' common directory and
 // core.ignorecase value.
 func gitFold(common, repo string) bool {
 	switch {

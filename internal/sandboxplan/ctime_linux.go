@@ -1,0 +1,6 @@
+package sandboxplan
+
+import "syscall"
+
+// ctime returns st's change time in nanoseconds.
+func ctime(st *syscall.Stat_t) int64 { return st.Ctim.Nano() }
