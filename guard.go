@@ -124,6 +124,9 @@ type Guard struct {
 	// stageHook, when set (by tests only), is called before each stage of
 	// a check; it lets a test make any stage panic or fail.
 	stageHook func(stage string)
+	// probe, when set (by tests only), replaces the process's probe of
+	// whether the kernel sets the sandbox up (sandboxWorks).
+	probe func() error
 }
 
 // Open builds the Guard for the project that dir belongs to: the policy
@@ -343,9 +346,19 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 	k := analysis.NewKey(req.Command, cwd, base, added)
 	in, cmds := st.Memo.Input(&k, added, st.Policy, g.root)
 	in.Source, in.Cwd, in.Root = req.Command, cwd, g.root
-	if req.Sandboxed || req.running { // Sandbox copies the policy's lists
-		sb := st.Policy.Sandbox()
-		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
+	switch {
+	case req.Sandboxed:
+		// Asked for: the run requires it (Start never falls back).
+		in.Sandboxed = true
+	case req.running:
+		// The policy's sandbox: enabled counts when the run will have it:
+		// when it is required, or (required: false, as in the embedded
+		// default) when this machine's kernel can set it up — the run
+		// then requires it after all whenever the decision relies on it
+		// (Start). Elsewhere the gate's own answers stand.
+		if sb := st.Policy.Sandbox(); sb.Enabled {
+			in.Sandboxed = sb.Required || g.sandboxWorks() == nil
+		}
 	}
 	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
 	for i := range cmds {

@@ -142,6 +142,11 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 		c.OutputLimit = int(min(cfg.OutputLimit, 1<<40))
 	}
 	c.Sandbox = g.sandbox(req, used)
+	if c.Sandbox != nil && reliesOnSandbox(d) {
+		// The verdict counted on the sandbox (a finding it enforces, a
+		// runner it contains): never run without it.
+		c.Sandbox.Optional = false
+	}
 	p, err := g.procs.start(life, c)
 	return d, p, err
 }
@@ -277,7 +282,7 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 		env = os.Environ()
 	}
 	pl := sandboxplan.New(g.root, pol, sandboxplan.Homes(append(slices.Clip(env), req.Env...)))
-	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required,
+	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required && !req.Sandbox,
 		Hide: pl.Hide, Protect: pl.Protect, Absent: pl.Absent, Err: pl.Err}
 	if after := pl.After; after != nil {
 		sb.After = func() []exec.Quarantined {
@@ -290,3 +295,39 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 	}
 	return sb
 }
+
+// reliesOnSandbox reports whether d allowed anything because the sandbox
+// enforces it.
+func reliesOnSandbox(d Decision) bool {
+	for _, r := range d.Reasons {
+		if r.EnforcedBy != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// sandboxWorks is the probe a check asks (see sandboxWorks below).
+func (g *Guard) sandboxWorks() error {
+	if g.probe != nil {
+		return g.probe()
+	}
+	return sandboxWorks()
+}
+
+// sandboxWorks reports, once per process, whether this machine's kernel
+// sets the sandbox up: a command that runs nothing is started in one
+// (user, mount and network namespaces, Landlock where the kernel has it).
+// It is the kernel's answer, not the policy's, so it is kept for the
+// process's life.
+var sandboxWorks = sync.OnceValue(func() error {
+	res, err := exec.Run(context.Background(), exec.Cmd{Command: ":", Dir: os.TempDir(),
+		Env: []string{"PATH=/usr/bin:/bin"}, HardTimeout: 10 * time.Second, Sandbox: &exec.Sandbox{}})
+	switch {
+	case err != nil:
+		return err
+	case res.Sandbox == nil || !res.Sandbox.Applied:
+		return errors.New("the sandbox was not applied")
+	}
+	return nil
+})

@@ -138,6 +138,9 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		}
 	}
 	for _, f := range in.Findings {
+		if info, ok := LookupRule(f.Rule); ok && info.OptIn && !p.rerated(f.Rule) {
+			continue // off unless the policy turns it on
+		}
 		v, src := p.RuleVerdict(f.Rule)
 		if src == "builtin" && f.Source != "" {
 			src = f.Source // not re-rated: cite the fact's own source (an ignore file line)
@@ -146,7 +149,13 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 		if _, ok := LookupRule(f.Rule); !ok {
 			msg = fmt.Sprintf("unknown rule id %q: %s", f.Rule, f.Message)
 		}
-		reasons = append(reasons, Reason{Verdict: v, Rule: f.Rule, Message: msg, Pos: f.Pos, Source: src})
+		r := Reason{Verdict: v, Rule: f.Rule, Message: msg, Pos: f.Pos, Source: src}
+		if in.Sandboxed && f.Sandbox != "" && v != Allow && !p.rerated(f.Rule) {
+			// The sandbox the command runs under enforces this instance.
+			r.Verdict, r.EnforcedBy = Allow, "sandbox"
+			r.Message = "allowed: " + f.Sandbox + " (" + msg + ")"
+		}
+		reasons = append(reasons, r)
 		if trace != nil {
 			*trace = append(*trace, TraceStep{Command: -1, Kind: "finding", Rule: f.Rule, Verdict: v, Source: src, Matched: true, Note: msg})
 		}

@@ -33,6 +33,13 @@ type Finding struct {
 	// cites it unless the policy's rules: re-rates the id; empty means
 	// "builtin".
 	Source string `json:"source,omitempty"`
+	// Sandbox says what the kernel sandbox does about this instance when
+	// it enforces it ("the sandbox hides '.env'"), and is empty when it
+	// does not (a write that deletes, git reading history, a path outside
+	// the project it does not hide). Under Input.Sandboxed such a finding
+	// is an Allow with EnforcedBy "sandbox", unless the policy's rules:
+	// re-rates its id (the person's word stands).
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // Redirect is a redirection of a command, as seen by a policy.
@@ -136,6 +143,12 @@ type Reason struct {
 	// 0-based index itself, as in Rego and the explain trace, and is
 	// absent when the reason names no command.
 	Command int `json:"-"`
+	// EnforcedBy is "sandbox" when the reason's finding is one the kernel
+	// sandbox the command runs under enforces for this instance (it hides
+	// the file read, makes the path written read-only): the reason is
+	// then an Allow that says so, kept so that a person sees why the
+	// command ran. Empty otherwise.
+	EnforcedBy string `json:"-"`
 }
 
 // CommandIndex returns the 0-based index into Input.Commands (and
@@ -148,18 +161,19 @@ func (r Reason) CommandIndex() (i int, ok bool) {
 // reasonJSON is the JSON form of a Reason: "command" is 0-based and
 // absent for none.
 type reasonJSON struct {
-	Verdict Verdict `json:"verdict"`
-	Rule    string  `json:"rule"`
-	Message string  `json:"message"`
-	Pos     Pos     `json:"pos"`
-	Source  string  `json:"source"`
-	Command *int    `json:"command,omitempty"`
+	Verdict    Verdict `json:"verdict"`
+	Rule       string  `json:"rule"`
+	Message    string  `json:"message"`
+	Pos        Pos     `json:"pos"`
+	Source     string  `json:"source"`
+	Command    *int    `json:"command,omitempty"`
+	EnforcedBy string  `json:"enforced_by,omitempty"`
 }
 
 // MarshalJSON writes the reason with its 0-based "command" index, absent
 // when the reason names no command.
 func (r Reason) MarshalJSON() ([]byte, error) {
-	j := reasonJSON{Verdict: r.Verdict, Rule: r.Rule, Message: r.Message, Pos: r.Pos, Source: r.Source}
+	j := reasonJSON{Verdict: r.Verdict, Rule: r.Rule, Message: r.Message, Pos: r.Pos, Source: r.Source, EnforcedBy: r.EnforcedBy}
 	if i, ok := r.CommandIndex(); ok {
 		j.Command = &i
 	}
@@ -172,7 +186,7 @@ func (r *Reason) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*r = Reason{Verdict: j.Verdict, Rule: j.Rule, Message: j.Message, Pos: j.Pos, Source: j.Source}
+	*r = Reason{Verdict: j.Verdict, Rule: j.Rule, Message: j.Message, Pos: j.Pos, Source: j.Source, EnforcedBy: j.EnforcedBy}
 	if j.Command != nil {
 		if *j.Command < 0 {
 			return fmt.Errorf("reason command %d: want a 0-based index", *j.Command)

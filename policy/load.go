@@ -281,6 +281,12 @@ func (p *Policy) RuleVerdict(id string) (Verdict, string) {
 	return Deny, "builtin"
 }
 
+// rerated reports whether the policy's rules: re-rates id.
+func (p *Policy) rerated(id string) bool {
+	_, ok := p.ratings[id]
+	return ok
+}
+
 // decoder walks the YAML node tree, collecting every error.
 type decoder struct {
 	p          *Policy

@@ -16,6 +16,10 @@ type RuleInfo struct {
 	// Allow for findings that mean part of the command was never seen.
 	Loosest     Verdict `json:"loosest"`
 	Description string  `json:"description"`
+	// OptIn rules are off unless a policy's rules: re-rates them: their
+	// findings are then reasons like any other; otherwise they are
+	// dropped.
+	OptIn bool `json:"opt_in,omitempty"`
 }
 
 // registry is the constant table of every rule id, sorted by id.
@@ -59,7 +63,7 @@ var registry = []RuleInfo{
 	{ID: "policy.needs_sandbox", Verdict: Ask, Loosest: Allow, Description: "under the embedded default policy, an allowed command that runs the project's code (go test, go build, …) and will not run under the kernel sandbox; under it the reason is an allow"},
 	{ID: "policy.no_match", Verdict: Ask, Fixed: true, Loosest: Allow, Description: "no prefix rule matches: the policy's default: applies"},
 	{ID: "policy.unknown_option", Verdict: Ask, Loosest: Allow, Description: "under the embedded default policy, an option the gate does not know for an allowed program"},
-	{ID: "policy.write_then_run", Verdict: Ask, Loosest: Allow, Description: "a command runs the project's code (go test, npm test, make, ./x, …) after the same command line wrote a file inside the project: it may run what was just written"},
+	{ID: "policy.write_then_run", Verdict: Allow, Loosest: Allow, OptIn: true, Description: "(opt-in: re-rate it to ask or deny to turn it on) a command runs the project's code (go test, npm test, make, ./x, …) after the same command line wrote a file inside the project: it may run what was just written; the gate cannot see what a runner runs, whether the file was written in this line or the one before, so the rule protects nothing the policy or the sandbox does not already decide"},
 	{ID: "redirect.network", Verdict: Deny, Loosest: Allow, Description: "a redirect to /dev/tcp or /dev/udp opens a socket"},
 	{ID: "rego.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "a Rego allow rule lifted a command no prefix rule matched"},
 	{ID: "rego.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "a Rego ask rule fired"},

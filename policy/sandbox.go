@@ -135,7 +135,10 @@ func (d *decoder) sandboxDefaults() {
 		s.Network = ds.Network
 	}
 	if !s.set["required"] {
-		s.Required = ds.Required
+		// A policy file's sandbox is required unless it says otherwise;
+		// the embedded default's required: false (run sandboxed where
+		// the kernel allows it) is its own.
+		s.Required = true
 	}
 	if s.set == nil {
 		s.Enabled = false

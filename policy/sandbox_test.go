@@ -24,8 +24,19 @@ func TestSandboxSection(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := def.Sandbox()
-	if ds.Enabled || !ds.Network || !ds.Required {
-		t.Errorf("default policy: %+v, want disabled, network, required", ds)
+	// Issue 24: on where the kernel allows it, the gate's answers where not.
+	if !ds.Enabled || !ds.Network || ds.Required {
+		t.Errorf("default policy: %+v, want enabled, network, not required", ds)
+	}
+	// A file's section (or none) stays required unless it says otherwise.
+	for _, text := range []string{"version: 1\n", "version: 1\nsandbox: {network: false}\n"} {
+		p, err := policy.Parse("p.yaml", []byte(text), ".")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !p.Sandbox().Required {
+			t.Errorf("%q: sandbox not required; a file's sandbox is required unless it says required: false", text)
+		}
 	}
 	for _, want := range []string{".env", ".env.*", "!.env.example", "*.pem", "*.key", "secrets/", "~/.ssh", "~/.aws", "~/.config/gcloud", "~/.netrc", "~/.git-credentials", "~/.docker/config.json", "~/.kube", "~/.npmrc"} {
 		if !strings.Contains(strings.Join(patterns(ds.Hide), "\n")+"\n", want+"\n") {

@@ -8,7 +8,7 @@ package policy
 // allow that says why.
 func (p *Policy) sandboxReason(t *texts, c *Command, w words, sandboxed bool, ci int) Reason {
 	if sandboxed {
-		return Reason{Verdict: Allow, Rule: "policy.needs_sandbox", Pos: c.Pos, Source: "builtin", Command: ci + 1,
+		return Reason{Verdict: Allow, Rule: "policy.needs_sandbox", Pos: c.Pos, Source: "builtin", Command: ci + 1, EnforcedBy: "sandbox",
 			Message: t.argv(w.argv).add(" ", c.Runs, ": allowed because it runs under the sandbox (secrets hidden, git config and hooks and the policy read-only)").done()}
 	}
 	v, src := p.RuleVerdict("policy.needs_sandbox")

@@ -122,12 +122,22 @@ func TestSandboxRewrite(t *testing.T) {
 			}
 		})
 	}
-	// Not allowed even under the sandbox: no rewrite, the usual answer.
+	// Not allowed even under the sandbox (git reads .env out of history,
+	// which the sandbox does not hide): no rewrite, the usual answer.
+	for _, agent := range []string{"claude", "codex", "gemini"} {
+		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: []string{"HOME=" + root, "CLAUDECODE=1"}, Dir: root, Sandbox: true, Bin: bin},
+			strings.NewReader(fill(inputs[agent], root, "git show HEAD:.env")))
+		if verdictOf(agent, r.out) != "deny" || rewritten(agent, r.out) != nil {
+			t.Errorf("%s, git show HEAD:.env with Sandbox: %s; want a deny and no rewrite", agent, r.raw)
+		}
+	}
+	// What the sandbox enforces is allowed and rewritten, and says why
+	// (issue 24): cat .env reads an empty file there.
 	for _, agent := range []string{"claude", "codex", "gemini"} {
 		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: []string{"HOME=" + root, "CLAUDECODE=1"}, Dir: root, Sandbox: true, Bin: bin},
 			strings.NewReader(fill(inputs[agent], root, "cat .env")))
-		if verdictOf(agent, r.out) != "deny" || rewritten(agent, r.out) != nil {
-			t.Errorf("%s, cat .env with Sandbox: %s; want a deny and no rewrite", agent, r.raw)
+		if verdictOf(agent, r.out) != "allow" || rewritten(agent, r.out) == nil || (agent != "gemini" && !strings.Contains(r.raw, "the sandbox hides '.env'")) {
+			t.Errorf("%s, cat .env with Sandbox: %s; want an allow that says the sandbox hides .env, rewritten", agent, r.raw)
 		}
 	}
 	// A command run outside the project (Codex's workdir, Gemini's

@@ -111,6 +111,20 @@ func (rc refCheck) addFrom(rule string, p parser.Pos, msg, source string) {
 	*rc.findings = append(*rc.findings, policy.Finding{Rule: rule, Message: msg, Pos: pos(p), Source: source})
 }
 
+// enforced marks the finding just added as one the kernel sandbox
+// enforces for this instance, saying how (see policy.Finding.Sandbox).
+func (rc refCheck) enforced(how string) {
+	(*rc.findings)[len(*rc.findings)-1].Sandbox = how
+}
+
+// sandboxReads reports whether what the command reads is read through
+// the file system the sandbox shapes. git is the exception: it reads the
+// object store and the index (git show REV:.env, git diff, git log -p),
+// which hold a secret's contents the sandbox does not hide.
+func (rc refCheck) sandboxReads() bool {
+	return len(rc.c.MatchArgv) > 0 && filepath.Base(rc.c.MatchArgv[0]) != "git"
+}
+
 // FileRef checks one file reference of c and appends what it found to
 // files (one entry per glob match).
 func (x *Checker) FileRef(c *parser.Command, fr *parser.FileRef, gl *Globs, files []policy.File, findings *[]policy.Finding) []policy.File {
@@ -219,6 +233,11 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 				msg = quote(name) + " resolves to " + rel + ", which is ignored by " + by + " (" + r.Pattern + ")"
 			}
 			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
+			// The sandbox hides the real file: a read of it, not a
+			// write, delete or rename, and not git's.
+			if rel == info.RealRel && !fr.Write && fr.Kind != parser.RefRev && rc.sandboxReads() {
+				rc.enforced("the sandbox hides " + quote(name))
+			}
 		}
 		if (fr.Write || !isReader(rc.c.MatchArgv)) && x.isProtected(rel) {
 			verb := "writes "
@@ -226,6 +245,9 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 				verb = "names " // a program that may write through an option the gate does not know
 			}
 			rc.add("path.protected", fr.Pos, verb+rel+", which steers the gate or git")
+			if x.sandboxProtects(rel) {
+				rc.enforced("the sandbox makes " + rel + " read-only")
+			}
 			break
 		}
 	}
@@ -237,14 +259,16 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		rc.add("path.outside_root", fr.Pos, quote(name)+" leaves the project root ("+where+")")
 	}
 	if fr.Recursive && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot {
-		rc.recursive(fr.Pos, name, info.RealRel)
+		rc.recursive(fr.Pos, name, info.RealRel, !fr.Write && rc.sandboxReads())
 	}
 	return f
 }
 
 // recursive checks a directory that a program reads recursively: it
 // walks the directory's subtree (bounded, cached by the Matcher).
-func (rc refCheck) recursive(p parser.Pos, name, rel string) {
+// read says the program only reads the tree (what the sandbox hides is
+// then not read).
+func (rc refCheck) recursive(p parser.Pos, name, rel string, read bool) {
 	found, err := rc.x.Ign.CheckDir(rel)
 	switch {
 	case errors.Is(err, ignore.ErrTooManyEntries):
@@ -253,6 +277,9 @@ func (rc refCheck) recursive(p parser.Pos, name, rel string) {
 		rc.add("ignore.error", p, "cannot check "+quote(name)+": "+err.Error())
 	case found:
 		rc.add("ignore.contains_ignored", p, quote(name)+" contains ignored files and is read recursively")
+		if read {
+			rc.enforced("the sandbox hides the ignored files in " + quote(name))
+		}
 	}
 }
 
@@ -288,6 +315,24 @@ func (x *Checker) isProtected(rel string) bool {
 	return false
 }
 
+// sandboxProtects reports whether the sandbox keeps a write to the
+// protected root-relative path rel from taking effect: it mounts the
+// project's git config and hooks (Protected), the policy files and the
+// ignore files read-only, and moves aside any such file the command
+// creates. A nested repository's git directory and the .git directory
+// itself stay writable there.
+func (x *Checker) sandboxProtects(rel string) bool {
+	if path.Base(rel) == policy.FileName || x.Ign.IsIgnoreFile(rel) {
+		return true
+	}
+	for _, p := range x.Protected {
+		if rel == p || strings.HasSuffix(p, "/") && strings.HasPrefix(rel, p) {
+			return rel != ".git"
+		}
+	}
+	return false
+}
+
 // unknownRef checks an argument the gate cannot see (xargs stdin, find's
 // {}): it is a finding unless the place it comes from is known to hold no
 // ignored file.
@@ -299,12 +344,14 @@ func (x *Checker) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[
 	rc := refCheck{x: x, c: c, findings: findings}
 	if len(u.From) == 0 || c.CwdDynamic {
 		rc.add("ignore.unknown_ref", u.Pos, u.Message)
+		rc.unknownEnforced()
 		return
 	}
 	for _, from := range u.From {
 		info, err := ign.Resolve(c.Cwd, from)
 		if err != nil || info.Outside || info.RealOutside {
 			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" holds ignored files)")
+			rc.unknownEnforced()
 			return
 		}
 		r1, err1 := match(ign, info.Rel, info)
@@ -313,11 +360,22 @@ func (x *Checker) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[
 		switch err := errors.Join(err1, err2, err3); {
 		case err != nil:
 			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" may hold ignored files: "+err.Error()+")")
+			rc.unknownEnforced()
 			return
 		case found || r1.Ignored || r2.Ignored:
 			rc.add("ignore.unknown_ref", u.Pos, u.Message+" ("+quote(from)+" holds ignored files)")
+			rc.unknownEnforced()
 			return
 		}
+	}
+}
+
+// unknownEnforced marks the unknown argument just reported as one the
+// sandbox enforces when the command only reads what it is given: any
+// ignored file it names is hidden.
+func (rc refCheck) unknownEnforced() {
+	if isReader(rc.c.MatchArgv) && rc.sandboxReads() {
+		rc.enforced("the sandbox hides every ignored file " + filepath.Base(rc.c.MatchArgv[0]) + " could be given")
 	}
 }
 
