@@ -500,7 +500,19 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		g = *p.git
 	}
 	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
-	if g.whole && (len(ops) == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
+	mode := gitPathspecMode(cmd, s.opts.Env)
+	var excs []pathspec
+	incl := 0 // operands that are not excluding pathspecs
+	for _, op := range ops {
+		if isGitMagic(op, mode) {
+			if ps := parsePathspec(op.Value, mode); ps.exclude {
+				excs = append(excs, ps)
+				continue
+			}
+		}
+		incl++
+	}
+	if g.whole && (incl == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
 	}
 	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
@@ -523,10 +535,25 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		}
 	}
 	gitStdin(cmd, args)
+	dd := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" && !a.Dynamic })
 	for _, op := range ops {
 		v := op.Value
-		if gitMagic(cmd, op) {
-			continue
+		// After --, every operand is a pathspec; before, a word with a
+		// colon may be REV:PATH (git show HEAD:x), read below as well.
+		path := dd >= 0 && posAfter(op.Pos, args[dd].Pos)
+		if !op.Dynamic && (isGitMagic(op, mode) || !mode.literal && (path || !strings.Contains(v, ":")) && strings.ContainsAny(v, "*?[\\")) {
+			// A pathspec git matches itself: a pattern, matched as git
+			// matches it. An excluding one only narrows the others.
+			ps := parsePathspec(v, mode)
+			if ps.exclude || s.gitPathspecRef(cmd, op, ps, excs, write) {
+				if op.Glob && !ps.exclude {
+					// Unquoted, bash expands it first when it matches.
+					s.argRef(cmd, op, write, rec)
+				}
+				if path || isGitMagic(op, mode) || !strings.Contains(v, ":") {
+					continue
+				}
+			}
 		}
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]
@@ -542,18 +569,23 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 }
 
+// posAfter reports whether a comes after b in the source.
+func posAfter(a, b Pos) bool {
+	return a.Line > b.Line || a.Line == b.Line && a.Col > b.Col
+}
+
 // gitLiteralPaths reports whether args end in "-- PATH…" where every
-// PATH is a literal path: no glob character, which git matches against
-// the whole tree itself, no pathspec magic, nothing dynamic. git grep
-// then reads only those paths (each a recursive reference of its own),
-// not the whole tree.
+// PATH is static: a path or a pathspec with wildcards or magic (a
+// filtered reference, see gitPathspecRef). git grep then reads only
+// what those select (each a recursive reference of its own), not the
+// whole tree.
 func gitLiteralPaths(args []Word) bool {
 	i := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" && !a.Dynamic })
 	if i < 0 || i == len(args)-1 {
 		return false
 	}
 	for _, a := range args[i+1:] {
-		if a.Dynamic || a.Value == "" || a.Value[0] == ':' || strings.ContainsAny(a.Value, "*?[\\") {
+		if a.Dynamic || a.Value == "" {
 			return false
 		}
 	}

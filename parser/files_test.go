@@ -8,7 +8,7 @@ import (
 )
 
 // refLines renders every file reference of every command compactly:
-// "cmd: kind path [w][r][g][d][m]".
+// "cmd: kind path [w][r][g][d][m][f][t][l]" (f: filtered, t: from the top, l: listed).
 // refTest is a row of a file-reference table: a command and its refLines.
 type refTest struct {
 	src  string
@@ -41,7 +41,7 @@ func refLines(a *Analysis) []string {
 			for _, fl := range []struct {
 				on bool
 				s  string
-			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}, {f.Maybe, "m"}} {
+			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}, {f.Maybe, "m"}, {f.Filter != nil, "f"}, {f.Top, "t"}, {f.Listed, "l"}} {
 				if fl.on {
 					flags += fl.s
 				}
@@ -118,7 +118,7 @@ func TestFileRefs(t *testing.T) {
 		{`du -sh .`, []string{"du: option h m", "du: arg . "}},
 		{`git grep foo -- src`, []string{"git: arg foo m", "git: arg src r"}},
 		{`git grep foo -- src docs`, []string{"git: arg foo m", "git: arg src r", "git: arg docs r"}},
-		{`git grep foo -- '*.env'`, []string{"git: arg foo m", "git: arg *.env r", "git: arg . r"}},
+		{`git grep foo -- '*.env'`, []string{"git: arg foo m", "git: arg . rf"}},
 		{`git grep foo`, []string{"git: arg foo m", "git: arg . r"}},
 		{`xargs -a list.txt rm`, []string{"xargs: option list.txt ", "rm: unknown []"}},
 		{`ls | xargs cat`, []string{"cat: unknown []"}},
