@@ -110,6 +110,9 @@ type FileRef struct {
 	// stat, du, rg --files; see ListsOnly). An ignored file named so is
 	// no ignored read.
 	Listed bool `json:"listed,omitempty"`
+	// Removed: a Write that deletes Path and creates nothing there (rm,
+	// rmdir, unlink): rm -- -f makes no file named like an option.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // UnknownRef is an argument the gate cannot see: what xargs and parallel

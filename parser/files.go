@@ -26,6 +26,7 @@ type fileSpec struct {
 	recursive   string // short options that make it recursive; "*" always
 	implicitDot bool   // recursive without operands reads "."
 	writeAll    bool   // every operand is written or removed
+	removes     bool   // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
 	writeLast   bool   // the last of several operands is written (cp, mv)
 	writeIf     string // short options that make every operand written (sed -i)
 	optVal      string // short options with an optional attached value (sed -i.bak)
@@ -252,7 +253,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			continue // var=value operand
 		}
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
+		n := len(cmd.Files)
 		s.argRef(cmd, op, w, rec)
+		if spec.removes && w && len(cmd.Files) > n {
+			cmd.Files[n].Removed = true
+		}
 		if w && backup != "" {
 			s.fileRef(cmd, Word{Value: backupName(op.Value, backup), Pos: op.Pos, Dynamic: op.Dynamic}, RefArg, true, false)
 		}
@@ -498,6 +503,13 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	var g gitSpec
 	if p := gitSub(sub); p != nil && p.git != nil {
 		g = *p.git
+	}
+	if g.removes { // git clean deletes what it names, creates nothing
+		defer func(n int) {
+			for k := n; k < len(cmd.Files); k++ {
+				cmd.Files[k].Removed = cmd.Files[k].Write
+			}
+		}(len(cmd.Files))
 	}
 	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
 	mode := gitPathspecMode(cmd, s.opts.Env)

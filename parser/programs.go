@@ -50,6 +50,11 @@ import (
 //     envUses and env.go, whose judging function consults every entry:
 //     an exported variable reaches every child);
 //
+//   - envAll: env lists every variable it reads as code, as a program
+//     or as a file, and it runs no other program: any other variable is
+//     harmless to it (FOO=bar ls passes; see envSeenBy). An explicit
+//     marker: an entry without it may read anything;
+//
 //   - guards: options that make it write, delete or run a program, which
 //     prefix rules cannot express (policy.dangerous_option; see
 //     optionGuard);
@@ -99,6 +104,7 @@ type program struct {
 	goFlags   bool
 	negatable bool
 	env       string
+	envAll    bool
 	guards    []optionGuard
 	git       *gitSpec
 
@@ -180,10 +186,11 @@ var programs = map[string]program{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"b2sum":  {dirSafe: true},
+	"b2sum":  {envAll: true, dirSafe: true},
 	"base32": {dirSafe: true},
-	"base64": {dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
+	"base64": {envAll: true, dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
 	"basename": {
+		envAll:  true,
 		files:   fileSpec{none: true},
 		dirSafe: true,
 		options: "-a -s= -z --help --multiple --suffix= --version --zero",
@@ -200,6 +207,7 @@ var programs = map[string]program{
 	},
 	"cargo": {env: "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-"},
 	"cat": {
+		envAll:  true,
 		files:   fileSpec{exact: true},
 		dirSafe: true,
 		options: "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
@@ -215,7 +223,7 @@ var programs = map[string]program{
 	"chroot": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1}},
 	"chrt":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"}},
 	"cksum":  {dirSafe: true},
-	"cmp":    {dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
+	"cmp":    {envAll: true, dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
 	"column": {
 		dirSafe: true,
 		options: "-c= -d -E= -e -H= -h -i= -J -L -l= -N= -n= -O= -o= -p= -R= -r= -s= -T= -t -V -W= -x --fillrows --help --json " +
@@ -223,7 +231,7 @@ var programs = map[string]program{
 			"--table-header-repeat --table-hide= --table-name= --table-noextreme= --table-noheadings --table-order= --table-right= " +
 			"--table-truncate= --table-wrap= --tree= --tree-id= --tree-parent= --version",
 	},
-	"comm":    {dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
+	"comm":    {envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
 	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
@@ -238,6 +246,7 @@ var programs = map[string]program{
 		dirSafe: true,
 	},
 	"cut": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "dfcb"},
 		dirSafe: true,
 		options: "-b= -c= -d= -f= -n -s -z --bytes= --characters= --complement --delimiter= --fields= --help --only-delimited " +
@@ -258,6 +267,7 @@ var programs = map[string]program{
 	"dd":               {files: fileSpec{reader: readDD}, dirSafe: true},
 	"declare":          {files: fileSpec{none: true}},
 	"df": {
+		envAll:  true,
 		dirSafe: true,
 		options: "-a -B= -H -h -i -k -l -P -T -t= -v -x= --all --block-size= --exclude-type= --help --human-readable --inodes --local " +
 			"--no-sync --output? --portability --print-type --si --sync --total --type= --version",
@@ -278,6 +288,7 @@ var programs = map[string]program{
 			"--unchanged-group-format= --unchanged-line-format= --unidirectional-new-file --unified? --version --width=",
 	},
 	"dirname": {
+		envAll:  true,
 		files:   fileSpec{none: true},
 		dirSafe: true,
 		options: "-z --help --version --zero",
@@ -286,6 +297,7 @@ var programs = map[string]program{
 	"doas":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "uC", noCmd: "C"}},
 	"docker": {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
 	"du": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
 		dirSafe: true,
 		options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
@@ -293,7 +305,7 @@ var programs = map[string]program{
 			"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
 			"--time? --time-style= --total --version",
 	},
-	"echo":  {files: fileSpec{none: true}},
+	"echo":  {envAll: true, files: fileSpec{none: true}},
 	"egrep": {files: grepSpec, dirSafe: true},
 	"emacs": {
 		guards: []optionGuard{
@@ -307,7 +319,7 @@ var programs = map[string]program{
 	"export":   {files: fileSpec{none: true}},
 	"expr":     {files: fileSpec{none: true}},
 	"fakeroot": {wrap: &wrapSpec{kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}}},
-	"false":    {files: fileSpec{none: true}},
+	"false":    {envAll: true, files: fileSpec{none: true}},
 	"fgrep":    {files: grepSpec, dirSafe: true},
 	"file": {
 		files:   fileSpec{reader: readFile},
@@ -627,6 +639,7 @@ var programs = map[string]program{
 	},
 	"hash": {files: fileSpec{none: true}},
 	"head": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "nc", exact: true},
 		dirSafe: true,
 		options: "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
@@ -634,7 +647,7 @@ var programs = map[string]program{
 	"hexdump":              {dirSafe: true},
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
-	"id":                   {files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
+	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
 	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
 	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
 	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
@@ -658,6 +671,7 @@ var programs = map[string]program{
 	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-s,--symbolic -f,--force"},
 	"local":   {files: fileSpec{none: true}},
 	"ls": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "ITw", exact: true},
 		dirSafe: true,
 		options: "-1 -A -a -B -b -C -c -D -d -F -f -G -g -H -h -I= -i -k -L -l -m -N -n -o -p -Q -q -R -r -S -s -T= -t -U -u -v -w= -X -x -Z " +
@@ -689,7 +703,7 @@ var programs = map[string]program{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"md5sum": {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"md5sum": {envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
 	"mkdir":  {files: fileSpec{skipVal: "m", writeAll: true, exact: true}, dirSafe: true},
 	"mkfifo": {files: fileSpec{skipVal: "m", writeAll: true}, dirSafe: true},
 	"mksh":   {wrap: &shellSpec},
@@ -704,6 +718,7 @@ var programs = map[string]program{
 	},
 	"nice": {wrap: &wrapSpec{kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}}},
 	"nl": {
+		envAll:  true,
 		dirSafe: true,
 		options: "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --footer-numbering= --header-numbering= --help " +
 			"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
@@ -714,7 +729,8 @@ var programs = map[string]program{
 	"npm":     {files: fileSpec{first: true}, env: "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-"},
 	"nsenter": {wrap: &wrapSpec{kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}}},
 	"numfmt": {
-		files: fileSpec{none: true},
+		envAll: true,
+		files:  fileSpec{none: true},
 		options: "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --help " +
 			"--invalid= --padding= --round= --suffix= --to= --to-unit= --unit-separator= --version --zero-terminated",
 	},
@@ -732,10 +748,10 @@ var programs = map[string]program{
 	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
 	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
-	"printf":  {files: fileSpec{none: true}},
+	"printf":  {envAll: true, files: fileSpec{none: true}},
 	"prlimit": {wrap: &wrapSpec{kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"}},
 	"pushd":   {files: fileSpec{none: true}, dirSafe: true},
-	"pwd":     {files: fileSpec{none: true}, options: "-L -P --help --version"},
+	"pwd":     {envAll: true, files: fileSpec{none: true}, options: "-L -P --help --version"},
 	"python":  {files: fileSpec{skipVal: "cmWX"}, env: "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"},
 	"python3": {
 		files: fileSpec{skipVal: "cmWX"},
@@ -744,12 +760,14 @@ var programs = map[string]program{
 	"rbash": {wrap: &shellSpec},
 	"read":  {files: fileSpec{none: true}},
 	"readlink": {
+		envAll:  true,
 		dirSafe: true,
 		options: "-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline " +
 			"--quiet --silent --verbose --version --zero",
 	},
 	"readonly": {files: fileSpec{none: true}},
 	"realpath": {
+		envAll:  true,
 		dirSafe: true,
 		options: "-e -L -m -P -q -s -z --canonicalize-existing --canonicalize-missing --help --logical --no-symlinks --physical " +
 			"--quiet --relative-base= --relative-to= --strip --version --zero",
@@ -777,8 +795,8 @@ var programs = map[string]program{
 			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 		},
 	},
-	"rm":    {files: fileSpec{writeAll: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
-	"rmdir": {files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
+	"rm":    {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
+	"rmdir": {files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true},
 	"rsync": {
 		files: fileSpec{skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
 			longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
@@ -819,7 +837,7 @@ var programs = map[string]program{
 			{check: sedRisk, script: true, why: sedWhy},
 		},
 	},
-	"seq":     {files: fileSpec{none: true}, options: "-f= -s= -w --equal-width --format= --help --separator= --version"},
+	"seq":     {envAll: true, files: fileSpec{none: true}, options: "-f= -s= -w --equal-width --format= --help --separator= --version"},
 	"set":     {files: fileSpec{none: true}},
 	"setarch": {wrap: &wrapSpec{kind: wrapExec, operands: 1, optsAfter: true, noCmd: "l"}},
 	"setpriv": {
@@ -833,13 +851,13 @@ var programs = map[string]program{
 	},
 	"sg":        {wrap: &wrapSpec{kind: wrapSg}},
 	"sh":        {wrap: &shellSpec},
-	"sha1sum":   {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha256sum": {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha512sum": {dirSafe: true},
+	"sha1sum":   {envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sha256sum": {envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sha512sum": {envAll: true, dirSafe: true},
 	"shift":     {files: fileSpec{none: true}},
 	"shopt":     {files: fileSpec{none: true}},
 	"shred":     {files: fileSpec{skipVal: "ns", writeAll: true}, dirSafe: true},
-	"sleep":     {files: fileSpec{none: true}, options: "--help --version"},
+	"sleep":     {envAll: true, files: fileSpec{none: true}, options: "--help --version"},
 	"sort": {
 		runVal: []string{"compress-program"},
 		files: fileSpec{skipVal: "tkS", writeVal: "oT", longFile: []string{"files0-from", "random-source"},
@@ -866,7 +884,7 @@ var programs = map[string]program{
 		},
 	},
 	"ssh-agent": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aEOPt", noCmd: "k"}},
-	"stat":      {dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
+	"stat":      {envAll: true, dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
 	"stdbuf":    {wrap: &wrapSpec{kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}}},
 	"strace": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
@@ -884,8 +902,9 @@ var programs = map[string]program{
 		env:  "SUDO_EDITOR EDITOR VISUAL",
 	},
 	"systemctl": {env: "SYSTEMD_PAGER"},
-	"tac":       {dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
+	"tac":       {envAll: true, dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
 	"tail": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "ncs", exact: true},
 		dirSafe: true,
 		options: "-NUM -c= -F -f -n= -q -s= -v -z --bytes= --follow? --help --lines= --max-unchanged-stats= --pid= --quiet --retry " +
@@ -982,7 +1001,7 @@ var programs = map[string]program{
 		},
 	},
 	"touch": {files: fileSpec{skipVal: "dt", fileVal: "r", writeAll: true}, dirSafe: true},
-	"tr":    {files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
+	"tr":    {envAll: true, files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
 	"trap":  {files: fileSpec{none: true}},
 	"tree": {
 		dirSafe: true,
@@ -994,20 +1013,22 @@ var programs = map[string]program{
 			{options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
 		},
 	},
-	"true":     {files: fileSpec{none: true}},
+	"true":     {envAll: true, files: fileSpec{none: true}},
 	"truncate": {files: fileSpec{skipVal: "s", fileVal: "r", writeAll: true}, dirSafe: true},
 	"type":     {files: fileSpec{none: true}, options: "-a -f -P -p -t"},
 	"typeset":  {files: fileSpec{none: true}},
 	"ulimit":   {files: fileSpec{none: true}},
 	"umask":    {files: fileSpec{none: true}},
 	"uname": {
-		files: fileSpec{none: true},
+		envAll: true,
+		files:  fileSpec{none: true},
 		options: "-a -i -m -n -o -p -r -s -v --all --hardware-platform --help --kernel-name --kernel-release --kernel-version " +
 			"--machine --nodename --operating-system --processor --version",
 	},
 	"unbuffer": {wrap: &wrapSpec{kind: wrapExec}},
 	"unexpand": {dirSafe: true},
 	"uniq": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "fsw", writeLast: true},
 		dirSafe: true,
 		options: "-c -D -d -f= -i -s= -u -w= -z --all-repeated? --check-chars= --count --group? " +
@@ -1016,7 +1037,7 @@ var programs = map[string]program{
 			{check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
 		},
 	}, // uniq IN OUT writes OUT
-	"unlink": {files: fileSpec{writeAll: true}, dirSafe: true},
+	"unlink": {files: fileSpec{writeAll: true, removes: true}, dirSafe: true},
 	"unset":  {files: fileSpec{none: true}},
 	"unshare": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
@@ -1044,6 +1065,7 @@ var programs = map[string]program{
 	"wait":  {files: fileSpec{none: true}},
 	"watch": {wrap: &wrapSpec{kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}}},
 	"wc": {
+		envAll:  true,
 		files:   fileSpec{longFile: []string{"files0-from"}},
 		dirSafe: true,
 		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
@@ -1057,7 +1079,7 @@ var programs = map[string]program{
 		dirSafe: true,
 	},
 	"which":  {files: fileSpec{none: true}, options: "-a -s"},
-	"whoami": {files: fileSpec{none: true}, options: "--help --version"},
+	"whoami": {envAll: true, files: fileSpec{none: true}, options: "--help --version"},
 	"xargs": {
 		wrap: &wrapSpec{kind: wrapXargs, shortVal: "adEILnPs",
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
