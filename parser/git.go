@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // git strips git's global options for MatchArgv, reports -c settings that
 // run commands, and collects the file references of the subcommand. It
@@ -290,8 +293,8 @@ func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 			ops = ops[1:]
 		}
 	}
-	if len(ops) < 2 {
-		return
+	if len(ops) < 2 || gitConfigReading(opts) {
+		return // git config --get KEY VALUE-PATTERN reads
 	}
 	key := strings.ToLower(ops[0].Value)
 	if ops[0].Dynamic || gitDangerousKey(key) {
@@ -352,4 +355,16 @@ func gitDangerousKey(key string) bool {
 	last := key[strings.LastIndexByte(key, '.')+1:]
 	return strings.Contains(last, "command") || key == "init.templatedir" ||
 		strings.HasPrefix(key, "trace2.") && strings.HasSuffix(key, "target")
+}
+
+// gitConfigReading reports a git config read action among opts (--get,
+// --list, …): its operands are a key and a value pattern, nothing set.
+func gitConfigReading(opts []Word) bool {
+	for _, a := range opts {
+		name, _, _ := strings.Cut(a.Value, "=")
+		if !a.Dynamic && slices.Contains(gitConfigReads, name) {
+			return true
+		}
+	}
+	return false
 }

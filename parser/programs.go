@@ -436,6 +436,48 @@ var programs = map[string]program{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
 			},
+			"count-objects": {options: "-H -v --human-readable --verbose"},
+			"for-each-ref": {
+				git: &gitSpec{opaque: true},
+				options: "--color? --contains? --count= --format= --ignore-case --merged? --no-contains? --no-merged? -p --perl " +
+					"--points-at= --python -s --shell --sort= --stdin --tcl",
+			},
+			"notes": {
+				git:     &gitSpec{opaque: true},
+				options: "--ref=",
+				guards: []optionGuard{
+					{options: []string{"add", "copy", "append", "edit", "merge", "remove", "prune"}, why: "writes notes (refs), or runs an editor"},
+				},
+			},
+			"reflog": {
+				git: &gitSpec{opaque: true},
+				guards: []optionGuard{
+					{options: []string{"expire", "delete"}, why: "deletes reflog entries"},
+				},
+			},
+			// git remote [-v] lists; get-url prints; show asks the remote
+			// (network) unless -n; the others write .git/config or fetch.
+			"remote": {
+				git:     &gitSpec{opaque: true},
+				options: "-v --verbose",
+				subs: map[string]*program{
+					"get-url": {options: "--all --push"},
+				},
+				guards: []optionGuard{
+					{options: []string{"add", "rename", "remove", "rm", "set-head", "set-branches", "set-url", "prune", "update", "show"},
+						why: "changes the remotes in .git/config, or contacts a remote"},
+				},
+			},
+			"rev-list": {},
+			"worktree": {
+				git: &gitSpec{opaque: true},
+				subs: map[string]*program{
+					"list": {options: "--expire= --porcelain -v --verbose -z"},
+				},
+				guards: []optionGuard{
+					{options: []string{"add", "move", "remove", "prune", "repair", "lock", "unlock"}, why: "creates, moves or removes working trees"},
+				},
+			},
 			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
 				"--long --match= --tags"},
 			"diff": {
@@ -541,6 +583,11 @@ var programs = map[string]program{
 				subs: map[string]*program{
 					"list": {
 						options: gitLogOpts,
+						guards: []optionGuard{
+							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+						},
+					},
+					"show": {
 						guards: []optionGuard{
 							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 						},
