@@ -87,12 +87,23 @@ func (s *state) genericRefs(cmd *Command, args []Word) {
 // fileRefs collects the file references of a (non-wrapper) command.
 func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	spec := &noSpec
-	if p := progs()[base]; p != nil {
-		spec = &p.files
+	prog := progs()[base]
+	if prog != nil {
+		spec = &prog.files
+	}
+	if spec.none || prog != nil && prog.lists && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
+		// The arguments a wrapper appends (xargs, find -exec {}) name
+		// no file it reads: it names none (basename), or only lists
+		// the ones it is given, and no option of it reads one (ls,
+		// stat). They may be any words, options included.
+		defer func(n int) {
+			cmd.Unknown = append(cmd.Unknown[:0], cmd.Unknown[n:]...)
+		}(len(cmd.Unknown))
 	}
 	if spec.none {
 		return
 	}
+	lists := prog != nil && prog.lists || base == "rg" && slices.ContainsFunc(args, func(a Word) bool { return a.Value == "--files" && !a.Dynamic })
 	switch spec.reader {
 	case readDD:
 		for _, a := range args {
@@ -255,8 +266,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
 		n := len(cmd.Files)
 		s.argRef(cmd, op, w, rec)
-		if spec.removes && w && len(cmd.Files) > n {
-			cmd.Files[n].Removed = true
+		for k := n; k < len(cmd.Files); k++ {
+			cmd.Files[k].Removed = spec.removes && w
+			cmd.Files[k].Listed = lists && !w
 		}
 		if w && backup != "" {
 			s.fileRef(cmd, Word{Value: backupName(op.Value, backup), Pos: op.Pos, Dynamic: op.Dynamic}, RefArg, true, false)
@@ -264,6 +276,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	}
 	if rec && spec.implicitDot && len(ops) == 0 {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+		cmd.Files[len(cmd.Files)-1].Listed = lists
 	}
 }
 

@@ -115,7 +115,7 @@ func TestFileRefs(t *testing.T) {
 		{`find src -type f`, []string{"find: arg src "}},
 		{`find`, []string{"find: arg . "}},
 		{`find . -delete`, []string{"find: arg . wr"}},
-		{`du -sh .`, []string{"du: option h m", "du: arg . "}},
+		{`du -sh .`, []string{"du: option h m", "du: arg . l"}},
 		{`git grep foo -- src`, []string{"git: arg foo m", "git: arg src r"}},
 		{`git grep foo -- src docs`, []string{"git: arg foo m", "git: arg src r", "git: arg docs r"}},
 		{`git grep foo -- '*.env'`, []string{"git: arg foo m", "git: arg . rf"}},

@@ -50,6 +50,14 @@ import (
 //     envUses and env.go, whose judging function consults every entry:
 //     an exported variable reaches every child);
 //
+//   - lists: its operands are listed or stat'ed (names, sizes, modes,
+//     a directory's entries), never read (ls, stat, du, lsof): see
+//     FileRef.Listed;
+//
+//   - readOnly: it only reads (or lists) the files it is given; what
+//     it writes or runs is behind its guards. Naming a protected path to
+//     it is no write (see ReadsOnly);
+//
 //   - envAll: env lists every variable it reads as code, as a program
 //     or as a file, and it runs no other program: any other variable is
 //     harmless to it (FOO=bar ls passes; see envSeenBy). An explicit
@@ -105,6 +113,8 @@ type program struct {
 	negatable bool
 	env       string
 	envAll    bool
+	lists     bool
+	readOnly  bool
 	guards    []optionGuard
 	git       *gitSpec
 
@@ -116,16 +126,43 @@ type program struct {
 // progs indexes programs by pointer, with each entry's options parsed and
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
-	m := make(map[string]*program, len(programs)+2)
-	for name := range programs {
-		p := programs[name]
-		p.index([]string{name}, false, false)
-		m[name] = &p
+	m := make(map[string]*program, len(programs)+len(inspectPrograms)+2)
+	for _, table := range []map[string]program{programs, inspectPrograms} {
+		for name := range table {
+			p := table[name]
+			p.index([]string{name}, false, false)
+			m[name] = &p
+		}
 	}
 	m["egrep"].opts, m["fgrep"].opts = m["grep"].opts, m["grep"].opts
 	gitProg = m["git"]
 	return m
 })
+
+// ReadsOnly reports whether the command whose MatchArgv is argv only
+// reads or lists the files it is given (the readOnly mark of its entry,
+// or of git's subcommand): what it writes or runs is behind its guards
+// (policy.dangerous_option), so naming a protected path to it is no
+// write. Any other program may write a path it names through an option
+// the gate does not know (go build -o .git/hooks/x, sort --out=f).
+// argv[0] is matched as written: /bin/cat is not cat.
+func ReadsOnly(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	p := progs()[argv[0]]
+	switch {
+	case p == nil:
+		return false
+	case argv[0] == "git":
+		if len(argv) < 2 {
+			return false
+		}
+		s := p.subs[argv[1]]
+		return s != nil && s.readOnly
+	}
+	return p.readOnly
+}
 
 // gitProg is progs()["git"], set with it: git's entry is read several
 // times a git command.
@@ -173,10 +210,10 @@ func (p *program) sub(argv []string, k int) (*program, int) {
 
 var programs = map[string]program{
 	":":     {files: fileSpec{none: true}},
-	"[":     {files: fileSpec{reader: readBracket}, dirSafe: true},
-	"[[":    {dirSafe: true},
+	"[":     {readOnly: true, files: fileSpec{reader: readBracket}, dirSafe: true},
+	"[[":    {readOnly: true, dirSafe: true},
 	"ack":   {files: fileSpec{skipVal: "ABCm", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
-	"ag":    {files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
+	"ag":    {readOnly: true, files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
 	"alias": {files: fileSpec{none: true}},
 	"ash":   {wrap: &shellSpec},
 	"awk": {
@@ -186,14 +223,16 @@ var programs = map[string]program{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"b2sum":  {envAll: true, dirSafe: true},
+	"b2sum":  {readOnly: true, envAll: true, dirSafe: true},
 	"base32": {dirSafe: true},
 	"base64": {envAll: true, dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
+	"bat":    {readOnly: true},
 	"basename": {
-		envAll:  true,
-		files:   fileSpec{none: true},
-		dirSafe: true,
-		options: "-a -s= -z --help --multiple --suffix= --version --zero",
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{none: true},
+		dirSafe:  true,
+		options:  "-a -s= -z --help --multiple --suffix= --version --zero",
 	},
 	"bash":    {wrap: &shellSpec},
 	"builtin": {wrap: &wrapSpec{kind: wrapExec}},
@@ -207,15 +246,17 @@ var programs = map[string]program{
 	},
 	"cargo": {env: "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-"},
 	"cat": {
-		envAll:  true,
-		files:   fileSpec{exact: true},
-		dirSafe: true,
-		options: "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{exact: true},
+		dirSafe:  true,
+		options:  "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
 	},
 	"cd": {
-		files:   fileSpec{none: true},
-		dirSafe: true,
-		options: "-L -P -e -@",
+		readOnly: true,
+		files:    fileSpec{none: true},
+		dirSafe:  true,
+		options:  "-L -P -e -@",
 	},
 	"chgrp":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
 	"chmod":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
@@ -223,7 +264,7 @@ var programs = map[string]program{
 	"chroot": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1}},
 	"chrt":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"}},
 	"cksum":  {dirSafe: true},
-	"cmp":    {envAll: true, dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
+	"cmp":    {readOnly: true, envAll: true, dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
 	"column": {
 		dirSafe: true,
 		options: "-c= -d -E= -e -H= -h -i= -J -L -l= -N= -n= -O= -o= -p= -R= -r= -s= -T= -t -V -W= -x --fillrows --help --json " +
@@ -231,7 +272,7 @@ var programs = map[string]program{
 			"--table-header-repeat --table-hide= --table-name= --table-noextreme= --table-noheadings --table-order= --table-right= " +
 			"--table-truncate= --table-wrap= --tree= --tree-id= --tree-parent= --version",
 	},
-	"comm":    {envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
+	"comm":    {readOnly: true, envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
 	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
@@ -273,6 +314,7 @@ var programs = map[string]program{
 			"--no-sync --output? --portability --print-type --si --sync --total --type= --version",
 	},
 	"diff": {
+		readOnly: true,
 		files: fileSpec{skipVal: "xIFSLCUWD", fileVal: "X", recursive: "r", exact: true,
 			longFile: []string{"exclude-from", "from-file", "to-file"},
 			longSkip: []string{"exclude", "ignore-matching-lines", "show-function-line", "label", "context",
@@ -288,25 +330,28 @@ var programs = map[string]program{
 			"--unchanged-group-format= --unchanged-line-format= --unidirectional-new-file --unified? --version --width=",
 	},
 	"dirname": {
-		envAll:  true,
-		files:   fileSpec{none: true},
-		dirSafe: true,
-		options: "-z --help --version --zero",
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{none: true},
+		dirSafe:  true,
+		options:  "-z --help --version --zero",
 	},
 	"dirs":   {files: fileSpec{none: true}},
 	"doas":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "uC", noCmd: "C"}},
 	"docker": {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
 	"du": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
-		dirSafe: true,
+		lists:    true,
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
+		dirSafe:  true,
 		options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
 			"--count-links --dereference --dereference-args --exclude= --exclude-from= --files0-from= --help --human-readable " +
 			"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
 			"--time? --time-style= --total --version",
 	},
 	"echo":  {envAll: true, files: fileSpec{none: true}},
-	"egrep": {files: grepSpec, dirSafe: true},
+	"egrep": {readOnly: true, files: grepSpec, dirSafe: true},
 	"emacs": {
 		guards: []optionGuard{
 			{options: []string{"--eval", "--execute", "--load", "--funcall", "--script", "-l", "-f", "-x"}, why: "runs Lisp code you choose"},
@@ -320,11 +365,12 @@ var programs = map[string]program{
 	"expr":     {files: fileSpec{none: true}},
 	"fakeroot": {wrap: &wrapSpec{kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}}},
 	"false":    {envAll: true, files: fileSpec{none: true}},
-	"fgrep":    {files: grepSpec, dirSafe: true},
+	"fgrep":    {readOnly: true, files: grepSpec, dirSafe: true},
 	"file": {
-		files:   fileSpec{reader: readFile},
-		env:     "MAGIC=:",
-		dirSafe: true,
+		readOnly: true,
+		files:    fileSpec{reader: readFile},
+		env:      "MAGIC=:",
+		dirSafe:  true,
 		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
 			"--compile --debug --dereference --exclude= --exclude-quiet= --extension --files-from= --help --keep-going --list " +
 			"--magic-file= --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --parameter= " +
@@ -393,6 +439,7 @@ var programs = map[string]program{
 				},
 			},
 			"blame": {
+				readOnly: true,
 				options: "--abbrev? -b -C? -c --color-by-age --color-lines --contents= --date= -e --encoding= -f --first-parent --ignore-rev= " +
 					"--ignore-revs-file= --incremental -L= -l --line-porcelain -M? --minimal -n -p --porcelain --progress --reverse --root -S= -s " +
 					"--score-debug --show-email --show-name --show-number --show-stats --since= -t --textconv -w",
@@ -411,6 +458,7 @@ var programs = map[string]program{
 				},
 			},
 			"cat-file": {
+				readOnly: true,
 				options: "--allow-unknown-type --batch-all-objects --batch-check? --batch-command? --batch? --buffer -e --filters " +
 					"--follow-symlinks --mailmap -p --path= -s -t --textconv --unordered --use-mailmap -z",
 				guards: []optionGuard{
@@ -436,6 +484,7 @@ var programs = map[string]program{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
 			},
+			"check-ignore":  {readOnly: true},
 			"count-objects": {options: "-H -v --human-readable --verbose"},
 			"for-each-ref": {
 				git: &gitSpec{opaque: true},
@@ -481,8 +530,9 @@ var programs = map[string]program{
 			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
 				"--long --match= --tags"},
 			"diff": {
-				git:     &gitSpec{treeIf: "no-index"},
-				options: gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
+				readOnly: true,
+				git:      &gitSpec{treeIf: "no-index"},
+				options:  gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -502,6 +552,7 @@ var programs = map[string]program{
 			"filter-branch": {git: &gitSpec{shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}}},
 			"format-patch":  {git: &gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
 			"grep": {
+				readOnly: true,
 				options: "-NUM -A= -a --after-context= --all-match --and -B= --basic-regexp --before-context= --break -C= -c --cached --color? " +
 					"--column --context= --count -E -e= --exclude-standard --ext-grep --extended-regexp -F -f= --files-with-matches " +
 					"--files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case " +
@@ -515,12 +566,13 @@ var programs = map[string]program{
 			},
 			"init": {git: &gitSpec{long: []string{"template"}}},
 			"log": {
-				options: gitLogOpts,
+				readOnly: true,
+				options:  gitLogOpts,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
-			"ls-files": {options: "--abbrev? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch " +
+			"ls-files": {readOnly: true, options: "--abbrev? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch " +
 				"--exclude-from= --exclude-per-directory= --exclude-standard --exclude= -f --format= --full-name -i --ignored -k --killed -m " +
 				"--modified -o --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v --with-tree= -X= -x= -z"},
 			"ls-remote": {
@@ -552,7 +604,7 @@ var programs = map[string]program{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
 			},
-			"rev-parse": {options: "--abbrev-ref? --absolute-git-dir --after= --all --before= --branches? --default= --disambiguate= --exclude-hidden= --exclude= " +
+			"rev-parse": {readOnly: true, options: "--abbrev-ref? --absolute-git-dir --after= --all --before= --branches? --default= --disambiguate= --exclude-hidden= --exclude= " +
 				"--flags --git-common-dir --git-dir --git-path= --glob= --is-bare-repository --is-inside-git-dir --is-inside-work-tree " +
 				"--is-shallow-repository --keep-dashdash --local-env-vars --no-flags --no-revs --not --parseopt --path-format= --prefix= -q " +
 				"--quiet --remotes? --resolve-git-dir= --revs-only --shared-index-path --short? --show-cdup --show-object-format? " +
@@ -573,7 +625,8 @@ var programs = map[string]program{
 				},
 			},
 			"show": {
-				options: gitLogOpts,
+				readOnly: true,
+				options:  gitLogOpts,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -594,7 +647,7 @@ var programs = map[string]program{
 					},
 				},
 			},
-			"status": {options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
+			"status": {readOnly: true, options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
 				"--short --show-stash -s -u? --untracked-files? -v --verbose -z"},
 			"submodule": {
 				git: &gitSpec{runs: "foreach", runsOpts: true},
@@ -669,8 +722,9 @@ var programs = map[string]program{
 		},
 	},
 	"grep": {
-		files:   grepSpec,
-		dirSafe: true,
+		readOnly: true,
+		files:    grepSpec,
+		dirSafe:  true,
 		options: "-NUM -A= -a -B= -b -C= -c -D= -d= -E -e= -F -f= -G -H -h -I -i -L -l -m= -n -o -P -q -R -r -s -T -U -V -v -w -x -Z -z " +
 			"--after-context= --basic-regexp --before-context= --binary --binary-files= --byte-offset --color? --colour? --context= " +
 			"--count --dereference-recursive --devices= --directories= --exclude= --exclude-dir= --exclude-from= --extended-regexp " +
@@ -686,12 +740,12 @@ var programs = map[string]program{
 	},
 	"hash": {files: fileSpec{none: true}},
 	"head": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "nc", exact: true},
-		dirSafe: true,
-		options: "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{skipVal: "nc", exact: true},
+		dirSafe:  true,
+		options:  "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
 	},
-	"hexdump":              {dirSafe: true},
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
 	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
@@ -711,16 +765,18 @@ var programs = map[string]program{
 	"kill":    {files: fileSpec{none: true}},
 	"ksh":     {wrap: &shellSpec},
 	"kubectl": {env: "KUBECONFIG"},
-	"less":    {dirSafe: true, env: "LESSOPEN LESSCLOSE LESSHISTFILE=w"},
+	"less":    {readOnly: true, dirSafe: true, env: "LESSOPEN LESSCLOSE LESSHISTFILE=w"},
 	"let":     {files: fileSpec{none: true}},
 	"linux32": {wrap: &wrapSpec{kind: wrapExec}},
 	"linux64": {wrap: &wrapSpec{kind: wrapExec}},
 	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-s,--symbolic -f,--force"},
 	"local":   {files: fileSpec{none: true}},
 	"ls": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "ITw", exact: true},
-		dirSafe: true,
+		lists:    true,
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{skipVal: "ITw", exact: true},
+		dirSafe:  true,
 		options: "-1 -A -a -B -b -C -c -D -d -F -f -G -g -H -h -I= -i -k -L -l -m -N -n -o -p -Q -q -R -r -S -s -T= -t -U -u -v -w= -X -x -Z " +
 			"--all --almost-all --author --block-size= --classify? --color? --context --dereference --dereference-command-line " +
 			"--dereference-command-line-symlink-to-dir --directory --dired --escape --file-type --format= --full-time " +
@@ -750,11 +806,11 @@ var programs = map[string]program{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"md5sum": {envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"md5sum": {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
 	"mkdir":  {files: fileSpec{skipVal: "m", writeAll: true, exact: true}, dirSafe: true},
 	"mkfifo": {files: fileSpec{skipVal: "m", writeAll: true}, dirSafe: true},
 	"mksh":   {wrap: &shellSpec},
-	"more":   {dirSafe: true},
+	"more":   {readOnly: true, dirSafe: true},
 	"mv":     {files: fileSpec{skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-f,--force -n,--no-clobber"},
 	"nawk": {
 		files:   awkSpec,
@@ -765,8 +821,9 @@ var programs = map[string]program{
 	},
 	"nice": {wrap: &wrapSpec{kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}}},
 	"nl": {
-		envAll:  true,
-		dirSafe: true,
+		readOnly: true,
+		envAll:   true,
+		dirSafe:  true,
 		options: "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --footer-numbering= --header-numbering= --help " +
 			"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
 			"--section-delimiter= --starting-line-number= --version",
@@ -787,7 +844,6 @@ var programs = map[string]program{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
 	},
-	"od": {dirSafe: true},
 	"parallel": {
 		wrap: &wrapSpec{kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	},
@@ -797,7 +853,7 @@ var programs = map[string]program{
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
 	"printf":  {envAll: true, files: fileSpec{none: true}},
 	"prlimit": {wrap: &wrapSpec{kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"}},
-	"pushd":   {files: fileSpec{none: true}, dirSafe: true},
+	"pushd":   {readOnly: true, files: fileSpec{none: true}, dirSafe: true},
 	"pwd":     {envAll: true, files: fileSpec{none: true}, options: "-L -P --help --version"},
 	"python":  {files: fileSpec{skipVal: "cmWX"}, env: "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"},
 	"python3": {
@@ -807,23 +863,28 @@ var programs = map[string]program{
 	"rbash": {wrap: &shellSpec},
 	"read":  {files: fileSpec{none: true}},
 	"readlink": {
-		envAll:  true,
-		dirSafe: true,
+		lists:    true,
+		readOnly: true,
+		envAll:   true,
+		dirSafe:  true,
 		options: "-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline " +
 			"--quiet --silent --verbose --version --zero",
 	},
 	"readonly": {files: fileSpec{none: true}},
 	"realpath": {
-		envAll:  true,
-		dirSafe: true,
+		lists:    true,
+		readOnly: true,
+		envAll:   true,
+		dirSafe:  true,
 		options: "-e -L -m -P -q -s -z --canonicalize-existing --canonicalize-missing --help --logical --no-symlinks --physical " +
 			"--quiet --relative-base= --relative-to= --strip --version --zero",
 	},
 	"return": {files: fileSpec{none: true}},
 	"rev":    {dirSafe: true, options: "-h -V -0 --help --version --zero"},
 	"rg": {
-		files:   rgSpec,
-		dirSafe: true,
+		readOnly: true,
+		files:    rgSpec,
+		dirSafe:  true,
 		options: "-NUM -0 -A= -a -B= -C= -c -E= -e= -F -f= -g= -H -h -I -i -j= -L -l -M= -m= -N -n -o -p -q -r= -S -s -T= -t= -U -u -V -v -w -x -z " +
 			"--after-context= --auto-hybrid-regex --before-context= --binary --block-buffered --byte-offset --case-sensitive " +
 			"--color= --colors= --column --context= --context-separator= --count --count-matches --crlf --debug --dfa-size-limit= " +
@@ -898,9 +959,9 @@ var programs = map[string]program{
 	},
 	"sg":        {wrap: &wrapSpec{kind: wrapSg}},
 	"sh":        {wrap: &shellSpec},
-	"sha1sum":   {envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha256sum": {envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha512sum": {envAll: true, dirSafe: true},
+	"sha1sum":   {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sha256sum": {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sha512sum": {readOnly: true, envAll: true, dirSafe: true},
 	"shift":     {files: fileSpec{none: true}},
 	"shopt":     {files: fileSpec{none: true}},
 	"shred":     {files: fileSpec{skipVal: "ns", writeAll: true}, dirSafe: true},
@@ -931,15 +992,14 @@ var programs = map[string]program{
 		},
 	},
 	"ssh-agent": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aEOPt", noCmd: "k"}},
-	"stat":      {envAll: true, dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
+	"stat":      {lists: true, readOnly: true, envAll: true, dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
 	"stdbuf":    {wrap: &wrapSpec{kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}}},
 	"strace": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
 			"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"},
 			writeVal: "o", longWrite: []string{"output"}, pipeOut: true},
 	},
-	"strings": {dirSafe: true},
-	"su":      {wrap: &wrapSpec{kind: wrapSu}},
+	"su": {wrap: &wrapSpec{kind: wrapSu}},
 	"sudo": {
 		env:  "SUDO_ASKPASS SUDO_EDITOR EDITOR VISUAL",
 		wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
@@ -949,11 +1009,12 @@ var programs = map[string]program{
 		env:  "SUDO_EDITOR EDITOR VISUAL",
 	},
 	"systemctl": {env: "SYSTEMD_PAGER"},
-	"tac":       {envAll: true, dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
+	"tac":       {readOnly: true, envAll: true, dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
 	"tail": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "ncs", exact: true},
-		dirSafe: true,
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{skipVal: "ncs", exact: true},
+		dirSafe:  true,
 		options: "-NUM -c= -F -f -n= -q -s= -v -z --bytes= --follow? --help --lines= --max-unchanged-stats= --pid= --quiet --retry " +
 			"--silent --sleep-interval= --verbose --version --zero-terminated",
 	},
@@ -966,7 +1027,7 @@ var programs = map[string]program{
 	},
 	"taskset": {wrap: &wrapSpec{kind: wrapExec, operands: 1, noCmd: "p"}},
 	"tee":     {files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
-	"test":    {dirSafe: true},
+	"test":    {readOnly: true, dirSafe: true},
 	"time": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}, writeVal: "o", longWrite: []string{"output"}},
 		guards: []optionGuard{
@@ -1051,7 +1112,8 @@ var programs = map[string]program{
 	"tr":    {envAll: true, files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
 	"trap":  {files: fileSpec{none: true}},
 	"tree": {
-		dirSafe: true,
+		readOnly: true,
+		dirSafe:  true,
 		options: "-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c -H= -I= -L= -o= -P= -T= " +
 			"--charset= --dirsfirst --du --filelimit= --filesfirst --fromfile --gitignore --help --hintro= --houtro= " +
 			"--ignore-case --info --infofile= --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --sort= " +
@@ -1112,10 +1174,11 @@ var programs = map[string]program{
 	"wait":  {files: fileSpec{none: true}},
 	"watch": {wrap: &wrapSpec{kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}}},
 	"wc": {
-		envAll:  true,
-		files:   fileSpec{longFile: []string{"files0-from"}},
-		dirSafe: true,
-		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
+		readOnly: true,
+		envAll:   true,
+		files:    fileSpec{longFile: []string{"files0-from"}},
+		dirSafe:  true,
+		options:  "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
 	},
 	"wget": {
 		spell: "-O,--output-document -e,--execute:... --config:...",
@@ -1132,7 +1195,7 @@ var programs = map[string]program{
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	},
 	"xdg-open": {env: "BROWSER"},
-	"xxd":      {dirSafe: true},
+	"xxd":      {readOnly: true, dirSafe: true},
 	"yes":      {files: fileSpec{none: true}},
 	"zip": {
 		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
