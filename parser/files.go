@@ -249,7 +249,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if base == "sed" || strings.HasSuffix(base, "awk") {
 		s.scriptRefs(cmd, base, args, *spec)
 	}
-	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
+	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) && !(lists && base == "rg") { // rg --files takes no pattern
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
 	}
@@ -277,6 +277,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if rec && spec.implicitDot && len(ops) == 0 {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
 		cmd.Files[len(cmd.Files)-1].Listed = lists
+	}
+	if rec {
+		readerFilters(cmd, base, args, 0)
 	}
 }
 

@@ -68,10 +68,10 @@ func TestFileRefs(t *testing.T) {
 		{`cat {a,b}.txt`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
 		{`cat {x}a,.env}`, []string{"cat: arg x}a ", "cat: arg .env "}},
 		{`cat *.pem "*".go`, []string{"cat: arg *.pem g", "cat: arg *.go "}},
-		{`grep -rn TODO src/ --include=*.go`, []string{"grep: option *.go m", "grep: arg TODO m", "grep: arg src/ r"}},
+		{`grep -rn TODO src/ --include=*.go`, []string{"grep: option *.go m", "grep: arg TODO m", "grep: arg src/ rf"}},
 		{`grep -e x -f pats.txt a b`, []string{"grep: option x m", "grep: option pats.txt ", "grep: arg a ", "grep: arg b "}},
 		{`grep -R secret`, []string{"grep: arg secret m", "grep: arg . r"}},
-		{`rg -g '*.go' key`, []string{"rg: option *.go m", "rg: arg key m", "rg: arg . r"}},
+		{`rg -g '*.go' key`, []string{"rg: option *.go m", "rg: arg key m", "rg: arg . rf"}},
 		{`sed -i.bak s/a/b/ f1 f2`, []string{"sed: arg s/a/b/ m", "sed: arg f1 w", "sed: arg f1.bak w", "sed: arg f2 w", "sed: arg f2.bak w"}},
 		// sed -i SUFFIX writes a backup copy: FILE+SUFFIX, or SUFFIX with
 		// * replaced by the file's name
