@@ -106,7 +106,7 @@ func compareFiles(t *testing.T, what string, real, got []string, exact bool) {
 	}
 }
 
-// TestGrepFilterDifferential: GNU grep is the oracle. grep -rl ” lists
+// TestGrepFilterDifferential: GNU grep is the oracle. grep -rl with an empty pattern lists
 // every file grep -r reads; the filter passes exactly those.
 func TestGrepFilterDifferential(t *testing.T) {
 	t.Parallel()
