@@ -540,6 +540,21 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		}
 		incl++
 	}
+	if incl == 0 && len(excs) > 0 && gitPathspecSubs[sub] {
+		// Excludes alone: git reads what it reads without a pathspec,
+		// less what they exclude, under the cwd or the whole tree
+		// (git ls-files, git status). Only excludes from the top narrow
+		// a reference from the top.
+		var top []pathspec
+		for _, e := range excs {
+			if e.top {
+				top = append(top, e)
+			}
+		}
+		all := pathspec{top: true}
+		cmd.Files = append(cmd.Files, FileRef{Path: ".", Pos: ops[0].Pos, Kind: RefArg, Write: g.removes, Recursive: true, Top: true,
+			Filter: &pathspecFilter{inc: all, excs: top, desc: "files no exclude pathspec of git " + sub + " removes"}})
+	}
 	if g.whole && (incl == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
 	}
@@ -569,7 +584,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		// After --, every operand is a pathspec; before, a word with a
 		// colon may be REV:PATH (git show HEAD:x), read below as well.
 		path := dd >= 0 && posAfter(op.Pos, args[dd].Pos)
-		if !op.Dynamic && (isGitMagic(op, mode) || !mode.literal && (path || !strings.Contains(v, ":")) && strings.ContainsAny(v, "*?[\\")) {
+		if !op.Dynamic && gitPathspecSubs[sub] && (isGitMagic(op, mode) || !mode.literal && (path || !strings.Contains(v, ":")) && strings.ContainsAny(v, "*?[\\")) {
 			// A pathspec git matches itself: a pattern, matched as git
 			// matches it. An excluding one only narrows the others.
 			ps := parsePathspec(v, mode)

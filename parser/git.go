@@ -140,6 +140,19 @@ type gitSpec struct {
 	stdinL []string
 }
 
+// gitPathspecSubs are the git subcommands whose path operands are
+// pathspecs (git help glossary: pathspec), which git matches itself:
+// wildcards and magic select files (git add '.e*'). Other subcommands'
+// operands with wildcards are names or patterns of refs (git branch
+// --list 'feat*', git for-each-ref 'refs/tags/v*'), read as before.
+var gitPathspecSubs = map[string]bool{
+	"add": true, "rm": true, "mv": true, "checkout": true, "restore": true, "reset": true, "diff": true, "log": true,
+	"show": true, "blame": true, "grep": true, "ls-files": true, "status": true, "clean": true, "commit": true,
+	"whatchanged": true, "shortlog": true, "rev-list": true, "format-patch": true, "difftool": true, "archive": true,
+	"diff-files": true, "diff-index": true, "diff-tree": true, "check-attr": true, "add--interactive": true,
+	"cherry": true, "stage": true, "annotate": true,
+}
+
 // gitSub returns the entry of git's subcommand sub, or nil.
 func gitSub(sub string) *program {
 	return gitEntry().subs[sub]

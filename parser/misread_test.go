@@ -43,7 +43,8 @@ func TestMisreadPrintingBuiltins(t *testing.T) {
 
 // git pathspecs with wildcards or magic are filtered recursive
 // references of their literal directory (f), from the top with :(top)
-// or :/ (t); an exclude alone narrows the command and adds none. On
+// or :/ (t); excludes alone narrow what the command reads without a
+// pathspec: the whole tree, less the excludes from the top. On
 // today's main git add '.e*' was a reference to the file named .e*
 // (none: allowed) and magic an UnknownRef (ignore.unknown_ref).
 func TestMisreadPathspecRefs(t *testing.T) {
@@ -58,9 +59,11 @@ func TestMisreadPathspecRefs(t *testing.T) {
 		{`git add ':(top)src'`, []string{"git: arg src rt"}},
 		{`git add ':/'`, []string{"git: arg . rt"}},
 		{`git add ':/*.go'`, []string{"git: arg . rft"}},
-		{`git diff ':!vendor'`, nil},
+		{`git diff ':!vendor'`, []string{"git: arg . rft"}},
+		{`git branch --list 'feat*'`, []string{"git: arg feat* "}},
+		{`git for-each-ref 'refs/tags/v*'`, nil},
 		{`git diff -- . ':(exclude)vendor'`, []string{"git: arg . "}},
-		{`git add -A ':!vendor'`, []string{"git: arg . r"}},
+		{`git add -A ':!vendor'`, []string{"git: arg . rft", "git: arg . r"}},
 		{`git log -p -- '*.env'`, []string{"git: arg . rf"}},
 		{`git add ':(literal)a*'`, []string{"git: arg a* r"}},
 		{`git --literal-pathspecs add '.e*'`, []string{"git: arg .e* r"}},
@@ -149,7 +152,7 @@ func TestMisreadInspection(t *testing.T) {
 	}
 	for _, src := range []string{"ps aux", "pgrep -fl node", "lsof -i :3000", "ss -tlnp", "netstat -tlnp", "od -An -tx1 f",
 		"hexdump -C f", "nm -D f", "objdump -d f", "strings -n 8 f", "readelf -hS f", "git remote -v", "git worktree list --porcelain",
-		"git for-each-ref --format=%(refname) refs/heads", "git count-objects -vH", "git remote get-url --push origin"} {
+		"git for-each-ref --format='%(refname)' refs/heads", "git count-objects -vH", "git remote get-url --push origin"} {
 		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv})
 		for _, c := range a.Commands {
 			if len(c.UnknownOptions) > 0 {
