@@ -20,7 +20,7 @@ import (
 const shellEnv = "PATH BASH_ENV ENV PROMPT_COMMAND PS0 PS1 PS2 PS3 PS4 IFS SHELLOPTS BASHOPTS CDPATH GLOBIGNORE " +
 	"HOME XDG_CONFIG_HOME SHELL HISTFILE=w BASH_FUNC_* " +
 	// The dynamic loader and the C library: every program.
-	"LD_* DYLD_* GCONV_PATH GLIBC_TUNABLES MALLOC_* NLSPATH LOCPATH=r HOSTALIASES=r RES_OPTIONS=- LOCALDOMAIN=- " +
+	"LD_* DYLD_* GCONV_PATH GLIBC_TUNABLES NLSPATH LOCPATH=r HOSTALIASES=r TZDIR=r MALLOC_TRACE=w RES_OPTIONS=- LOCALDOMAIN=- " +
 	// Names no program reads as code or as a file, when their value holds
 	// no '/' (glibc reads a locale or TZ value with a slash as a path).
 	"LANG=- LANGUAGE=- TZ=- TERM=- COLORTERM=- NO_COLOR=- FORCE_COLOR=- CLICOLOR=- CLICOLOR_FORCE=- CI=- " +

@@ -91,11 +91,13 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if prog != nil {
 		spec = &prog.files
 	}
-	if spec.none || prog != nil && prog.lists && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
+	if spec.none || prog != nil && prog.lists && prog.opts != nil && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
 		// The arguments a wrapper appends (xargs, find -exec {}) name
 		// no file it reads: it names none (basename), or only lists
-		// the ones it is given, and no option of it reads one (ls,
-		// stat). They may be any words, options included.
+		// the ones it is given, and no option of its known table reads
+		// one (ls, stat; not du --files0-from, nor lsof, whose options
+		// the table does not list). They may be any words, options
+		// included.
 		defer func(n int) {
 			cmd.Unknown = append(cmd.Unknown[:0], cmd.Unknown[n:]...)
 		}(len(cmd.Unknown))

@@ -161,7 +161,8 @@ func TestRgFilterDifferential(t *testing.T) {
 		{"-t", "go"}, {"--type=rust"}, {"-tmd"}, {"-T", "go"}, {"-t", "c"}, {"-t", "make"}, {"-t", "config"},
 		{"-t", "go", "-g", "*.md"}, {"-T", "md", "-g", "!vendor"}, {"--type-add", "secret:*.pem", "-t", "secret"},
 		{"--type-add", "mine:include:go,rust", "-t", "mine"}, {"-g", ".env"}, {"-g", "*env*"}, {"-g", "!.*"},
-		{"-g", "docs/**"}, {"-g", "!docs/**", "-g", "docs/api/*"},
+		{"-g", "docs/**"}, {"-g", "!docs/**", "-g", "docs/api/*"}, {"-g", "*.{md,env}"}, {"-g", "!*.{go,md}"},
+		{"-g", "{src,docs}/**"}, {"-g", "*.{md,MD,rs}"}, {"-g", "*.[{]md"},
 	} {
 		for _, dir := range []string{"", "src", "docs"} {
 			argv := append([]string{"rg", "--files", "-uu"}, opts...)

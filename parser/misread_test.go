@@ -94,6 +94,7 @@ func TestMisreadListing(t *testing.T) {
 		{`find . -name '*.go' -exec stat {} +`, []string{"find: arg . r"}},
 		{`find . | xargs cat`, []string{"find: arg . ", "cat: unknown []"}},
 		{`find . | xargs du`, []string{"find: arg . ", "du: unknown []"}},
+		{`find . | xargs lsof`, []string{"find: arg . ", "lsof: unknown []"}},
 		{`cat .env`, []string{"cat: arg .env "}},
 	})
 	for _, tt := range []struct {
@@ -193,7 +194,8 @@ func TestMisreadOperandsAndEnv(t *testing.T) {
 		{`TZ=/etc/x ls`, []string{"1:1 env.unknown"}},
 		{`LD_PRELOAD=x.so ls`, []string{"1:1 env.code_injection"}},
 		{`GLIBC_TUNABLES=x ls`, []string{"1:1 env.code_injection"}},
-		{`MALLOC_CONF=x ls`, []string{"1:1 env.code_injection"}},
+		{`MALLOC_ARENA_MAX=2 ls`, nil},
+		{`MALLOC_TRACE=.git/hooks/pre-commit ls`, nil}, // a written file reference (below)
 		{`PATH=/tmp ls`, []string{"1:1 env.code_injection"}},
 		{`files=(a b c)`, nil},
 	} {
@@ -201,6 +203,9 @@ func TestMisreadOperandsAndEnv(t *testing.T) {
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("Analyze(%q) findings mismatch (-want +got):\n%s", tt.src, diff)
 		}
+	}
+	if refs := Analyze(`MALLOC_TRACE=.git/hooks/x ls`, Options{Cwd: "/repo", Env: testEnv}).Commands[0].Files; len(refs) != 1 || !refs[0].Write {
+		t.Errorf("MALLOC_TRACE=.git/hooks/x ls: refs %+v, want a written file", refs)
 	}
 	if refs := Analyze(`LOCPATH=.env ls`, Options{Cwd: "/repo", Env: testEnv}).Commands[0].Files; len(refs) != 1 || refs[0].Path != ".env" {
 		t.Errorf("LOCPATH=.env ls: refs %+v, want the file .env", refs)

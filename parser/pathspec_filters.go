@@ -131,7 +131,9 @@ type rgFilter struct {
 }
 
 type rgGlob struct {
-	pat     string // without ! and a leading /
+	pat     string   // without ! and a leading /
+	alts    []string // pat with its {a,b} alternatives expanded (ripgrep's globs have them)
+	wild    bool     // alts could not be expanded: it may match anything
 	neg     bool
 	dirOnly bool // a trailing /
 	slash   bool // anchored: it holds a /
@@ -156,10 +158,12 @@ func (f *rgFilter) override(p string, isDir bool) int {
 		}
 		var m, ok bool
 		switch {
+		case g.wild:
+			m, ok = !g.neg, true
 		case !g.slash:
-			m, ok = wildmatch(g.pat, base, flags)
+			m, ok = matchAny(g.alts, base, flags)
 		case f.known:
-			m, ok = wildmatch(g.pat, p, flags)
+			m, ok = matchAny(g.alts, p, flags)
 		default:
 			// Anchored at a place the gate cannot relate to this path:
 			// a selecting glob may select it, an excluding one never
@@ -267,7 +271,7 @@ func rgFilterOf(args []Word, dir string) PathFilter {
 			break
 		}
 		var opt, val string
-		has := false
+		has, ok := false, false
 		if name, lv, hv, ok := longOpt(v); ok {
 			switch name {
 			case "glob", "iglob", "type", "type-not", "type-add", "type-clear":
@@ -324,6 +328,8 @@ func rgFilterOf(args []Word, dir string) PathFilter {
 			}
 			g.slash = strings.Contains(g.pat, "/")
 			g.pat = strings.TrimPrefix(g.pat, "/")
+			g.alts, ok = expandBraces(g.pat, 64)
+			g.wild = !ok
 			f.globs = append(f.globs, g)
 		case "type", "type-not":
 			g, ok := typeGlobs(val)
@@ -404,4 +410,78 @@ func readerFilters(cmd *Command, base string, args []Word, from int) {
 			}
 		}
 	}
+}
+
+// matchAny reports whether any of pats matches text; ok is false when
+// one could not be decided and none matched.
+func matchAny(pats []string, text string, flags int) (match, ok bool) {
+	ok = true
+	for _, p := range pats {
+		m, decided := wildmatch(p, text, flags)
+		if m {
+			return true, true
+		}
+		ok = ok && decided
+	}
+	return false, ok
+}
+
+// expandBraces expands the {a,b} alternatives of a ripgrep glob (nested
+// ones too; a brace inside […] or after \ is literal) into at most max
+// patterns; ok is false beyond, or for an unbalanced brace.
+func expandBraces(p string, max int) ([]string, bool) {
+	open, depth, inClass := -1, 0, false
+	var commas []int
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			if i+1 < len(p) && (p[i+1] == '!' || p[i+1] == '^') {
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++ // a leading ] is a member
+			}
+		case c == '{':
+			if depth == 0 {
+				open = i
+				commas = commas[:0]
+			}
+			depth++
+		case c == ',' && depth == 1:
+			commas = append(commas, i)
+		case c == '}' && depth > 0:
+			depth--
+			if depth > 0 {
+				continue
+			}
+			pre, post := p[:open], p[i+1:]
+			var out []string
+			start := open + 1
+			for _, end := range append(commas, i) {
+				alts, ok := expandBraces(pre+p[start:end]+post, max)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, alts...)
+				if len(out) > max {
+					return nil, false
+				}
+				start = end + 1
+			}
+			return out, true
+		case c == '}':
+			return nil, false
+		}
+	}
+	if depth > 0 {
+		return nil, false
+	}
+	return []string{p}, true
 }
