@@ -584,9 +584,11 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	for _, op := range ops {
 		v := op.Value
 		// After --, every operand is a pathspec; before, a word with a
-		// colon may be REV:PATH (git show HEAD:x), read below as well.
+		// colon may be REV:PATH (git show HEAD:x) as well: read below
+		// too. A colon does not end a pattern: git add '[:.]env' and
+		// git add ':*.env' select .env.
 		path := dd >= 0 && posAfter(op.Pos, args[dd].Pos)
-		if !op.Dynamic && gitPathspecSubs[sub] && (isGitMagic(op, mode) || !mode.literal && (path || !strings.Contains(v, ":")) && strings.ContainsAny(v, "*?[\\")) {
+		if !op.Dynamic && gitPathspecSubs[sub] && (isGitMagic(op, mode) || !mode.literal && strings.ContainsAny(v, "*?[\\")) {
 			// A pathspec git matches itself: a pattern, matched as git
 			// matches it. An excluding one only narrows the others.
 			ps := parsePathspec(v, mode)

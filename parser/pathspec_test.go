@@ -26,7 +26,7 @@ var pathspecSpecs = []string{
 	":(icase)X.md", ":(icase)x.MD", ":(icase)SRC", ":(icase)*.ENV*", ":(icase,glob)**/*.MD",
 	":(literal)a*b", ":(literal)*", ":(top)src/*.go", ":/x.md", ":/", ":(top)", ":/*.go",
 	":!src", ":(exclude)*.go", ":^docs",
-	"../*.go", "in/../*.go", "./*.go", "../.e*",
+	"../*.go", "in/../*.go", "./*.go", "../.e*", "[:.]env", ":*.env", ":.env", ":*", "*:*", "sub:*",
 }
 
 // selected lists the files of pathspecTree that the file references
