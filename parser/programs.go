@@ -228,11 +228,10 @@ var programs = map[string]program{
 	"base64": {envAll: true, dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
 	"bat":    {readOnly: true},
 	"basename": {
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{none: true},
-		dirSafe:  true,
-		options:  "-a -s= -z --help --multiple --suffix= --version --zero",
+		envAll:  true,
+		files:   fileSpec{none: true},
+		dirSafe: true, readOnly: true,
+		options: "-a -s= -z --help --multiple --suffix= --version --zero",
 	},
 	"bash":    {wrap: &shellSpec},
 	"builtin": {wrap: &wrapSpec{kind: wrapExec}},
@@ -246,17 +245,15 @@ var programs = map[string]program{
 	},
 	"cargo": {env: "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-"},
 	"cat": {
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{exact: true},
-		dirSafe:  true,
-		options:  "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
+		envAll:  true,
+		files:   fileSpec{exact: true},
+		dirSafe: true, readOnly: true,
+		options: "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
 	},
 	"cd": {
-		readOnly: true,
-		files:    fileSpec{none: true},
-		dirSafe:  true,
-		options:  "-L -P -e -@",
+		files:   fileSpec{none: true},
+		dirSafe: true, readOnly: true,
+		options: "-L -P -e -@",
 	},
 	"chgrp":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
 	"chmod":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
@@ -330,21 +327,19 @@ var programs = map[string]program{
 			"--unchanged-group-format= --unchanged-line-format= --unidirectional-new-file --unified? --version --width=",
 	},
 	"dirname": {
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{none: true},
-		dirSafe:  true,
-		options:  "-z --help --version --zero",
+		envAll:  true,
+		files:   fileSpec{none: true},
+		dirSafe: true, readOnly: true,
+		options: "-z --help --version --zero",
 	},
 	"dirs":   {files: fileSpec{none: true}},
 	"doas":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "uC", noCmd: "C"}},
 	"docker": {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
 	"du": {
-		lists:    true,
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
-		dirSafe:  true,
+		lists:   true,
+		envAll:  true,
+		files:   fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
+		dirSafe: true, readOnly: true,
 		options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
 			"--count-links --dereference --dereference-args --exclude= --exclude-from= --files0-from= --help --human-readable " +
 			"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
@@ -367,10 +362,9 @@ var programs = map[string]program{
 	"false":    {envAll: true, files: fileSpec{none: true}},
 	"fgrep":    {readOnly: true, files: grepSpec, dirSafe: true},
 	"file": {
-		readOnly: true,
-		files:    fileSpec{reader: readFile},
-		env:      "MAGIC=:",
-		dirSafe:  true,
+		files:   fileSpec{reader: readFile},
+		env:     "MAGIC=:",
+		dirSafe: true, readOnly: true,
 		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
 			"--compile --debug --dereference --exclude= --exclude-quiet= --extension --files-from= --help --keep-going --list " +
 			"--magic-file= --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --parameter= " +
@@ -722,9 +716,8 @@ var programs = map[string]program{
 		},
 	},
 	"grep": {
-		readOnly: true,
-		files:    grepSpec,
-		dirSafe:  true,
+		files:   grepSpec,
+		dirSafe: true, readOnly: true,
 		options: "-NUM -A= -a -B= -b -C= -c -D= -d= -E -e= -F -f= -G -H -h -I -i -L -l -m= -n -o -P -q -R -r -s -T -U -V -v -w -x -Z -z " +
 			"--after-context= --basic-regexp --before-context= --binary --binary-files= --byte-offset --color? --colour? --context= " +
 			"--count --dereference-recursive --devices= --directories= --exclude= --exclude-dir= --exclude-from= --extended-regexp " +
@@ -740,11 +733,10 @@ var programs = map[string]program{
 	},
 	"hash": {files: fileSpec{none: true}},
 	"head": {
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{skipVal: "nc", exact: true},
-		dirSafe:  true,
-		options:  "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
+		envAll:  true,
+		files:   fileSpec{skipVal: "nc", exact: true},
+		dirSafe: true, readOnly: true,
+		options: "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
 	},
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
@@ -772,11 +764,10 @@ var programs = map[string]program{
 	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-s,--symbolic -f,--force"},
 	"local":   {files: fileSpec{none: true}},
 	"ls": {
-		lists:    true,
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{skipVal: "ITw", exact: true},
-		dirSafe:  true,
+		lists:   true,
+		envAll:  true,
+		files:   fileSpec{skipVal: "ITw", exact: true},
+		dirSafe: true, readOnly: true,
 		options: "-1 -A -a -B -b -C -c -D -d -F -f -G -g -H -h -I= -i -k -L -l -m -N -n -o -p -Q -q -R -r -S -s -T= -t -U -u -v -w= -X -x -Z " +
 			"--all --almost-all --author --block-size= --classify? --color? --context --dereference --dereference-command-line " +
 			"--dereference-command-line-symlink-to-dir --directory --dired --escape --file-type --format= --full-time " +
@@ -821,9 +812,8 @@ var programs = map[string]program{
 	},
 	"nice": {wrap: &wrapSpec{kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}}},
 	"nl": {
-		readOnly: true,
-		envAll:   true,
-		dirSafe:  true,
+		envAll:  true,
+		dirSafe: true, readOnly: true,
 		options: "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --footer-numbering= --header-numbering= --help " +
 			"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
 			"--section-delimiter= --starting-line-number= --version",
@@ -833,8 +823,7 @@ var programs = map[string]program{
 	"npm":     {files: fileSpec{first: true}, env: "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-"},
 	"nsenter": {wrap: &wrapSpec{kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}}},
 	"numfmt": {
-		envAll: true,
-		files:  fileSpec{none: true},
+		files: fileSpec{none: true}, envAll: true,
 		options: "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --help " +
 			"--invalid= --padding= --round= --suffix= --to= --to-unit= --unit-separator= --version --zero-terminated",
 	},
@@ -863,28 +852,25 @@ var programs = map[string]program{
 	"rbash": {wrap: &shellSpec},
 	"read":  {files: fileSpec{none: true}},
 	"readlink": {
-		lists:    true,
-		readOnly: true,
-		envAll:   true,
-		dirSafe:  true,
+		lists:   true,
+		envAll:  true,
+		dirSafe: true, readOnly: true,
 		options: "-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline " +
 			"--quiet --silent --verbose --version --zero",
 	},
 	"readonly": {files: fileSpec{none: true}},
 	"realpath": {
-		lists:    true,
-		readOnly: true,
-		envAll:   true,
-		dirSafe:  true,
+		lists:   true,
+		envAll:  true,
+		dirSafe: true, readOnly: true,
 		options: "-e -L -m -P -q -s -z --canonicalize-existing --canonicalize-missing --help --logical --no-symlinks --physical " +
 			"--quiet --relative-base= --relative-to= --strip --version --zero",
 	},
 	"return": {files: fileSpec{none: true}},
 	"rev":    {dirSafe: true, options: "-h -V -0 --help --version --zero"},
 	"rg": {
-		readOnly: true,
-		files:    rgSpec,
-		dirSafe:  true,
+		files:   rgSpec,
+		dirSafe: true, readOnly: true,
 		options: "-NUM -0 -A= -a -B= -C= -c -E= -e= -F -f= -g= -H -h -I -i -j= -L -l -M= -m= -N -n -o -p -q -r= -S -s -T= -t= -U -u -V -v -w -x -z " +
 			"--after-context= --auto-hybrid-regex --before-context= --binary --block-buffered --byte-offset --case-sensitive " +
 			"--color= --colors= --column --context= --context-separator= --count --count-matches --crlf --debug --dfa-size-limit= " +
@@ -1011,10 +997,9 @@ var programs = map[string]program{
 	"systemctl": {env: "SYSTEMD_PAGER"},
 	"tac":       {readOnly: true, envAll: true, dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
 	"tail": {
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{skipVal: "ncs", exact: true},
-		dirSafe:  true,
+		envAll:  true,
+		files:   fileSpec{skipVal: "ncs", exact: true},
+		dirSafe: true, readOnly: true,
 		options: "-NUM -c= -F -f -n= -q -s= -v -z --bytes= --follow? --help --lines= --max-unchanged-stats= --pid= --quiet --retry " +
 			"--silent --sleep-interval= --verbose --version --zero-terminated",
 	},
@@ -1112,8 +1097,7 @@ var programs = map[string]program{
 	"tr":    {envAll: true, files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
 	"trap":  {files: fileSpec{none: true}},
 	"tree": {
-		readOnly: true,
-		dirSafe:  true,
+		dirSafe: true, readOnly: true,
 		options: "-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c -H= -I= -L= -o= -P= -T= " +
 			"--charset= --dirsfirst --du --filelimit= --filesfirst --fromfile --gitignore --help --hintro= --houtro= " +
 			"--ignore-case --info --infofile= --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --sort= " +
@@ -1129,8 +1113,7 @@ var programs = map[string]program{
 	"ulimit":   {files: fileSpec{none: true}},
 	"umask":    {files: fileSpec{none: true}},
 	"uname": {
-		envAll: true,
-		files:  fileSpec{none: true},
+		files: fileSpec{none: true}, envAll: true,
 		options: "-a -i -m -n -o -p -r -s -v --all --hardware-platform --help --kernel-name --kernel-release --kernel-version " +
 			"--machine --nodename --operating-system --processor --version",
 	},
@@ -1174,11 +1157,10 @@ var programs = map[string]program{
 	"wait":  {files: fileSpec{none: true}},
 	"watch": {wrap: &wrapSpec{kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}}},
 	"wc": {
-		readOnly: true,
-		envAll:   true,
-		files:    fileSpec{longFile: []string{"files0-from"}},
-		dirSafe:  true,
-		options:  "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
+		envAll:  true,
+		files:   fileSpec{longFile: []string{"files0-from"}},
+		dirSafe: true, readOnly: true,
+		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
 	},
 	"wget": {
 		spell: "-O,--output-document -e,--execute:... --config:...",
