@@ -90,7 +90,7 @@ loop:
 	s.fileRefs(cmd, "git", args[i:])
 	if dir != "" {
 		for k := first; k < len(cmd.Files); k++ {
-			if f := &cmd.Files[k]; !strings.HasPrefix(f.Path, "/") && f.Kind != RefRev {
+			if f := &cmd.Files[k]; !strings.HasPrefix(f.Path, "/") && f.Kind != RefRev && !f.Top {
 				f.Path = joinDir(dir, f.Path)
 			}
 		}

@@ -59,6 +59,7 @@ func TestMisreadPathspecRefs(t *testing.T) {
 		{`git add ':(top)src'`, []string{"git: arg src rt"}},
 		{`git add ':/'`, []string{"git: arg . rt"}},
 		{`git add ':/*.go'`, []string{"git: arg . rft"}},
+		{`git -C sub add ':/*.go' '*.md'`, []string{"git: option sub ", "git: arg . rft", "git: arg sub rf"}},
 		{`git diff ':!vendor'`, []string{"git: arg . rft"}},
 		{`git branch --list 'feat*'`, []string{"git: arg feat* "}},
 		{`git for-each-ref 'refs/tags/v*'`, nil},
