@@ -212,3 +212,26 @@ func TestMisreadOperandsAndEnv(t *testing.T) {
 		t.Errorf("LOCPATH=.env ls: refs %+v, want the file .env", refs)
 	}
 }
+
+// A filter says what it lets through, for the gate's messages.
+func TestMisreadFilterStrings(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]string{
+		`grep -r --include='*.go' --exclude-dir=vendor x .`: "files grep reads with --include=*.go --exclude-dir=vendor",
+		`rg -g '*.md' -t go x`:                              "files ripgrep reads with --glob=*.md --type=go",
+		`git add '.e*'`:                                     "files matching git's pathspec '.e*'",
+	} {
+		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv})
+		got := ""
+		for _, c := range a.Commands {
+			for _, f := range c.Files {
+				if f.Filter != nil {
+					got = f.Filter.String()
+				}
+			}
+		}
+		if got != want {
+			t.Errorf("Analyze(%q): Filter.String() = %q, want %q", src, got, want)
+		}
+	}
+}

@@ -19,7 +19,6 @@ type grepFilter struct {
 	globs     []grepGlob // --include and --exclude, in order
 	dirs      []string   // --exclude-dir
 	firstIncl bool
-	desc      string
 }
 
 type grepGlob struct {
@@ -27,7 +26,22 @@ type grepGlob struct {
 	include bool
 }
 
-func (f *grepFilter) String() string { return f.desc }
+func (f *grepFilter) String() string {
+	var b strings.Builder
+	b.WriteString("files grep reads with")
+	for _, g := range f.globs {
+		if g.include {
+			b.WriteString(" --include=")
+		} else {
+			b.WriteString(" --exclude=")
+		}
+		b.WriteString(g.pat)
+	}
+	for _, d := range f.dirs {
+		b.WriteString(" --exclude-dir=" + d)
+	}
+	return b.String()
+}
 
 func (f *grepFilter) Match(rel string, isDir bool) bool {
 	parts := strings.Split(rel, "/")
@@ -106,12 +120,10 @@ func grepFilterOf(args []Word) PathFilter {
 			}
 			f.globs = append(f.globs, grepGlob{pat: val, include: kind == "include"})
 		}
-		f.desc += " --" + kind + "=" + val
 	}
 	if len(f.globs) == 0 && len(f.dirs) == 0 {
 		return nil
 	}
-	f.desc = "files grep reads with" + f.desc
 	return f
 }
 
