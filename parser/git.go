@@ -295,6 +295,17 @@ func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 			s.fileRef(cmd, opts[j+1], RefOption, true, false)
 		case strings.HasPrefix(v, "-f") && len(v) > 2:
 			s.fileRef(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, true, false)
+		case long && longIs(name, "blob"):
+			// git config --blob REV:PATH --list prints a file of the
+			// object store parsed as configuration.
+			w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
+			if !hasVal {
+				if j+1 >= len(opts) {
+					continue
+				}
+				w = opts[j+1]
+			}
+			s.gitBlob(cmd, w, hasVal)
 		}
 	}
 	if len(ops) > 0 {
@@ -380,4 +391,19 @@ func gitConfigReading(opts []Word) bool {
 		}
 	}
 	return false
+}
+
+// gitBlob reports the blob git config --blob reads when an object id
+// names it: a blob the gate cannot see (git ls-tree prints every one's
+// id). REV:PATH is a path of the object store, reported as a RefRev.
+func (s *state) gitBlob(cmd *Command, w Word, attached bool) {
+	if i := strings.IndexByte(w.Value, ':'); i >= 0 && !w.Dynamic {
+		if p := w.Value[i+1:]; attached && p != "" {
+			// --blob=REV:PATH; a separate REV:PATH word is an operand
+			// to gitOperands, which reports it.
+			s.fileRef(cmd, Word{Value: p, Pos: w.Pos}, RefRev, false, false)
+		}
+		return
+	}
+	cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "git config --blob reads the blob " + w.Value + ", which may be an ignored file"})
 }

@@ -72,6 +72,9 @@ func TestMisreadPathspecRefs(t *testing.T) {
 		{`git add ':(bogus)x'`, []string{"git: arg . rt"}},
 		{`git add ../'*.go'`, []string{"git: arg .. rf"}},
 		{`git show HEAD:.env`, []string{"git: rev .env "}},
+		{`git config --blob HEAD:secrets.ini --list`, []string{"git: rev secrets.ini "}},
+		{`git config --blob=HEAD:secrets.ini -l`, []string{"git: rev secrets.ini ", "git: option HEAD:secrets.ini "}},
+		{`git config --blob 0123abcd --list`, []string{"git: arg 0123abcd ", "git: unknown []"}},
 		{`git add *.go`, []string{"git: arg . rf", "git: arg *.go rg"}},
 	})
 }
@@ -141,7 +144,7 @@ func TestMisreadInspection(t *testing.T) {
 		{"git remote -v", 0}, {"git remote get-url origin", 0}, {"git remote add x https://h/r", 1}, {"git remote -v set-url origin u", 1},
 		{"git remote show origin", 1}, {"git worktree list", 0}, {"git worktree add ../x", 1}, {"git reflog", 0},
 		{"git reflog expire --all", 1}, {"git notes list", 0}, {"git notes add -m x", 1}, {"git stash show -p", 0},
-		{"git stash show --output=x", 1}, {"git config --get user.name", 0}, {"git config --list", 0}, {"git config user.name x", 1},
+		{"git stash show --output=x", 1}, {"git reflog -p --output=x", 1}, {"git rev-list --output=x HEAD", 1}, {"git reflog --ext-diff -p", 1}, {"git config --get user.name", 0}, {"git config --list", 0}, {"git config user.name x", 1},
 	} {
 		a := Analyze(tt.src, Options{Cwd: "/repo", Env: testEnv})
 		n := 0

@@ -496,6 +496,7 @@ var programs = map[string]program{
 				git: &gitSpec{opaque: true},
 				guards: []optionGuard{
 					{options: []string{"expire", "delete"}, why: "deletes reflog entries"},
+					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
 			// git remote [-v] lists; get-url prints; show asks the remote
@@ -511,7 +512,11 @@ var programs = map[string]program{
 						why: "changes the remotes in .git/config, or contacts a remote"},
 				},
 			},
-			"rev-list": {},
+			"rev-list": {
+				guards: []optionGuard{
+					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+				},
+			},
 			"worktree": {
 				git: &gitSpec{opaque: true},
 				subs: map[string]*program{

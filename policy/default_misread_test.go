@@ -88,6 +88,8 @@ func TestDefaultPolicyMisreadings(t *testing.T) {
 		{"git notes add -m x", policy.Ask},
 		{"git reflog expire --all", policy.Ask},
 		{"git reflog delete HEAD@{1}", policy.Ask},
+		{"git reflog -p --output=out", policy.Ask},
+		{"git rev-list --output=out HEAD", policy.Ask},
 		// inspection
 		{"ps aux", policy.Allow},
 		{"ps -ef", policy.Allow},
