@@ -95,6 +95,24 @@ type FileRef struct {
 	// checks it only against the ignore rules and the protected paths,
 	// never for leaving the root, so that guessing costs no noise.
 	Maybe bool `json:"maybe,omitempty"`
+	// Filter, on a Recursive reference, says which entries under the
+	// directory Path the command can reach (a git pathspec with
+	// wildcards or magic, grep -r --include, rg -g and -t): an ignored
+	// file it rejects is never read. Nil: every entry (see PathFilter,
+	// FileRef.Selects).
+	Filter PathFilter `json:"-"`
+	// Top: Path is relative to the top of the git work tree, not to
+	// Cwd (git's :(top) and :/ pathspec magic): the gate resolves it
+	// from its root, as a RefRev.
+	Top bool `json:"top,omitempty"`
+	// Listed: the command lists or stats Path (its name, size, mode,
+	// or a directory's entries) and never reads its contents (ls -l,
+	// stat, du, rg --files; see ListsOnly). An ignored file named so is
+	// no ignored read.
+	Listed bool `json:"listed,omitempty"`
+	// Removed: a Write that deletes Path and creates nothing there (rm,
+	// rmdir, unlink): rm -- -f makes no file named like an option.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // UnknownRef is an argument the gate cannot see: what xargs and parallel

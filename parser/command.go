@@ -17,6 +17,7 @@ func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *
 		// A prefix assignment (VAR=x cmd) reaches cmd's environment; a
 		// bare one (VAR=x) only the shell's, unless set -a exports it.
 		exported := len(ce.Args) > 0 || s.sticky&stickyAllexport != 0
+		mark := len(s.res.Findings)
 		for _, a := range ce.Assigns {
 			as := s.assign(a, c)
 			s.judgeAssign(&cmd, as, exported)
@@ -30,6 +31,7 @@ func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *
 			if len(cmd.Argv) > 0 {
 				cmd.Pos = cmd.Argv[0].Pos
 			}
+			s.envSeenBy(&cmd, mark)
 		}
 	}
 	stdin := s.stdin
@@ -279,8 +281,12 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 func (s *state) builtin(cmd *Command, base string) {
 	argv := cmd.Argv
 	switch base {
-	case "eval", "source", ".", "alias", "trap", "enable", "fc", "coproc", "function":
+	case "eval", "source", ".", "trap", "enable", "fc", "coproc", "function":
 		s.find("parser.eval", argv[0].Pos, base+" runs text as shell code")
+	case "alias":
+		if aliasDefines(argv[1:]) {
+			s.find("parser.eval", argv[0].Pos, base+" runs text as shell code")
+		}
 	case "hash":
 		if hasShortOpt(argv[1:], 'p') {
 			s.find("parser.eval", argv[0].Pos, "hash -p maps a command name to another program")

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"path"
 	"strings"
 	"sync"
 )
@@ -19,7 +20,7 @@ import (
 const shellEnv = "PATH BASH_ENV ENV PROMPT_COMMAND PS0 PS1 PS2 PS3 PS4 IFS SHELLOPTS BASHOPTS CDPATH GLOBIGNORE " +
 	"HOME XDG_CONFIG_HOME SHELL HISTFILE=w BASH_FUNC_* " +
 	// The dynamic loader and the C library: every program.
-	"LD_* DYLD_* GCONV_PATH " +
+	"LD_* DYLD_* GCONV_PATH GLIBC_TUNABLES NLSPATH LOCPATH=r HOSTALIASES=r TZDIR=r MALLOC_TRACE=w RES_OPTIONS=- LOCALDOMAIN=- " +
 	// Names no program reads as code or as a file, when their value holds
 	// no '/' (glibc reads a locale or TZ value with a slash as a path).
 	"LANG=- LANGUAGE=- TZ=- TERM=- COLORTERM=- NO_COLOR=- FORCE_COLOR=- CLICOLOR=- CLICOLOR_FORCE=- CI=- " +
@@ -189,6 +190,39 @@ func (s *state) checkEnv(name string, p Pos) {
 		// set -a exports what read, for, printf -v … assign too.
 		s.find("env.unknown", p, "set -a exports "+name+" to programs, and the gate does not know what they do with it")
 	}
+}
+
+// envSeenBy drops the env.unknown findings (since index mark) of cmd's
+// prefix assignments when the one program that sees them (cmd's, run
+// directly: VAR=x ls) reads no environment variable but those its entry
+// lists (program.envAll): a name it does not list is nothing to it.
+// Names some program reads as code or as a file, and names on the
+// harmless list with a value they refuse (TZ=/x), are judged as before:
+// they are in the tables, not unknown.
+func (s *state) envSeenBy(cmd *Command, mark int) {
+	if len(cmd.Argv) == 0 || cmd.Argv[0].Dynamic || len(cmd.Assigns) == 0 {
+		return
+	}
+	p := progs()[path.Base(cmd.Argv[0].Value)]
+	if p == nil || !p.envAll || p.wrap != nil {
+		return
+	}
+	u := envTable()
+	kept := s.res.Findings[:mark]
+	for _, f := range s.res.Findings[mark:] {
+		drop := false
+		if f.Rule == "env.unknown" {
+			for _, as := range cmd.Assigns {
+				if as.Pos == f.Pos && !u.harmless[as.Name] && !strings.HasPrefix(as.Name, "LC_") && u.file[as.Name] == 0 && !dangerousEnv(as.Name) {
+					drop = true
+				}
+			}
+		}
+		if !drop {
+			kept = append(kept, f)
+		}
+	}
+	s.res.Findings = kept
 }
 
 // stateVar notes that the script may change a variable the analysis

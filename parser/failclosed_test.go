@@ -50,7 +50,7 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`go build -o bin/x ./cmd/x`, []string{"go: option bin/x w", "go: arg ./cmd/x "}},
 		{`split -n 2 big.txt out/part.`, []string{"split: arg big.txt ", "split: arg out w", "split: arg out/part. w"}},
 		{`jq -n 'import "secrets/cfg" as $c; $c'`, []string{"jq: arg import \"secrets/cfg\" as $c; $c m", "jq: unknown []"}},
-		{`git log -p -- ':(icase)SECRETS' ':!src'`, []string{"git: unknown []", "git: unknown []"}},
+		{`git log -p -- ':(icase)SECRETS' ':!src'`, []string{"git: arg . rf"}},
 		{`git cat-file --batch`, []string{"git: unknown []"}},
 		{`diff -N src .`, []string{"diff: arg src r", "diff: arg . r"}},
 		{`cat src .`, []string{"cat: arg src ", "cat: arg . "}},

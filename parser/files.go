@@ -26,6 +26,7 @@ type fileSpec struct {
 	recursive   string // short options that make it recursive; "*" always
 	implicitDot bool   // recursive without operands reads "."
 	writeAll    bool   // every operand is written or removed
+	removes     bool   // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
 	writeLast   bool   // the last of several operands is written (cp, mv)
 	writeIf     string // short options that make every operand written (sed -i)
 	optVal      string // short options with an optional attached value (sed -i.bak)
@@ -86,12 +87,25 @@ func (s *state) genericRefs(cmd *Command, args []Word) {
 // fileRefs collects the file references of a (non-wrapper) command.
 func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	spec := &noSpec
-	if p := progs()[base]; p != nil {
-		spec = &p.files
+	prog := progs()[base]
+	if prog != nil {
+		spec = &prog.files
+	}
+	if spec.none || prog != nil && prog.lists && prog.opts != nil && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
+		// The arguments a wrapper appends (xargs, find -exec {}) name
+		// no file it reads: it names none (basename), or only lists
+		// the ones it is given, and no option of its known table reads
+		// one (ls, stat; not du --files0-from, nor lsof, whose options
+		// the table does not list). They may be any words, options
+		// included.
+		defer func(n int) {
+			cmd.Unknown = append(cmd.Unknown[:0], cmd.Unknown[n:]...)
+		}(len(cmd.Unknown))
 	}
 	if spec.none {
 		return
 	}
+	lists := prog != nil && prog.lists || base == "rg" && slices.ContainsFunc(args, func(a Word) bool { return a.Value == "--files" && !a.Dynamic })
 	switch spec.reader {
 	case readDD:
 		for _, a := range args {
@@ -237,7 +251,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if base == "sed" || strings.HasSuffix(base, "awk") {
 		s.scriptRefs(cmd, base, args, *spec)
 	}
-	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) {
+	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) && !(lists && base == "rg") { // rg --files takes no pattern
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
 	}
@@ -252,13 +266,22 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			continue // var=value operand
 		}
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
+		n := len(cmd.Files)
 		s.argRef(cmd, op, w, rec)
+		for k := n; k < len(cmd.Files); k++ {
+			cmd.Files[k].Removed = spec.removes && w
+			cmd.Files[k].Listed = lists && !w
+		}
 		if w && backup != "" {
 			s.fileRef(cmd, Word{Value: backupName(op.Value, backup), Pos: op.Pos, Dynamic: op.Dynamic}, RefArg, true, false)
 		}
 	}
 	if rec && spec.implicitDot && len(ops) == 0 {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+		cmd.Files[len(cmd.Files)-1].Listed = lists
+	}
+	if rec {
+		readerFilters(cmd, base, args, 0)
 	}
 }
 
@@ -499,8 +522,42 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	if p := gitSub(sub); p != nil && p.git != nil {
 		g = *p.git
 	}
+	if g.removes { // git clean deletes what it names, creates nothing
+		defer func(n int) {
+			for k := n; k < len(cmd.Files); k++ {
+				cmd.Files[k].Removed = cmd.Files[k].Write
+			}
+		}(len(cmd.Files))
+	}
 	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
-	if g.whole && (len(ops) == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
+	mode := gitPathspecMode(cmd, s.opts.Env)
+	var excs []pathspec
+	incl := 0 // operands that are not excluding pathspecs
+	for _, op := range ops {
+		if isGitMagic(op, mode) {
+			if ps := parsePathspec(op.Value, mode); ps.exclude {
+				excs = append(excs, ps)
+				continue
+			}
+		}
+		incl++
+	}
+	if incl == 0 && len(excs) > 0 && gitPathspecSubs[sub] {
+		// Excludes alone: git reads what it reads without a pathspec,
+		// less what they exclude, under the cwd or the whole tree
+		// (git ls-files, git status). Only excludes from the top narrow
+		// a reference from the top.
+		var top []pathspec
+		for _, e := range excs {
+			if e.top {
+				top = append(top, e)
+			}
+		}
+		all := pathspec{top: true}
+		cmd.Files = append(cmd.Files, FileRef{Path: ".", Pos: ops[0].Pos, Kind: RefArg, Write: g.removes, Recursive: true, Top: true,
+			Filter: &pathspecFilter{inc: all, excs: top, desc: "files no exclude pathspec of git " + sub + " removes"}})
+	}
+	if g.whole && (incl == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
 	}
 	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
@@ -523,10 +580,27 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 		}
 	}
 	gitStdin(cmd, args)
+	dd := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" && !a.Dynamic })
 	for _, op := range ops {
 		v := op.Value
-		if gitMagic(cmd, op) {
-			continue
+		// After --, every operand is a pathspec; before, a word with a
+		// colon may be REV:PATH (git show HEAD:x) as well: read below
+		// too. A colon does not end a pattern: git add '[:.]env' and
+		// git add ':*.env' select .env.
+		path := dd >= 0 && posAfter(op.Pos, args[dd].Pos)
+		if !op.Dynamic && gitPathspecSubs[sub] && (isGitMagic(op, mode) || !mode.literal && strings.ContainsAny(v, "*?[\\")) {
+			// A pathspec git matches itself: a pattern, matched as git
+			// matches it. An excluding one only narrows the others.
+			ps := parsePathspec(v, mode)
+			if ps.exclude || s.gitPathspecRef(cmd, op, ps, excs, write) {
+				if op.Glob && !ps.exclude {
+					// Unquoted, bash expands it first when it matches.
+					s.argRef(cmd, op, write, rec)
+				}
+				if path || isGitMagic(op, mode) || !strings.Contains(v, ":") {
+					continue
+				}
+			}
 		}
 		if i := strings.IndexByte(v, ':'); i >= 0 && !op.Dynamic && !strings.Contains(v, "://") {
 			p := v[i+1:]
@@ -542,18 +616,23 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 }
 
+// posAfter reports whether a comes after b in the source.
+func posAfter(a, b Pos) bool {
+	return a.Line > b.Line || a.Line == b.Line && a.Col > b.Col
+}
+
 // gitLiteralPaths reports whether args end in "-- PATH…" where every
-// PATH is a literal path: no glob character, which git matches against
-// the whole tree itself, no pathspec magic, nothing dynamic. git grep
-// then reads only those paths (each a recursive reference of its own),
-// not the whole tree.
+// PATH is static: a path or a pathspec with wildcards or magic (a
+// filtered reference, see gitPathspecRef). git grep then reads only
+// what those select (each a recursive reference of its own), not the
+// whole tree.
 func gitLiteralPaths(args []Word) bool {
 	i := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" && !a.Dynamic })
 	if i < 0 || i == len(args)-1 {
 		return false
 	}
 	for _, a := range args[i+1:] {
-		if a.Dynamic || a.Value == "" || a.Value[0] == ':' || strings.ContainsAny(a.Value, "*?[\\") {
+		if a.Dynamic || a.Value == "" {
 			return false
 		}
 	}

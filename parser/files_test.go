@@ -8,7 +8,7 @@ import (
 )
 
 // refLines renders every file reference of every command compactly:
-// "cmd: kind path [w][r][g][d][m]".
+// "cmd: kind path [w][r][g][d][m][f][t][l]" (f: filtered, t: from the top, l: listed).
 // refTest is a row of a file-reference table: a command and its refLines.
 type refTest struct {
 	src  string
@@ -41,7 +41,7 @@ func refLines(a *Analysis) []string {
 			for _, fl := range []struct {
 				on bool
 				s  string
-			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}, {f.Maybe, "m"}} {
+			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}, {f.Maybe, "m"}, {f.Filter != nil, "f"}, {f.Top, "t"}, {f.Listed, "l"}} {
 				if fl.on {
 					flags += fl.s
 				}
@@ -68,10 +68,10 @@ func TestFileRefs(t *testing.T) {
 		{`cat {a,b}.txt`, []string{"cat: arg a.txt ", "cat: arg b.txt "}},
 		{`cat {x}a,.env}`, []string{"cat: arg x}a ", "cat: arg .env "}},
 		{`cat *.pem "*".go`, []string{"cat: arg *.pem g", "cat: arg *.go "}},
-		{`grep -rn TODO src/ --include=*.go`, []string{"grep: option *.go m", "grep: arg TODO m", "grep: arg src/ r"}},
+		{`grep -rn TODO src/ --include=*.go`, []string{"grep: option *.go m", "grep: arg TODO m", "grep: arg src/ rf"}},
 		{`grep -e x -f pats.txt a b`, []string{"grep: option x m", "grep: option pats.txt ", "grep: arg a ", "grep: arg b "}},
 		{`grep -R secret`, []string{"grep: arg secret m", "grep: arg . r"}},
-		{`rg -g '*.go' key`, []string{"rg: option *.go m", "rg: arg key m", "rg: arg . r"}},
+		{`rg -g '*.go' key`, []string{"rg: option *.go m", "rg: arg key m", "rg: arg . rf"}},
 		{`sed -i.bak s/a/b/ f1 f2`, []string{"sed: arg s/a/b/ m", "sed: arg f1 w", "sed: arg f1.bak w", "sed: arg f2 w", "sed: arg f2.bak w"}},
 		// sed -i SUFFIX writes a backup copy: FILE+SUFFIX, or SUFFIX with
 		// * replaced by the file's name
@@ -115,10 +115,10 @@ func TestFileRefs(t *testing.T) {
 		{`find src -type f`, []string{"find: arg src "}},
 		{`find`, []string{"find: arg . "}},
 		{`find . -delete`, []string{"find: arg . wr"}},
-		{`du -sh .`, []string{"du: option h m", "du: arg . "}},
+		{`du -sh .`, []string{"du: option h m", "du: arg . l"}},
 		{`git grep foo -- src`, []string{"git: arg foo m", "git: arg src r"}},
 		{`git grep foo -- src docs`, []string{"git: arg foo m", "git: arg src r", "git: arg docs r"}},
-		{`git grep foo -- '*.env'`, []string{"git: arg foo m", "git: arg *.env r", "git: arg . r"}},
+		{`git grep foo -- '*.env'`, []string{"git: arg foo m", "git: arg . rf"}},
 		{`git grep foo`, []string{"git: arg foo m", "git: arg . r"}},
 		{`xargs -a list.txt rm`, []string{"xargs: option list.txt ", "rm: unknown []"}},
 		{`ls | xargs cat`, []string{"cat: unknown []"}},

@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // git strips git's global options for MatchArgv, reports -c settings that
 // run commands, and collects the file references of the subcommand. It
@@ -87,7 +90,7 @@ loop:
 	s.fileRefs(cmd, "git", args[i:])
 	if dir != "" {
 		for k := first; k < len(cmd.Files); k++ {
-			if f := &cmd.Files[k]; !strings.HasPrefix(f.Path, "/") && f.Kind != RefRev {
+			if f := &cmd.Files[k]; !strings.HasPrefix(f.Path, "/") && f.Kind != RefRev && !f.Top {
 				f.Path = joinDir(dir, f.Path)
 			}
 		}
@@ -135,6 +138,19 @@ type gitSpec struct {
 	// from standard input or from a file the gate does not read (git's
 	// own entry: they are the same for every subcommand).
 	stdinL []string
+}
+
+// gitPathspecSubs are the git subcommands whose path operands are
+// pathspecs (git help glossary: pathspec), which git matches itself:
+// wildcards and magic select files (git add '.e*'). Other subcommands'
+// operands with wildcards are names or patterns of refs (git branch
+// --list 'feat*', git for-each-ref 'refs/tags/v*'), read as before.
+var gitPathspecSubs = map[string]bool{
+	"add": true, "rm": true, "mv": true, "checkout": true, "restore": true, "reset": true, "diff": true, "log": true,
+	"show": true, "blame": true, "grep": true, "ls-files": true, "status": true, "clean": true, "commit": true,
+	"whatchanged": true, "shortlog": true, "rev-list": true, "format-patch": true, "difftool": true, "archive": true,
+	"diff-files": true, "diff-index": true, "diff-tree": true, "check-attr": true, "add--interactive": true,
+	"cherry": true, "stage": true, "annotate": true,
 }
 
 // gitSub returns the entry of git's subcommand sub, or nil.
@@ -279,6 +295,17 @@ func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 			s.fileRef(cmd, opts[j+1], RefOption, true, false)
 		case strings.HasPrefix(v, "-f") && len(v) > 2:
 			s.fileRef(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, true, false)
+		case long && longIs(name, "blob"):
+			// git config --blob REV:PATH --list prints a file of the
+			// object store parsed as configuration.
+			w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
+			if !hasVal {
+				if j+1 >= len(opts) {
+					continue
+				}
+				w = opts[j+1]
+			}
+			s.gitBlob(cmd, w, hasVal)
 		}
 	}
 	if len(ops) > 0 {
@@ -290,8 +317,8 @@ func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 			ops = ops[1:]
 		}
 	}
-	if len(ops) < 2 {
-		return
+	if len(ops) < 2 || gitConfigReading(opts) {
+		return // git config --get KEY VALUE-PATTERN reads
 	}
 	key := strings.ToLower(ops[0].Value)
 	if ops[0].Dynamic || gitDangerousKey(key) {
@@ -352,4 +379,31 @@ func gitDangerousKey(key string) bool {
 	last := key[strings.LastIndexByte(key, '.')+1:]
 	return strings.Contains(last, "command") || key == "init.templatedir" ||
 		strings.HasPrefix(key, "trace2.") && strings.HasSuffix(key, "target")
+}
+
+// gitConfigReading reports a git config read action among opts (--get,
+// --list, …): its operands are a key and a value pattern, nothing set.
+func gitConfigReading(opts []Word) bool {
+	for _, a := range opts {
+		name, _, _ := strings.Cut(a.Value, "=")
+		if !a.Dynamic && slices.Contains(gitConfigReads, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// gitBlob reports the blob git config --blob reads when an object id
+// names it: a blob the gate cannot see (git ls-tree prints every one's
+// id). REV:PATH is a path of the object store, reported as a RefRev.
+func (s *state) gitBlob(cmd *Command, w Word, attached bool) {
+	if i := strings.IndexByte(w.Value, ':'); i >= 0 && !w.Dynamic {
+		if p := w.Value[i+1:]; attached && p != "" {
+			// --blob=REV:PATH; a separate REV:PATH word is an operand
+			// to gitOperands, which reports it.
+			s.fileRef(cmd, Word{Value: p, Pos: w.Pos}, RefRev, false, false)
+		}
+		return
+	}
+	cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "git config --blob reads the blob " + w.Value + ", which may be an ignored file"})
 }

@@ -36,7 +36,7 @@ func TestMaybeRefs(t *testing.T) {
 		{`date -d tomorrow`, []string{"date: option tomorrow m"}},
 		{`hostname -F .env`, []string{"hostname: option .env "}},
 		// plain options and commands that read nothing stay quiet
-		{`ls -l a`, []string{"ls: arg a "}},
+		{`ls -l a`, []string{"ls: arg a l"}},
 		{`echo -n .env`, nil},
 	}
 	runRefTests(t, tests)

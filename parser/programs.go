@@ -50,6 +50,19 @@ import (
 //     envUses and env.go, whose judging function consults every entry:
 //     an exported variable reaches every child);
 //
+//   - lists: its operands are listed or stat'ed (names, sizes, modes,
+//     a directory's entries), never read (ls, stat, du, lsof): see
+//     FileRef.Listed;
+//
+//   - readOnly: it only reads (or lists) the files it is given; what
+//     it writes or runs is behind its guards. Naming a protected path to
+//     it is no write (see ReadsOnly);
+//
+//   - envAll: env lists every variable it reads as code, as a program
+//     or as a file, and it runs no other program: any other variable is
+//     harmless to it (FOO=bar ls passes; see envSeenBy). An explicit
+//     marker: an entry without it may read anything;
+//
 //   - guards: options that make it write, delete or run a program, which
 //     prefix rules cannot express (policy.dangerous_option; see
 //     optionGuard);
@@ -99,6 +112,9 @@ type program struct {
 	goFlags   bool
 	negatable bool
 	env       string
+	envAll    bool
+	lists     bool
+	readOnly  bool
 	guards    []optionGuard
 	git       *gitSpec
 
@@ -110,16 +126,43 @@ type program struct {
 // progs indexes programs by pointer, with each entry's options parsed and
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
-	m := make(map[string]*program, len(programs)+2)
-	for name := range programs {
-		p := programs[name]
-		p.index([]string{name}, false, false)
-		m[name] = &p
+	m := make(map[string]*program, len(programs)+len(inspectPrograms)+2)
+	for _, table := range []map[string]program{programs, inspectPrograms} {
+		for name := range table {
+			p := table[name]
+			p.index([]string{name}, false, false)
+			m[name] = &p
+		}
 	}
 	m["egrep"].opts, m["fgrep"].opts = m["grep"].opts, m["grep"].opts
 	gitProg = m["git"]
 	return m
 })
+
+// ReadsOnly reports whether the command whose MatchArgv is argv only
+// reads or lists the files it is given (the readOnly mark of its entry,
+// or of git's subcommand): what it writes or runs is behind its guards
+// (policy.dangerous_option), so naming a protected path to it is no
+// write. Any other program may write a path it names through an option
+// the gate does not know (go build -o .git/hooks/x, sort --out=f).
+// argv[0] is matched as written: /bin/cat is not cat.
+func ReadsOnly(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	p := progs()[argv[0]]
+	switch {
+	case p == nil:
+		return false
+	case argv[0] == "git":
+		if len(argv) < 2 {
+			return false
+		}
+		s := p.subs[argv[1]]
+		return s != nil && s.readOnly
+	}
+	return p.readOnly
+}
 
 // gitProg is progs()["git"], set with it: git's entry is read several
 // times a git command.
@@ -167,10 +210,10 @@ func (p *program) sub(argv []string, k int) (*program, int) {
 
 var programs = map[string]program{
 	":":     {files: fileSpec{none: true}},
-	"[":     {files: fileSpec{reader: readBracket}, dirSafe: true},
-	"[[":    {dirSafe: true},
+	"[":     {readOnly: true, files: fileSpec{reader: readBracket}, dirSafe: true},
+	"[[":    {readOnly: true, dirSafe: true},
 	"ack":   {files: fileSpec{skipVal: "ABCm", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
-	"ag":    {files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
+	"ag":    {readOnly: true, files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
 	"alias": {files: fileSpec{none: true}},
 	"ash":   {wrap: &shellSpec},
 	"awk": {
@@ -180,12 +223,14 @@ var programs = map[string]program{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"b2sum":  {dirSafe: true},
+	"b2sum":  {readOnly: true, envAll: true, dirSafe: true},
 	"base32": {dirSafe: true},
-	"base64": {dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
+	"base64": {envAll: true, dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
+	"bat":    {readOnly: true},
 	"basename": {
+		envAll:  true,
 		files:   fileSpec{none: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-a -s= -z --help --multiple --suffix= --version --zero",
 	},
 	"bash":    {wrap: &shellSpec},
@@ -200,13 +245,14 @@ var programs = map[string]program{
 	},
 	"cargo": {env: "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-"},
 	"cat": {
+		envAll:  true,
 		files:   fileSpec{exact: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
 	},
 	"cd": {
 		files:   fileSpec{none: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-L -P -e -@",
 	},
 	"chgrp":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
@@ -215,7 +261,7 @@ var programs = map[string]program{
 	"chroot": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1}},
 	"chrt":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"}},
 	"cksum":  {dirSafe: true},
-	"cmp":    {dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
+	"cmp":    {readOnly: true, envAll: true, dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
 	"column": {
 		dirSafe: true,
 		options: "-c= -d -E= -e -H= -h -i= -J -L -l= -N= -n= -O= -o= -p= -R= -r= -s= -T= -t -V -W= -x --fillrows --help --json " +
@@ -223,7 +269,7 @@ var programs = map[string]program{
 			"--table-header-repeat --table-hide= --table-name= --table-noextreme= --table-noheadings --table-order= --table-right= " +
 			"--table-truncate= --table-wrap= --tree= --tree-id= --tree-parent= --version",
 	},
-	"comm":    {dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
+	"comm":    {readOnly: true, envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
 	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
@@ -238,6 +284,7 @@ var programs = map[string]program{
 		dirSafe: true,
 	},
 	"cut": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "dfcb"},
 		dirSafe: true,
 		options: "-b= -c= -d= -f= -n -s -z --bytes= --characters= --complement --delimiter= --fields= --help --only-delimited " +
@@ -258,11 +305,13 @@ var programs = map[string]program{
 	"dd":               {files: fileSpec{reader: readDD}, dirSafe: true},
 	"declare":          {files: fileSpec{none: true}},
 	"df": {
+		envAll:  true,
 		dirSafe: true,
 		options: "-a -B= -H -h -i -k -l -P -T -t= -v -x= --all --block-size= --exclude-type= --help --human-readable --inodes --local " +
 			"--no-sync --output? --portability --print-type --si --sync --total --type= --version",
 	},
 	"diff": {
+		readOnly: true,
 		files: fileSpec{skipVal: "xIFSLCUWD", fileVal: "X", recursive: "r", exact: true,
 			longFile: []string{"exclude-from", "from-file", "to-file"},
 			longSkip: []string{"exclude", "ignore-matching-lines", "show-function-line", "label", "context",
@@ -278,23 +327,26 @@ var programs = map[string]program{
 			"--unchanged-group-format= --unchanged-line-format= --unidirectional-new-file --unified? --version --width=",
 	},
 	"dirname": {
+		envAll:  true,
 		files:   fileSpec{none: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-z --help --version --zero",
 	},
 	"dirs":   {files: fileSpec{none: true}},
 	"doas":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "uC", noCmd: "C"}},
 	"docker": {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
 	"du": {
+		lists:   true,
+		envAll:  true,
 		files:   fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
 			"--count-links --dereference --dereference-args --exclude= --exclude-from= --files0-from= --help --human-readable " +
 			"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
 			"--time? --time-style= --total --version",
 	},
-	"echo":  {files: fileSpec{none: true}},
-	"egrep": {files: grepSpec, dirSafe: true},
+	"echo":  {envAll: true, files: fileSpec{none: true}},
+	"egrep": {readOnly: true, files: grepSpec, dirSafe: true},
 	"emacs": {
 		guards: []optionGuard{
 			{options: []string{"--eval", "--execute", "--load", "--funcall", "--script", "-l", "-f", "-x"}, why: "runs Lisp code you choose"},
@@ -307,12 +359,12 @@ var programs = map[string]program{
 	"export":   {files: fileSpec{none: true}},
 	"expr":     {files: fileSpec{none: true}},
 	"fakeroot": {wrap: &wrapSpec{kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}}},
-	"false":    {files: fileSpec{none: true}},
-	"fgrep":    {files: grepSpec, dirSafe: true},
+	"false":    {envAll: true, files: fileSpec{none: true}},
+	"fgrep":    {readOnly: true, files: grepSpec, dirSafe: true},
 	"file": {
 		files:   fileSpec{reader: readFile},
 		env:     "MAGIC=:",
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
 			"--compile --debug --dereference --exclude= --exclude-quiet= --extension --files-from= --help --keep-going --list " +
 			"--magic-file= --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --parameter= " +
@@ -381,6 +433,7 @@ var programs = map[string]program{
 				},
 			},
 			"blame": {
+				readOnly: true,
 				options: "--abbrev? -b -C? -c --color-by-age --color-lines --contents= --date= -e --encoding= -f --first-parent --ignore-rev= " +
 					"--ignore-revs-file= --incremental -L= -l --line-porcelain -M? --minimal -n -p --porcelain --progress --reverse --root -S= -s " +
 					"--score-debug --show-email --show-name --show-number --show-stats --since= -t --textconv -w",
@@ -399,6 +452,7 @@ var programs = map[string]program{
 				},
 			},
 			"cat-file": {
+				readOnly: true,
 				options: "--allow-unknown-type --batch-all-objects --batch-check? --batch-command? --batch? --buffer -e --filters " +
 					"--follow-symlinks --mailmap -p --path= -s -t --textconv --unordered --use-mailmap -z",
 				guards: []optionGuard{
@@ -424,11 +478,60 @@ var programs = map[string]program{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
 			},
+			"check-ignore":  {readOnly: true},
+			"count-objects": {options: "-H -v --human-readable --verbose"},
+			"for-each-ref": {
+				git: &gitSpec{opaque: true},
+				options: "--color? --contains? --count= --format= --ignore-case --merged? --no-contains? --no-merged? -p --perl " +
+					"--points-at= --python -s --shell --sort= --stdin --tcl",
+			},
+			"notes": {
+				git:     &gitSpec{opaque: true},
+				options: "--ref=",
+				guards: []optionGuard{
+					{options: []string{"add", "copy", "append", "edit", "merge", "remove", "prune"}, why: "writes notes (refs), or runs an editor"},
+				},
+			},
+			"reflog": {
+				git: &gitSpec{opaque: true},
+				guards: []optionGuard{
+					{options: []string{"expire", "delete"}, why: "deletes reflog entries"},
+					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+				},
+			},
+			// git remote [-v] lists; get-url prints; show asks the remote
+			// (network) unless -n; the others write .git/config or fetch.
+			"remote": {
+				git:     &gitSpec{opaque: true},
+				options: "-v --verbose",
+				subs: map[string]*program{
+					"get-url": {options: "--all --push"},
+				},
+				guards: []optionGuard{
+					{options: []string{"add", "rename", "remove", "rm", "set-head", "set-branches", "set-url", "prune", "update", "show"},
+						why: "changes the remotes in .git/config, or contacts a remote"},
+				},
+			},
+			"rev-list": {
+				guards: []optionGuard{
+					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+				},
+			},
+			"worktree": {
+				git: &gitSpec{opaque: true},
+				subs: map[string]*program{
+					"list": {options: "--expire= --porcelain -v --verbose -z"},
+				},
+				guards: []optionGuard{
+					{options: []string{"add", "move", "remove", "prune", "repair", "lock", "unlock"}, why: "creates, moves or removes working trees"},
+				},
+			},
 			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
 				"--long --match= --tags"},
 			"diff": {
-				git:     &gitSpec{treeIf: "no-index"},
-				options: gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
+				readOnly: true,
+				git:      &gitSpec{treeIf: "no-index"},
+				options:  gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -448,6 +551,7 @@ var programs = map[string]program{
 			"filter-branch": {git: &gitSpec{shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}}},
 			"format-patch":  {git: &gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
 			"grep": {
+				readOnly: true,
 				options: "-NUM -A= -a --after-context= --all-match --and -B= --basic-regexp --before-context= --break -C= -c --cached --color? " +
 					"--column --context= --count -E -e= --exclude-standard --ext-grep --extended-regexp -F -f= --files-with-matches " +
 					"--files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case " +
@@ -461,12 +565,13 @@ var programs = map[string]program{
 			},
 			"init": {git: &gitSpec{long: []string{"template"}}},
 			"log": {
-				options: gitLogOpts,
+				readOnly: true,
+				options:  gitLogOpts,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
-			"ls-files": {options: "--abbrev? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch " +
+			"ls-files": {readOnly: true, options: "--abbrev? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch " +
 				"--exclude-from= --exclude-per-directory= --exclude-standard --exclude= -f --format= --full-name -i --ignored -k --killed -m " +
 				"--modified -o --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v --with-tree= -X= -x= -z"},
 			"ls-remote": {
@@ -498,7 +603,7 @@ var programs = map[string]program{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
 			},
-			"rev-parse": {options: "--abbrev-ref? --absolute-git-dir --after= --all --before= --branches? --default= --disambiguate= --exclude-hidden= --exclude= " +
+			"rev-parse": {readOnly: true, options: "--abbrev-ref? --absolute-git-dir --after= --all --before= --branches? --default= --disambiguate= --exclude-hidden= --exclude= " +
 				"--flags --git-common-dir --git-dir --git-path= --glob= --is-bare-repository --is-inside-git-dir --is-inside-work-tree " +
 				"--is-shallow-repository --keep-dashdash --local-env-vars --no-flags --no-revs --not --parseopt --path-format= --prefix= -q " +
 				"--quiet --remotes? --resolve-git-dir= --revs-only --shared-index-path --short? --show-cdup --show-object-format? " +
@@ -519,7 +624,8 @@ var programs = map[string]program{
 				},
 			},
 			"show": {
-				options: gitLogOpts,
+				readOnly: true,
+				options:  gitLogOpts,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -533,9 +639,14 @@ var programs = map[string]program{
 							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 						},
 					},
+					"show": {
+						guards: []optionGuard{
+							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+						},
+					},
 				},
 			},
-			"status": {options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
+			"status": {readOnly: true, options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
 				"--short --show-stash -s -u? --untracked-files? -v --verbose -z"},
 			"submodule": {
 				git: &gitSpec{runs: "foreach", runsOpts: true},
@@ -611,7 +722,7 @@ var programs = map[string]program{
 	},
 	"grep": {
 		files:   grepSpec,
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-NUM -A= -a -B= -b -C= -c -D= -d= -E -e= -F -f= -G -H -h -I -i -L -l -m= -n -o -P -q -R -r -s -T -U -V -v -w -x -Z -z " +
 			"--after-context= --basic-regexp --before-context= --binary --binary-files= --byte-offset --color? --colour? --context= " +
 			"--count --dereference-recursive --devices= --directories= --exclude= --exclude-dir= --exclude-from= --extended-regexp " +
@@ -627,14 +738,14 @@ var programs = map[string]program{
 	},
 	"hash": {files: fileSpec{none: true}},
 	"head": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "nc", exact: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
 	},
-	"hexdump":              {dirSafe: true},
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
-	"id":                   {files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
+	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
 	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
 	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
 	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
@@ -651,15 +762,17 @@ var programs = map[string]program{
 	"kill":    {files: fileSpec{none: true}},
 	"ksh":     {wrap: &shellSpec},
 	"kubectl": {env: "KUBECONFIG"},
-	"less":    {dirSafe: true, env: "LESSOPEN LESSCLOSE LESSHISTFILE=w"},
+	"less":    {readOnly: true, dirSafe: true, env: "LESSOPEN LESSCLOSE LESSHISTFILE=w"},
 	"let":     {files: fileSpec{none: true}},
 	"linux32": {wrap: &wrapSpec{kind: wrapExec}},
 	"linux64": {wrap: &wrapSpec{kind: wrapExec}},
 	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-s,--symbolic -f,--force"},
 	"local":   {files: fileSpec{none: true}},
 	"ls": {
+		lists:   true,
+		envAll:  true,
 		files:   fileSpec{skipVal: "ITw", exact: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-1 -A -a -B -b -C -c -D -d -F -f -G -g -H -h -I= -i -k -L -l -m -N -n -o -p -Q -q -R -r -S -s -T= -t -U -u -v -w= -X -x -Z " +
 			"--all --almost-all --author --block-size= --classify? --color? --context --dereference --dereference-command-line " +
 			"--dereference-command-line-symlink-to-dir --directory --dired --escape --file-type --format= --full-time " +
@@ -689,11 +802,11 @@ var programs = map[string]program{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"md5sum": {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"md5sum": {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
 	"mkdir":  {files: fileSpec{skipVal: "m", writeAll: true, exact: true}, dirSafe: true},
 	"mkfifo": {files: fileSpec{skipVal: "m", writeAll: true}, dirSafe: true},
 	"mksh":   {wrap: &shellSpec},
-	"more":   {dirSafe: true},
+	"more":   {readOnly: true, dirSafe: true},
 	"mv":     {files: fileSpec{skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-f,--force -n,--no-clobber"},
 	"nawk": {
 		files:   awkSpec,
@@ -704,7 +817,8 @@ var programs = map[string]program{
 	},
 	"nice": {wrap: &wrapSpec{kind: wrapExec, shortVal: "n", longVal: []string{"adjustment"}}},
 	"nl": {
-		dirSafe: true,
+		envAll:  true,
+		dirSafe: true, readOnly: true,
 		options: "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --footer-numbering= --header-numbering= --help " +
 			"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
 			"--section-delimiter= --starting-line-number= --version",
@@ -714,7 +828,7 @@ var programs = map[string]program{
 	"npm":     {files: fileSpec{first: true}, env: "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-"},
 	"nsenter": {wrap: &wrapSpec{kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}}},
 	"numfmt": {
-		files: fileSpec{none: true},
+		files: fileSpec{none: true}, envAll: true,
 		options: "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --help " +
 			"--invalid= --padding= --round= --suffix= --to= --to-unit= --unit-separator= --version --zero-terminated",
 	},
@@ -724,7 +838,6 @@ var programs = map[string]program{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
 	},
-	"od": {dirSafe: true},
 	"parallel": {
 		wrap: &wrapSpec{kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	},
@@ -732,10 +845,10 @@ var programs = map[string]program{
 	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
 	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
-	"printf":  {files: fileSpec{none: true}},
+	"printf":  {envAll: true, files: fileSpec{none: true}},
 	"prlimit": {wrap: &wrapSpec{kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"}},
-	"pushd":   {files: fileSpec{none: true}, dirSafe: true},
-	"pwd":     {files: fileSpec{none: true}, options: "-L -P --help --version"},
+	"pushd":   {readOnly: true, files: fileSpec{none: true}, dirSafe: true},
+	"pwd":     {envAll: true, files: fileSpec{none: true}, options: "-L -P --help --version"},
 	"python":  {files: fileSpec{skipVal: "cmWX"}, env: "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"},
 	"python3": {
 		files: fileSpec{skipVal: "cmWX"},
@@ -744,13 +857,17 @@ var programs = map[string]program{
 	"rbash": {wrap: &shellSpec},
 	"read":  {files: fileSpec{none: true}},
 	"readlink": {
-		dirSafe: true,
+		lists:   true,
+		envAll:  true,
+		dirSafe: true, readOnly: true,
 		options: "-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline " +
 			"--quiet --silent --verbose --version --zero",
 	},
 	"readonly": {files: fileSpec{none: true}},
 	"realpath": {
-		dirSafe: true,
+		lists:   true,
+		envAll:  true,
+		dirSafe: true, readOnly: true,
 		options: "-e -L -m -P -q -s -z --canonicalize-existing --canonicalize-missing --help --logical --no-symlinks --physical " +
 			"--quiet --relative-base= --relative-to= --strip --version --zero",
 	},
@@ -758,7 +875,7 @@ var programs = map[string]program{
 	"rev":    {dirSafe: true, options: "-h -V -0 --help --version --zero"},
 	"rg": {
 		files:   rgSpec,
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-NUM -0 -A= -a -B= -C= -c -E= -e= -F -f= -g= -H -h -I -i -j= -L -l -M= -m= -N -n -o -p -q -r= -S -s -T= -t= -U -u -V -v -w -x -z " +
 			"--after-context= --auto-hybrid-regex --before-context= --binary --block-buffered --byte-offset --case-sensitive " +
 			"--color= --colors= --column --context= --context-separator= --count --count-matches --crlf --debug --dfa-size-limit= " +
@@ -777,8 +894,8 @@ var programs = map[string]program{
 			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 		},
 	},
-	"rm":    {files: fileSpec{writeAll: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
-	"rmdir": {files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
+	"rm":    {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
+	"rmdir": {files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true},
 	"rsync": {
 		files: fileSpec{skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
 			longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
@@ -819,7 +936,7 @@ var programs = map[string]program{
 			{check: sedRisk, script: true, why: sedWhy},
 		},
 	},
-	"seq":     {files: fileSpec{none: true}, options: "-f= -s= -w --equal-width --format= --help --separator= --version"},
+	"seq":     {envAll: true, files: fileSpec{none: true}, options: "-f= -s= -w --equal-width --format= --help --separator= --version"},
 	"set":     {files: fileSpec{none: true}},
 	"setarch": {wrap: &wrapSpec{kind: wrapExec, operands: 1, optsAfter: true, noCmd: "l"}},
 	"setpriv": {
@@ -833,13 +950,13 @@ var programs = map[string]program{
 	},
 	"sg":        {wrap: &wrapSpec{kind: wrapSg}},
 	"sh":        {wrap: &shellSpec},
-	"sha1sum":   {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha256sum": {dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha512sum": {dirSafe: true},
+	"sha1sum":   {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sha256sum": {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sha512sum": {readOnly: true, envAll: true, dirSafe: true},
 	"shift":     {files: fileSpec{none: true}},
 	"shopt":     {files: fileSpec{none: true}},
 	"shred":     {files: fileSpec{skipVal: "ns", writeAll: true}, dirSafe: true},
-	"sleep":     {files: fileSpec{none: true}, options: "--help --version"},
+	"sleep":     {envAll: true, files: fileSpec{none: true}, options: "--help --version"},
 	"sort": {
 		runVal: []string{"compress-program"},
 		files: fileSpec{skipVal: "tkS", writeVal: "oT", longFile: []string{"files0-from", "random-source"},
@@ -866,15 +983,14 @@ var programs = map[string]program{
 		},
 	},
 	"ssh-agent": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aEOPt", noCmd: "k"}},
-	"stat":      {dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
+	"stat":      {lists: true, readOnly: true, envAll: true, dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
 	"stdbuf":    {wrap: &wrapSpec{kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}}},
 	"strace": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
 			"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"},
 			writeVal: "o", longWrite: []string{"output"}, pipeOut: true},
 	},
-	"strings": {dirSafe: true},
-	"su":      {wrap: &wrapSpec{kind: wrapSu}},
+	"su": {wrap: &wrapSpec{kind: wrapSu}},
 	"sudo": {
 		env:  "SUDO_ASKPASS SUDO_EDITOR EDITOR VISUAL",
 		wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
@@ -884,10 +1000,11 @@ var programs = map[string]program{
 		env:  "SUDO_EDITOR EDITOR VISUAL",
 	},
 	"systemctl": {env: "SYSTEMD_PAGER"},
-	"tac":       {dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
+	"tac":       {readOnly: true, envAll: true, dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
 	"tail": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "ncs", exact: true},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-NUM -c= -F -f -n= -q -s= -v -z --bytes= --follow? --help --lines= --max-unchanged-stats= --pid= --quiet --retry " +
 			"--silent --sleep-interval= --verbose --version --zero-terminated",
 	},
@@ -900,7 +1017,7 @@ var programs = map[string]program{
 	},
 	"taskset": {wrap: &wrapSpec{kind: wrapExec, operands: 1, noCmd: "p"}},
 	"tee":     {files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
-	"test":    {dirSafe: true},
+	"test":    {readOnly: true, dirSafe: true},
 	"time": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "fo", longVal: []string{"format", "output"}, writeVal: "o", longWrite: []string{"output"}},
 		guards: []optionGuard{
@@ -982,10 +1099,10 @@ var programs = map[string]program{
 		},
 	},
 	"touch": {files: fileSpec{skipVal: "dt", fileVal: "r", writeAll: true}, dirSafe: true},
-	"tr":    {files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
+	"tr":    {envAll: true, files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
 	"trap":  {files: fileSpec{none: true}},
 	"tree": {
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c -H= -I= -L= -o= -P= -T= " +
 			"--charset= --dirsfirst --du --filelimit= --filesfirst --fromfile --gitignore --help --hintro= --houtro= " +
 			"--ignore-case --info --infofile= --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --sort= " +
@@ -994,20 +1111,21 @@ var programs = map[string]program{
 			{options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
 		},
 	},
-	"true":     {files: fileSpec{none: true}},
+	"true":     {envAll: true, files: fileSpec{none: true}},
 	"truncate": {files: fileSpec{skipVal: "s", fileVal: "r", writeAll: true}, dirSafe: true},
 	"type":     {files: fileSpec{none: true}, options: "-a -f -P -p -t"},
 	"typeset":  {files: fileSpec{none: true}},
 	"ulimit":   {files: fileSpec{none: true}},
 	"umask":    {files: fileSpec{none: true}},
 	"uname": {
-		files: fileSpec{none: true},
+		files: fileSpec{none: true}, envAll: true,
 		options: "-a -i -m -n -o -p -r -s -v --all --hardware-platform --help --kernel-name --kernel-release --kernel-version " +
 			"--machine --nodename --operating-system --processor --version",
 	},
 	"unbuffer": {wrap: &wrapSpec{kind: wrapExec}},
 	"unexpand": {dirSafe: true},
 	"uniq": {
+		envAll:  true,
 		files:   fileSpec{skipVal: "fsw", writeLast: true},
 		dirSafe: true,
 		options: "-c -D -d -f= -i -s= -u -w= -z --all-repeated? --check-chars= --count --group? " +
@@ -1016,7 +1134,7 @@ var programs = map[string]program{
 			{check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
 		},
 	}, // uniq IN OUT writes OUT
-	"unlink": {files: fileSpec{writeAll: true}, dirSafe: true},
+	"unlink": {files: fileSpec{writeAll: true, removes: true}, dirSafe: true},
 	"unset":  {files: fileSpec{none: true}},
 	"unshare": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
@@ -1044,8 +1162,9 @@ var programs = map[string]program{
 	"wait":  {files: fileSpec{none: true}},
 	"watch": {wrap: &wrapSpec{kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}}},
 	"wc": {
+		envAll:  true,
 		files:   fileSpec{longFile: []string{"files0-from"}},
-		dirSafe: true,
+		dirSafe: true, readOnly: true,
 		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
 	},
 	"wget": {
@@ -1057,13 +1176,13 @@ var programs = map[string]program{
 		dirSafe: true,
 	},
 	"which":  {files: fileSpec{none: true}, options: "-a -s"},
-	"whoami": {files: fileSpec{none: true}, options: "--help --version"},
+	"whoami": {envAll: true, files: fileSpec{none: true}, options: "--help --version"},
 	"xargs": {
 		wrap: &wrapSpec{kind: wrapXargs, shortVal: "adEILnPs",
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	},
 	"xdg-open": {env: "BROWSER"},
-	"xxd":      {dirSafe: true},
+	"xxd":      {readOnly: true, dirSafe: true},
 	"yes":      {files: fileSpec{none: true}},
 	"zip": {
 		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},

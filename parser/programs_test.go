@@ -19,6 +19,7 @@ var guardSamples = map[string][2]string{
 	"git branch": {"git branch newb", "git branch -a"},
 	"git config": {"git config core.pager x", "git config --get core.pager"},
 	"time":       {"time -o out ls", "time ls"},
+	"ps":         {"ps auxe", "ps aux"},
 	"uniq":       {"uniq in out", "uniq in"},
 	"vi":         {"vi -c x f", "vi +5 f"},
 	"vim":        {"vim -c x f", "vim +5 f"},

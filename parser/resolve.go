@@ -75,17 +75,53 @@ func (s *state) splitRefs(cmd *Command, ops []Word) {
 	s.fileRef(cmd, prefix, RefArg, true, false)
 }
 
-// gitResolved reports git operands and options whose files git resolves
-// itself: pathspec magic (:(icase)x, :!x, :(top)x, :/x) and paths read
-// from standard input or a file. It reports whether op was handled.
-func gitMagic(cmd *Command, op Word) bool {
+// isGitMagic reports a git operand with pathspec magic (:(icase)x, :!x,
+// :^x, :(top)x, :/x) under mode (--literal-pathspecs turns it off).
+func isGitMagic(op Word, mode pathspecMode) bool {
 	v := op.Value
-	if op.Dynamic || len(v) < 2 || v[0] != ':' || strings.IndexByte("(!^/", v[1]) < 0 {
-		return false
+	return !op.Dynamic && !mode.literal && len(v) >= 2 && v[0] == ':' && strings.IndexByte("(!^/", v[1]) >= 0
+}
+
+// gitPathspecMode reads how git will match the pathspecs of cmd: its
+// global options before the subcommand (the words MatchArgv drops),
+// the command's assignments and env, the trusted environment.
+func gitPathspecMode(cmd *Command, env map[string]string) pathspecMode {
+	var m pathspecMode
+	set := func(name, val string) {
+		on := val != "" && val != "0" && !strings.EqualFold(val, "false") && !strings.EqualFold(val, "no") && !strings.EqualFold(val, "off")
+		switch name {
+		case "GIT_LITERAL_PATHSPECS":
+			m.literal = on
+		case "GIT_GLOB_PATHSPECS":
+			m.glob = on
+		case "GIT_NOGLOB_PATHSPECS":
+			m.noglob = on
+		case "GIT_ICASE_PATHSPECS":
+			m.icase = on
+		}
 	}
-	cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: op.Pos,
-		Message: "git resolves the pathspec magic " + v + " itself: it may name ignored files"})
-	return true
+	for _, name := range []string{"GIT_LITERAL_PATHSPECS", "GIT_GLOB_PATHSPECS", "GIT_NOGLOB_PATHSPECS", "GIT_ICASE_PATHSPECS"} {
+		if v, ok := env[name]; ok {
+			set(name, v)
+		}
+	}
+	for _, a := range cmd.Assigns {
+		set(a.Name, a.Value.Value)
+	}
+	n := len(cmd.Args) - len(cmd.MatchArgv) + 1 // git's own options end here
+	for k := 1; k < n && k < len(cmd.Args); k++ {
+		switch cmd.Args[k] {
+		case "--literal-pathspecs":
+			m.literal = true
+		case "--glob-pathspecs":
+			m.glob = true
+		case "--noglob-pathspecs":
+			m.noglob = true
+		case "--icase-pathspecs":
+			m.icase = true
+		}
+	}
+	return m
 }
 
 func gitStdin(cmd *Command, args []Word) {

@@ -538,3 +538,15 @@ func arith(x syntax.ArithmExpr, depth int) (int64, bool) {
 	}
 	return 0, false
 }
+
+// aliasDefines reports whether alias's arguments define an alias (a word
+// with '=', or one not known before it runs): alias NAME, alias -p and
+// alias alone only print.
+func aliasDefines(args []Word) bool {
+	for _, a := range args {
+		if a.Dynamic || strings.Contains(a.Value, "=") {
+			return true
+		}
+	}
+	return false
+}
