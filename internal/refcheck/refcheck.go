@@ -129,7 +129,7 @@ func (rc refCheck) sandboxReads() bool {
 // files (one entry per glob match).
 func (x *Checker) FileRef(c *parser.Command, fr *parser.FileRef, gl *Globs, files []policy.File, findings *[]policy.Finding) []policy.File {
 	rc := refCheck{x: x, c: c, findings: findings}
-	if fr.Write && !fr.Dynamic && strings.HasPrefix(filepath.Base(fr.Path), "-") {
+	if fr.Write && !fr.Removed && !fr.Dynamic && strings.HasPrefix(filepath.Base(fr.Path), "-") {
 		// A file named like an option is a trap for a later glob (sort *
 		// next to -o.gitignore runs sort -o.gitignore): creating one is
 		// what the glob check would find, a step earlier.
@@ -146,8 +146,8 @@ func (x *Checker) FileRef(c *parser.Command, fr *parser.FileRef, gl *Globs, file
 		return append(files, f)
 	}
 	base := c.Cwd
-	if fr.Kind == parser.RefRev {
-		base = x.Root // git resolves REV:PATH from the top of the work tree
+	if fr.Kind == parser.RefRev || fr.Top {
+		base = x.Root // git resolves REV:PATH and :(top) pathspecs from the top of the work tree
 	} else if c.CwdDynamic && !fr.Maybe && !filepath.IsAbs(fr.Path) {
 		rc.add("path.dynamic_cwd", fr.Pos, quote(fr.Path)+" is relative to a directory that is not known before it runs")
 	}
@@ -222,7 +222,11 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			rc.add("ignore.error", fr.Pos, "cannot check "+quote(name)+": "+err.Error())
 			break
 		}
-		if r.Ignored && !f.Ignored {
+		if r.Ignored && !f.Ignored && fr.Listed {
+			// Listed, not read (ls -l, stat, du): its name and size
+			// are no secret's contents.
+			f.Ignored, f.IgnoredBy = true, r.Source
+		} else if r.Ignored && !f.Ignored {
 			f.Ignored, f.IgnoredBy = true, r.Source
 			by := r.Source
 			if by == "builtin" {
@@ -239,7 +243,7 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 				rc.enforced("the sandbox hides " + quote(name))
 			}
 		}
-		if (fr.Write || !isReader(rc.c.MatchArgv)) && x.isProtected(rel) {
+		if (fr.Write || !parser.ReadsOnly(rc.c.MatchArgv)) && x.isProtected(rel) {
 			verb := "writes "
 			if !fr.Write {
 				verb = "names " // a program that may write through an option the gate does not know
@@ -258,8 +262,8 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		}
 		rc.add("path.outside_root", fr.Pos, quote(name)+" leaves the project root ("+where+")")
 	}
-	if fr.Recursive && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot {
-		rc.recursive(fr.Pos, name, info.RealRel, !fr.Write && rc.sandboxReads())
+	if fr.Recursive && !fr.Listed && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot {
+		rc.recursive(fr, name, info.RealRel, !fr.Write && rc.sandboxReads())
 	}
 	return f
 }
@@ -268,15 +272,31 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 // walks the directory's subtree (bounded, cached by the Matcher).
 // read says the program only reads the tree (what the sandbox hides is
 // then not read).
-func (rc refCheck) recursive(p parser.Pos, name, rel string, read bool) {
-	found, err := rc.x.Ign.CheckDir(rel)
+func (rc refCheck) recursive(fr *parser.FileRef, name, rel string, read bool) {
+	p := fr.Pos
+	var found bool
+	var err error
+	if fr.Filter != nil {
+		// Only what the filter lets through is read (a git pathspec,
+		// grep --include, rg -g/-t): walk the tree with it.
+		found, err = fr.ReachesIgnored(rc.x.lister(rel), rc.x.ignoredUnder(rel), walkLimit)
+		if errors.Is(err, parser.ErrWalkLimit) {
+			err = ignore.ErrTooManyEntries
+		}
+	} else {
+		found, err = rc.x.Ign.CheckDir(rel)
+	}
 	switch {
 	case errors.Is(err, ignore.ErrTooManyEntries):
 		rc.add("ignore.walk_limit", p, quote(name)+" is read recursively and holds more entries than the gate walks ("+err.Error()+"): what lies beyond is unknown")
 	case err != nil:
 		rc.add("ignore.error", p, "cannot check "+quote(name)+": "+err.Error())
 	case found:
-		rc.add("ignore.contains_ignored", p, quote(name)+" contains ignored files and is read recursively")
+		what := " contains ignored files and is read recursively"
+		if fr.Filter != nil {
+			what = " contains ignored files that " + fr.Filter.String() + " lets through, and is read recursively"
+		}
+		rc.add("ignore.contains_ignored", p, quote(name)+what)
 		if read {
 			rc.enforced("the sandbox hides the ignored files in " + quote(name))
 		}
@@ -374,7 +394,7 @@ func (x *Checker) unknownRef(c *parser.Command, u parser.UnknownRef, findings *[
 // sandbox enforces when the command only reads what it is given: any
 // ignored file it names is hidden.
 func (rc refCheck) unknownEnforced() {
-	if isReader(rc.c.MatchArgv) && rc.sandboxReads() {
+	if parser.ReadsOnly(rc.c.MatchArgv) && rc.sandboxReads() {
 		rc.enforced("the sandbox hides every ignored file " + filepath.Base(rc.c.MatchArgv[0]) + " could be given")
 	}
 }
@@ -386,40 +406,6 @@ func quote(s string) string {
 	return "'" + s + "'"
 }
 
-// TODO(issue 23): readers and gitReaders are program knowledge; their home
-// is the parser's program table (one entry per program), where another
-// step moves them.
-
-// readers are programs that only read the files they are given (their
-// writing options, if any, are policy.dangerous_option): naming a
-// protected file to one of them is not a write. Any other program that
-// names a protected path may write it through an option the gate does not
-// know (go build -o .git/hooks/x, sort --out=.cmdguardignore).
-var readers = map[string]bool{
-	"cat": true, "head": true, "tail": true, "less": true, "more": true, "wc": true,
-	"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ls": true,
-	"stat": true, "file": true, "diff": true, "cmp": true, "comm": true, "nl": true,
-	"tac": true, "od": true, "xxd": true, "hexdump": true, "strings": true, "bat": true,
-	"md5sum": true, "sha1sum": true, "sha256sum": true, "sha512sum": true, "b2sum": true,
-	"realpath": true, "readlink": true, "basename": true, "dirname": true, "du": true,
-	"tree": true, "test": true, "[": true, "[[": true, "cd": true, "pushd": true,
-}
-
-// gitReaders are the git subcommands that only read.
-var gitReaders = map[string]bool{
-	"diff": true, "show": true, "log": true, "blame": true, "status": true,
-	"ls-files": true, "cat-file": true, "grep": true, "check-ignore": true, "rev-parse": true,
-}
-
-func isReader(argv []string) bool {
-	switch {
-	case len(argv) == 0:
-		return false
-	case argv[0] == "git":
-		return len(argv) > 1 && gitReaders[argv[1]]
-	}
-	return readers[argv[0]]
-}
 
 // nestedGitInternal reports a path into the git directory of any
 // repository in the tree (a nested repository or a vendored one runs its
@@ -442,3 +428,33 @@ func nestedGitInternal(rel string) bool {
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
+
+// walkLimit bounds the entries a filtered recursive read's walk visits
+// (an unfiltered one uses the Matcher's cached CheckDir and its bound).
+const walkLimit = 100_000
+
+// lister lists the directories under the root-relative dir for a
+// filtered walk: a symbolic link is not a directory (grep -r, rg and git
+// do not follow links inside the tree).
+func (x *Checker) lister(dir string) func(string) ([]parser.DirEntry, error) {
+	return func(sub string) ([]parser.DirEntry, error) {
+		ents, err := os.ReadDir(filepath.Join(x.Root, dir, sub))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]parser.DirEntry, len(ents))
+		for i, e := range ents {
+			out[i] = parser.DirEntry{Name: e.Name(), IsDir: e.IsDir()}
+		}
+		return out, nil
+	}
+}
+
+// ignoredUnder matches paths under the root-relative dir against the
+// ignore rules.
+func (x *Checker) ignoredUnder(dir string) func(string, bool) (bool, error) {
+	return func(rel string, isDir bool) (bool, error) {
+		r, err := x.Ign.MatchErr(path.Join(dir, rel), isDir)
+		return r.Ignored, err
+	}
+}
