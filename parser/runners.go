@@ -21,11 +21,14 @@ import (
 //   - shell: a shell, which runs its FILE operand or the script on its
 //     standard input; with -c it runs the STRING, whose commands are
 //     judged on their own (see wrappers).
+//   - flags: it runs (or writes) only with one of these options, written
+//     as Go flags (-w, --w, -w=true): gofmt -w.
 //   - what: what it runs, for messages.
 type runner struct {
 	subs   []string
 	except []string
 	reads  []string
+	flags  []string
 	shell  bool
 	what   string
 }
@@ -46,35 +49,42 @@ var runners = map[string]runner{
 	"npm": {subs: []string{"test", "t", "tst", "run", "run-script", "rum", "urn", "exec", "x", "start", "stop", "restart",
 		"install", "i", "in", "isntall", "add", "ci", "install-test", "it", "install-ci-test", "cit", "rebuild", "rb", "pack", "publish", "explore"},
 		except: printsOnly, what: "runs the package's scripts"},
-	"pnpm":    {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
-	"yarn":    {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
-	"bun":     {except: printsOnly, what: "runs the project's scripts"},
-	"npx":     {except: printsOnly, what: "runs a binary of node_modules"},
-	"pnpx":    {except: printsOnly, what: "runs a binary of node_modules"},
-	"bunx":    {except: printsOnly, what: "runs a binary of node_modules"},
-	"node":    {except: printsOnly, what: "runs JavaScript that loads the project's modules"},
-	"deno":    {except: printsOnly, what: "runs the project's code"},
-	"tsx":     {except: printsOnly, what: "runs the project's TypeScript"},
-	"ts-node": {except: printsOnly, what: "runs the project's TypeScript"},
-	"jest":    {except: printsOnly, what: "runs the project's tests and config"},
-	"vitest":  {except: printsOnly, what: "runs the project's tests and config"},
-	"mocha":   {except: printsOnly, what: "runs the project's tests"},
-	"eslint":  {except: printsOnly, what: "loads the project's eslint config, which is code"},
+	"pnpm":     {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
+	"yarn":     {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
+	"bun":      {except: printsOnly, what: "runs the project's scripts"},
+	"npx":      {except: printsOnly, what: "runs a binary of node_modules"},
+	"pnpx":     {except: printsOnly, what: "runs a binary of node_modules"},
+	"bunx":     {except: printsOnly, what: "runs a binary of node_modules"},
+	"node":     {except: printsOnly, what: "runs JavaScript that loads the project's modules"},
+	"deno":     {except: printsOnly, what: "runs the project's code"},
+	"tsx":      {except: printsOnly, what: "runs the project's TypeScript"},
+	"ts-node":  {except: printsOnly, what: "runs the project's TypeScript"},
+	"jest":     {except: printsOnly, what: "runs the project's tests and config"},
+	"vitest":   {except: printsOnly, what: "runs the project's tests and config"},
+	"mocha":    {except: printsOnly, what: "runs the project's tests"},
+	"eslint":   {except: printsOnly, what: "loads the project's eslint config, which is code"},
+	"tsc":      {except: printsOnly, what: "compiles the project (and writes its output unless --noEmit)"},
+	"prettier": {except: printsOnly, what: "loads the project's prettier config and plugins, which may be code, and rewrites files with --write"},
 	// Build tools: the build file is code.
-	"make":   {except: printsOnly, what: "runs the Makefile's recipes"},
-	"gmake":  {except: printsOnly, what: "runs the Makefile's recipes"},
-	"cmake":  {except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"},
-	"ninja":  {except: printsOnly, what: "runs the build's commands"},
-	"just":   {except: printsOnly, what: "runs the justfile's recipes"},
-	"task":   {except: printsOnly, what: "runs the Taskfile's commands"},
-	"rake":   {except: printsOnly, what: "runs the Rakefile"},
-	"mvn":    {except: printsOnly, what: "runs the build's plugins and tests"},
-	"gradle": {except: printsOnly, what: "runs the build scripts"},
-	"ant":    {except: printsOnly, what: "runs build.xml"},
-	"sbt":    {except: printsOnly, what: "runs the build definition"},
-	"bazel":  {except: printsOnly, what: "runs the build's rules"},
+	"make":       {except: printsOnly, what: "runs the Makefile's recipes"},
+	"gradlew":    {except: printsOnly, what: "runs the build scripts"},
+	"mvnw":       {except: printsOnly, what: "runs the build's plugins and tests"},
+	"cargo-make": {except: printsOnly, what: "runs the Makefile.toml's tasks"},
+	"makers":     {except: printsOnly, what: "runs the Makefile.toml's tasks"},
+	"gmake":      {except: printsOnly, what: "runs the Makefile's recipes"},
+	"cmake":      {except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"},
+	"ninja":      {except: printsOnly, what: "runs the build's commands"},
+	"just":       {except: printsOnly, what: "runs the justfile's recipes"},
+	"task":       {except: printsOnly, what: "runs the Taskfile's commands"},
+	"rake":       {except: printsOnly, what: "runs the Rakefile"},
+	"mvn":        {except: printsOnly, what: "runs the build's plugins and tests"},
+	"gradle":     {except: printsOnly, what: "runs the build scripts"},
+	"ant":        {except: printsOnly, what: "runs build.xml"},
+	"sbt":        {except: printsOnly, what: "runs the build definition"},
+	"bazel":      {except: printsOnly, what: "runs the build's rules"},
 	// Rust: build.rs and proc macros run at check and build time.
-	"cargo": {subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri"},
+	"cargo": {subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri",
+		"fmt", "make"},
 		except: printsOnly, what: "runs build scripts, proc macros and the crate's code"},
 	// Python.
 	"python":  {except: printsOnly, what: "runs Python that imports from the working directory"},
@@ -83,6 +93,9 @@ var runners = map[string]runner{
 	"pytest":  {except: printsOnly, what: "runs the project's tests and conftest.py"},
 	"py.test": {except: printsOnly, what: "runs the project's tests and conftest.py"},
 	"tox":     {except: printsOnly, what: "runs the project's test environments"},
+	"ruff":    {except: printsOnly, reads: []string{"rule", "version"}, what: "lints or formats the project (and rewrites files with --fix or format)"},
+	"mypy":    {except: printsOnly, what: "type-checks the project, loading the plugins its config names"},
+	"black":   {except: printsOnly, what: "rewrites the project's files in place"},
 	"nox":     {except: printsOnly, what: "runs noxfile.py"},
 	"uv":      {subs: []string{"run", "build", "sync", "pip", "tool"}, except: printsOnly, what: "runs the project's code or build backend"},
 	"poetry":  {subs: []string{"run", "install", "build"}, except: printsOnly, what: "runs the project's code or build backend"},
@@ -99,6 +112,9 @@ var runners = map[string]runner{
 	"dotnet":  {subs: []string{"test", "run", "build", "msbuild", "pack", "publish"}, except: printsOnly, what: "runs MSBuild targets and the project's code"},
 	"swift":   {subs: []string{"test", "run", "build", "package"}, except: printsOnly, what: "runs Package.swift and the project's code"},
 	"mix":     {subs: []string{"test", "run", "compile", "deps.compile"}, except: printsOnly, what: "runs mix.exs and the project's code"},
+	// Formatters that rewrite files in place.
+	"rustfmt": {except: printsOnly, what: "rewrites the project's files in place"},
+	"gofmt":   {flags: []string{"w"}, what: "rewrites the project's files in place"},
 	// Shells: a FILE operand, or the script on standard input.
 	"bash": {shell: true, what: "runs a script"},
 	"sh":   {shell: true, what: "runs a script"},
@@ -130,6 +146,17 @@ func RunsProjectCode(c *Command) string {
 		return ""
 	}
 	switch {
+	case r.flags != nil:
+		for _, a := range rest {
+			if a == "--" {
+				break
+			}
+			name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+			if strings.HasPrefix(a, "-") && slices.Contains(r.flags, name) {
+				return r.what
+			}
+		}
+		return ""
 	case r.shell:
 		for _, a := range rest {
 			if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
@@ -330,4 +357,166 @@ func (s *state) repeat() func() {
 	s.loops++
 	s.loop = s.loops
 	return func() { s.loop = 0 }
+}
+
+// lead reads the options a runner takes before, or among, what it runs
+// (npm's configuration options, node's before the script, npx's before
+// the binary), for the guards of the ecosystem entries (programs_js.go
+// and the others): every option it does not know is a hit, since for
+// these programs an option is often a setting that runs a program
+// (npm --script-shell, --node-options) or moves the work out of the
+// project (npm --prefix). known is an options string as programs'
+// options (see parseOptions); guard names options among them that are
+// hits whatever their value; dir names options whose value is a
+// directory or file, a hit when it leaves the project (see leaves).
+type lead struct {
+	t     *optTable
+	guard map[string]bool // "--name" or "-x"
+	dir   map[string]bool
+	// stop: the first operand ends the options (the script, the
+	// binary, the recipe): what follows is its own.
+	stop bool
+	// loose: an option the table does not know is no hit (the program's
+	// options table judges it); only guard and dir options are looked at.
+	loose bool
+}
+
+// loosen makes l loose (see lead.loose).
+func (l *lead) loosen() *lead {
+	l.loose = true
+	return l
+}
+
+func newLead(prog, known, guard, dir string, stop bool) *lead {
+	l := &lead{t: parseOptions(prog, known, false, false), guard: map[string]bool{}, dir: map[string]bool{}, stop: stop}
+	for _, g := range strings.Fields(guard) {
+		l.guard[g] = true
+	}
+	for _, d := range strings.Fields(dir) {
+		l.dir[d] = true
+	}
+	return l
+}
+
+// full returns the long option name (maybe abbreviated) as the table
+// lists it, or name when it lists none or several.
+func (l *lead) full(name string) string {
+	if _, ok := l.t.long[name]; ok {
+		return name
+	}
+	found := ""
+	for n := range l.t.long {
+		if strings.HasPrefix(n, name) {
+			if found != "" {
+				return name
+			}
+			found = n
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
+// scan returns the index of the first word of argv[i:] that is an
+// option l does not know, a guarded one, or a directory option whose
+// value leaves the project; -1 when there is none. It ends at "--",
+// and at the first operand when l.stop. end is where it ended.
+func (l *lead) scan(argv []string, i int) (hit, end int) {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			return -1, i
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if l.stop {
+				return -1, i
+			}
+			continue
+		}
+		if a[1] == '-' {
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			k := l.t.kind(name)
+			if l.loose && k == 0 {
+				continue
+			}
+			if k == 0 || k == 'f' && hasVal {
+				return i, i
+			}
+			full := "--" + l.full(name)
+			if l.guard[full] {
+				return i, i
+			}
+			at := i
+			if (k == '=' || k == '2') && !hasVal {
+				if i+1 >= len(argv) {
+					return -1, len(argv)
+				}
+				i++
+				val = argv[i]
+			}
+			if k == '2' {
+				i++
+			}
+			if l.dir[full] && leaves(val) {
+				return at, at
+			}
+			continue
+		}
+		if l.t.num && isDigits(a[1:]) {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			k := byte(0)
+			if c < 128 {
+				k = l.t.short[c]
+			}
+			if l.loose && k == 0 {
+				continue
+			}
+			if k == 0 || l.guard["-"+string(c)] {
+				return i, i
+			}
+			if k == '=' || k == '?' {
+				at, val := i, a[j+1:]
+				if val == "" && k == '=' {
+					if i+1 >= len(argv) {
+						return -1, len(argv)
+					}
+					i++
+					val = argv[i]
+				}
+				if l.dir["-"+string(c)] && leaves(val) {
+					return at, at
+				}
+				break
+			}
+		}
+	}
+	return -1, len(argv)
+}
+
+// check is scan as an optionGuard's check.
+func (l *lead) check(argv []string, i int) int {
+	hit, _ := l.scan(argv, i)
+	return hit
+}
+
+// leaves reports a directory or file option value that may be outside
+// the project: absolute, under the home directory, climbing with "..",
+// or a word the gate cannot read (a variable, a command substitution).
+// A relative path without ".." stays below the directory the command
+// runs in.
+func leaves(v string) bool {
+	if v == "" || path.IsAbs(v) || v[0] == '~' || strings.ContainsAny(v, "$`\\") {
+		return true
+	}
+	for _, part := range strings.Split(v, "/") {
+		if part == ".." {
+			return true
+		}
+	}
+	return false
 }
