@@ -157,7 +157,7 @@ func TestDefaultPolicyReaders(t *testing.T) {
 		// issue 11's loop: gofmt -l and -d list or print, -w rewrites.
 		{`for f in src/*.go; do gofmt -l "$f"; done`, cmdguard.Allow, ""},
 		{"gofmt -d -s src/a.go", cmdguard.Allow, ""},
-		{"gofmt -l -w src/a.go", cmdguard.Ask, "policy.dangerous_option"},
+		{"gofmt -l -w src/a.go", cmdguard.Ask, "policy.needs_sandbox"}, // issue 24: a write of the project, allowed under the sandbox
 		{"gofmt -l -cpuprofile=p src/a.go", cmdguard.Ask, "policy.dangerous_option"},
 		{"gofmt -l .env", cmdguard.Deny, ""},
 	})

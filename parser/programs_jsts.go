@@ -1,5 +1,7 @@
 package parser
 
+import "strings"
+
 // JavaScript and TypeScript: the package managers' script runners, npx
 // and bunx, node, and the everyday tools (tsc, eslint, prettier, vitest,
 // jest). The embedded default allows them under the sandbox only (they
@@ -47,7 +49,7 @@ var (
 
 	// node's options before the script. -e/-p/-r/--import/--loader run
 	// code the command names; --inspect listens; --env-file reads one.
-	nodeLead = newLead("node", "-C= -c -h -v --check --conditions= --enable-source-maps --experimental-strip-types "+
+	nodeLead = newLead("node", "-C= -c -e= -h -p= -v --check --eval= --print= --conditions= --enable-source-maps --experimental-strip-types "+
 		"--experimental-test-coverage --experimental-transform-types --experimental-vm-modules --expose-gc --help "+
 		"--input-type= --max-old-space-size= --no-deprecation --no-experimental-strip-types --no-warnings --pending-deprecation "+
 		"--preserve-symlinks --stack-size= --stack-trace-limit= --test --test-concurrency= --test-name-pattern= --test-only "+
@@ -56,8 +58,20 @@ var (
 )
 
 // nodeRisk is node's guard: an option it does not know before the
-// script, or the script read from standard input ("-").
+// script (-r/--require, --import, --loader load code a file outside the
+// project may hold; --inspect listens; --env-file reads one), or the
+// script read from standard input ("-"). -e and -p STRING are code the
+// command holds: the embedded default asks about them with prefix
+// rules, and a policy's own allow rules trust the interpreter.
 func nodeRisk(argv []string, i int) int {
+	for k := i; k < len(argv); k++ {
+		if a := argv[k]; a == "-e" || a == "-p" || a == "--eval" || a == "--print" || strings.HasPrefix(a, "--eval=") || strings.HasPrefix(a, "--print=") {
+			return nodeLead.check(argv[:k], i) // the script is the string
+		}
+		if len(argv[k]) < 2 || argv[k][0] != '-' {
+			break
+		}
+	}
 	hit, end := nodeLead.scan(argv, i)
 	if hit < 0 && end < len(argv) && argv[end] == "-" {
 		return end
@@ -152,11 +166,12 @@ var programsJS = map[string]program{
 		files: fileSpec{skipVal: "epr"},
 		env:   "NODE_OPTIONS NODE_PATH NODE_EXTRA_CA_CERTS=r NODE_REPL_HISTORY=w NODE_ENV=-",
 		guards: []optionGuard{
-			{check: nodeRisk, why: "is a node option the gate does not know (-e/-p/-r/--import/--loader run code the command names, --inspect listens, --env-file reads a file), or the script comes from standard input"},
+			{check: nodeRisk, why: "is a node option the gate does not know (-r/--import/--loader load code of a file, --inspect listens, --env-file reads a file), or the script comes from standard input"},
 		},
 	},
 	"tsc": {
-		env: "NODE_OPTIONS",
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
 		files: fileSpec{fileVal: "p", skipVal: "tm", longFile: []string{"project"},
 			longWrite: []string{"outDir", "outFile", "declarationDir", "tsBuildInfoFile", "generateTrace"},
 			longSkip:  []string{"target", "module", "lib", "jsx", "moduleResolution", "types", "locale", "listFilesOnly"}},
@@ -169,7 +184,8 @@ var programsJS = map[string]program{
 			"--traceResolution --tsBuildInfoFile= --types= --verbose --version --watch",
 	},
 	"eslint": {
-		env: "NODE_OPTIONS ESLINT_USE_FLAT_CONFIG=-",
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS ESLINT_USE_FLAT_CONFIG=-",
 		files: fileSpec{fileVal: "c", writeVal: "o", skipVal: "f",
 			longFile:  []string{"config", "ignore-path"},
 			longWrite: []string{"output-file", "cache-location", "cache-file"},
@@ -187,7 +203,8 @@ var programsJS = map[string]program{
 		},
 	},
 	"prettier": {
-		env: "NODE_OPTIONS",
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
 		files: fileSpec{writeIf: "w", longFile: []string{"config", "ignore-path"}, longWrite: []string{"cache-location"},
 			longSkip: []string{"parser", "plugin", "print-width", "tab-width", "quote-props", "trailing-comma", "arrow-parens", "prose-wrap",
 				"end-of-line", "embedded-language-formatting", "html-whitespace-sensitivity", "log-level", "loglevel", "cache-strategy",
@@ -205,7 +222,8 @@ var programsJS = map[string]program{
 		},
 	},
 	"vitest": {
-		env: "NODE_OPTIONS",
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
 		files: fileSpec{fileVal: "c", longFile: []string{"config"}, longWrite: []string{"outputFile"},
 			longSkip: []string{"reporter", "environment", "pool", "testNamePattern", "project", "shard", "mode", "exclude", "bail", "retry",
 				"testTimeout", "hookTimeout", "maxWorkers", "minWorkers"}},
@@ -214,7 +232,8 @@ var programsJS = map[string]program{
 		options: vitestOptions,
 	},
 	"jest": {
-		env: "NODE_OPTIONS",
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
 		files: fileSpec{fileVal: "c", skipVal: "tw", longFile: []string{"config"}, longWrite: []string{"outputFile"},
 			longSkip: []string{"testNamePattern", "testPathPattern", "testPathIgnorePatterns", "maxWorkers", "changedSince",
 				"selectProjects", "shard", "testTimeout", "coverageReporters", "collectCoverageFrom", "reporters", "seed", "testEnvironment"}},

@@ -36,34 +36,30 @@ var (
 		"-o -p --override-ini --pdbcls", "-c --basetemp --confcutdir --config-file --rootdir", false).loosen()
 )
 
-// pythonModules are the modules python -m may run under the default:
-// test runners, linters, checkers and compilers of the project's code,
-// and pip's listings. Any other module is a guard hit: it may serve,
-// fetch or install (http.server, pip install, venv).
-var pythonModules = map[string]bool{
-	"pytest": true, "unittest": true, "py_compile": true, "compileall": true, "mypy": true, "ruff": true, "black": true,
-	"pip": true, "doctest": true, "tox": true,
-}
-
-// pythonRisk is the guard of python: an option before the script it does
-// not know (-c runs a string, -i reads more code), the script read from
-// standard input, or -m of a module that is not a test, lint or compile
-// module (pytest's and pip's arguments are judged as theirs).
+// pythonRisk is the guard of python: an option before the script that
+// it does not know (-i reads more code from standard input), the script
+// read from standard input, and the module's own guards for python -m
+// pytest and pip. -c STRING and -m MODULE end the options: which
+// modules and strings the embedded default allows is its prefix rules'
+// (python -m pytest allowed, python -m and python -c ask), so that a
+// policy's own allow rules trust the interpreter.
 func pythonRisk(argv []string, i int) int {
 	for ; i < len(argv); i++ {
 		a := argv[i]
 		switch {
 		case a == "-m":
-			if i+1 >= len(argv) || !pythonModules[argv[i+1]] {
+			if i+1 >= len(argv) {
 				return i
 			}
 			return moduleRisk(argv[i+1], argv, i+2)
+		case a == "-c":
+			return -1
 		case a == "-" || a == "--":
 			return i
 		case len(a) < 2 || a[0] != '-':
 			return -1 // the script: its arguments are its own
 		}
-		// -c, -i, a cluster holding -m or -c (-Bm), -mMODULE: hits.
+		// -i, a cluster holding -m or -c (-Bm), -mMODULE: hits.
 		if hit, _ := pythonLead.scan(argv[i:i+1], 0); hit >= 0 {
 			return i
 		}
@@ -93,7 +89,7 @@ func moduleRisk(mod string, argv []string, i int) int {
 				return -1
 			}
 		}
-		return i // pip install, download, …: fetches
+		return -1 // pip install, download, …: the policy's prefix rules decide
 	case "python", "python3":
 		return pythonRisk(argv, i)
 	}
@@ -160,7 +156,7 @@ func pythonEntry() program {
 	return program{
 		files:  fileSpec{skipVal: "cmWX"},
 		env:    pythonEnv,
-		guards: []optionGuard{{check: pythonRisk, why: "runs code the command names (-c, standard input, an option the gate does not know) or a module that is not a test, lint or compile module"}},
+		guards: []optionGuard{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
 	}
 }
 
@@ -177,6 +173,7 @@ func pipEntry() program {
 
 func pytestEntry() program {
 	return program{
+		dirSafe: true, // collects test files and conftest.py, not every file
 		files:   pytestFiles,
 		env:     pythonEnv + " PYTEST_ADDOPTS PYTEST_PLUGINS",
 		options: pytestOptions,
@@ -204,6 +201,7 @@ var programsPython = map[string]program{
 		},
 	},
 	"ruff": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		files: fileSpec{first: true, longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
 			longSkip: []string{"select", "ignore", "extend-select", "extend-ignore", "fixable", "unfixable", "exclude", "extend-exclude",
 				"line-length", "target-version", "output-format", "stdin-filename", "range"}},
@@ -214,7 +212,8 @@ var programsPython = map[string]program{
 		},
 	},
 	"mypy": {
-		env: pythonEnv,
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     pythonEnv,
 		files: fileSpec{skipVal: "mpc", longFile: []string{"config-file"}, longWrite: []string{"cache-dir", "html-report", "junit-xml", "txt-report"},
 			longSkip: []string{"python-version", "follow-imports", "exclude", "module", "package", "platform", "always-true", "always-false"}},
 		options: "-V -c= -h -m= -p= -v --always-false= --always-true= --cache-dir= --check-untyped-defs --config-file= " +
@@ -226,6 +225,7 @@ var programsPython = map[string]program{
 			"--warn-unused-configs --warn-unused-ignores",
 	},
 	"black": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// black rewrites its operands in place (unless --check, --diff or
 		// -c): they are written files, which the ignore and protection
 		// rules check.

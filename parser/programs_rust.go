@@ -59,6 +59,7 @@ var programsRust = map[string]program{
 	"cargo-make": {files: fileSpec{none: true}, guards: []optionGuard{{check: cargoMakeRisk, why: cargoWhy}}},
 	"makers":     {files: fileSpec{none: true}, guards: []optionGuard{{check: cargoMakeRisk, why: cargoWhy}}},
 	"rustfmt": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// rustfmt rewrites its operands in place (unless --check or
 		// --emit stdout): written files, which the ignore and protection
 		// rules check.
