@@ -76,6 +76,8 @@ func init() {
 		"gradlew":         {"gradlew publish", "gradlew clean test --tests x"},
 		"mvn":             {"mvn -s /tmp/s.xml test", "mvn -B -q -DskipTests -pl core clean verify"},
 		"mvnw":            {"mvnw deploy", "mvnw -ntp test"},
+		"./gradlew":       {"./gradlew -I /tmp/i.gradle build", "./gradlew build"},
+		"./mvnw":          {"./mvnw -f /tmp/pom.xml test", "./mvnw test"},
 		"make":            {"make SHELL=/tmp/sh all", "make CC=clang -j4 all"},
 		"gmake":           {"gmake MAKEFLAGS=x", "gmake all"},
 		"just":            {"just --justfile /tmp/j x", "just --list"},

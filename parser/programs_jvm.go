@@ -112,4 +112,8 @@ var programsJVM = map[string]program{
 	"gradlew": gradleEntry(),
 	"mvn":     mvnEntry(),
 	"mvnw":    mvnEntry(),
+	// The wrappers as the project runs them: guards are looked up by the
+	// program word as written.
+	"./gradlew": gradleEntry(),
+	"./mvnw":    mvnEntry(),
 }
