@@ -53,6 +53,24 @@ func TestEcosystemsSandboxDifferential(t *testing.T) {
 			"Cargo.toml": "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 			"src/lib.rs": "#[test]\nfn reads() {\n    println!(\"ran\");\n    match std::fs::read_to_string(\".env\") {\n        Ok(s) => println!(\"{s}\"),\n        Err(e) => println!(\"unread: {e}\"),\n    }\n}\n",
 		}},
+		{"pytest", "pytest", "pytest -q -s 2>&1", map[string]string{
+			"test_env.py": "def test_read():\n    print('ran')\n    try:\n        print(open('.env').read())\n    except OSError as e:\n        print('unread:', e)\n",
+		}},
+		{"pnpm test", "pnpm", "pnpm test 2>&1", map[string]string{
+			"package.json": `{"name":"p","version":"1.0.0","scripts":{"test":"node t.js"}}` + "\n",
+			"t.js":         "console.log('ran'); try { console.log(require('fs').readFileSync('.env', 'utf8')) } catch (e) { console.log('unread: ' + e.code) }\n",
+		}},
+		{"yarn test", "yarn", "yarn test 2>&1", map[string]string{
+			"package.json": `{"name":"p","version":"1.0.0","scripts":{"test":"node t.js"}}` + "\n",
+			"t.js":         "console.log('ran'); try { console.log(require('fs').readFileSync('.env', 'utf8')) } catch (e) { console.log('unread: ' + e.code) }\n",
+		}},
+		{"bun run", "bun", "bun run t.js 2>&1", map[string]string{"t.js": "console.log('ran'); try { console.log(require('fs').readFileSync('.env', 'utf8')) } catch (e) { console.log('unread: ' + e.code) }\n"}},
+		{"just", "just", "just 2>&1", map[string]string{"justfile": "all:\n\t@echo ran; cat .env || echo unread\n"}},
+		{"task", "task", "task 2>&1", map[string]string{"Taskfile.yml": "version: '3'\ntasks:\n  default:\n    cmds:\n      - echo ran; cat .env || echo unread\n"}},
+		{"gradle", "gradle", "gradle -q --offline run 2>&1", map[string]string{
+			"build.gradle":    "tasks.register('run') { doLast { println 'ran'; println(new File(projectDir, '.env').text) } }\n",
+			"settings.gradle": "",
+		}},
 	}
 	for _, row := range rows {
 		t.Run(row.name, func(t *testing.T) {
