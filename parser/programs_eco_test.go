@@ -242,3 +242,66 @@ func TestLeaves(t *testing.T) {
 		}
 	}
 }
+
+// TestDestructive: what issue 30's default refuses, in the spellings real
+// bash accepts, and what stays the gate's usual business. The project is
+// /work/app, the home /home/u.
+func TestDestructive(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src  string
+		want string // a word of the message; "" none
+	}{
+		{"rm -rf /", "the whole file system, outside the project /work/app"},
+		{"rm -fr /", "whole file system"},
+		{"rm -r -f ///", "whole file system"},
+		{"rm --recursive --force /./", "whole file system"},
+		{"/bin/rm -rf --no-preserve-root /", "whole file system"},
+		{"rm -rf /*", "whole file system"},
+		{"cd / && rm -rf *", "whole file system"},
+		{"rm -rf ~", "the home directory /home/u, outside the project /work/app"},
+		{"rm -rf ~/", "home directory"},
+		{"rm -rf $HOME", "home directory"},
+		{"rm -rf ..", "a directory that holds the project /work/app"},
+		{"rm -rf ../..", "whole file system"}, // /work/app/../.. is /
+		{"rm -rf ../app/..", "holds the project"},
+		{"rm -rf ../other", "/work/other is outside the project /work/app"},
+		{"rm -r /tmp/x", "outside the project /work/app"},
+		{"rm -rf .", "the project /work/app itself"},
+		{"sudo rm -rf /", "whole file system"},
+		{"chmod -R 777 /", "changes the modes of / recursively"},
+		{"chown -R u:u ~", "home directory"},
+		{"chgrp -R g /etc", "outside the project"},
+		{"dd if=/dev/zero of=/dev/sda bs=1M", "writes to the device /dev/sda"},
+		{"echo x > /dev/nvme0n1", "device /dev/nvme0n1"},
+		{"cat img > /dev/mmcblk0", "device"},
+		{"mkfs.ext4 /dev/sdb1", "creates a file system"},
+		{"mkswap /dev/sdb2", "creates a file system"},
+		{"wipefs -a /dev/sdb", "creates a file system"},
+		// Inside the project, or not recursive, or not a device: the
+		// gate's usual answers.
+		{"rm -rf build", ""},
+		{"rm -rf ./*", ""},
+		{"rm -rf node_modules dist", ""},
+		{"rm /tmp/x", ""},
+		{"chmod -R 755 scripts", ""},
+		{"chmod 644 /tmp/x", ""},
+		{"echo x > /dev/null", ""},
+		{"dd if=x of=/dev/stdout", ""},
+		{"rm -rf $X", ""},
+	} {
+		a := Analyze(tc.src, Options{Cwd: "/work/app", Env: testEnv})
+		fs := Destructive(a.Commands, "/work/app", "/home/u")
+		switch {
+		case tc.want == "" && len(fs) > 0:
+			t.Errorf("%s: %+v, want none", tc.src, fs)
+		case tc.want != "" && (len(fs) == 0 || !strings.Contains(fs[0].Message, tc.want) || fs[0].Rule != "policy.destructive"):
+			t.Errorf("%s: %+v, want a policy.destructive finding with %q", tc.src, fs, tc.want)
+		}
+		for _, f := range fs {
+			if strings.Contains(f.Message, "project /,") || strings.HasSuffix(f.Message, "project /") {
+				t.Errorf("%s: %q names / as the project", tc.src, f.Message)
+			}
+		}
+	}
+}

@@ -520,3 +520,141 @@ func leaves(v string) bool {
 	}
 	return false
 }
+
+// Destructive finds what no one wants an agent to run unasked (issue 30):
+// a recursive deletion (rm -r) or a recursive chmod, chown or chgrp of
+// the file-system root, the home directory, a directory that holds the
+// project, or anything else outside the project root; a write to a
+// block device (dd of=/dev/sda, > /dev/nvme0n1); and the creation of a
+// file system (mkfs and its kin). Each is a policy.destructive finding
+// whose message names what is lost and the project's real root
+// ("outside the project /work/app"), never a bare "/". cmds are an
+// Analysis's commands, root the project root and home the home
+// directory (either may be empty: unknown). A path the analysis cannot
+// resolve (dynamic, or relative to an unknown directory) is not judged
+// here; the gate asks about it anyway.
+//
+// The rule id is not yet in policy's registry: the root package
+// registers policy.destructive (deny) and calls Destructive next to
+// WriteThenRun.
+func Destructive(cmds []Command, root, home string) []Finding {
+	var out []Finding
+	for i := range cmds {
+		c := &cmds[i]
+		if len(c.Args) == 0 {
+			continue
+		}
+		base := path.Base(c.Args[0])
+		if makesFS(base) {
+			out = append(out, Finding{Rule: "policy.destructive", Pos: c.Pos,
+				Message: base + " creates a file system, erasing what the device held"})
+			continue
+		}
+		verb := ""
+		switch base {
+		case "rm":
+			verb = "deletes"
+		case "chmod", "chown", "chgrp":
+			verb = "changes the " + map[string]string{"chmod": "modes", "chown": "owners", "chgrp": "groups"}[base] + " of"
+		}
+		for _, f := range c.Files {
+			if !f.Write || f.Maybe || f.Dynamic {
+				continue
+			}
+			p, ok := absRef(c, f)
+			if !ok {
+				continue
+			}
+			if device(p) {
+				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
+					Message: c.Args[0] + " writes to the device " + p + ", overwriting what it holds"})
+				continue
+			}
+			if verb == "" || !f.Recursive {
+				continue
+			}
+			if r := path.Clean(root); root != "" && p == r && !f.Glob && base == "rm" {
+				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
+					Message: c.Args[0] + " deletes " + f.Path + " recursively: the project " + r + " itself, its git history included"})
+				continue
+			}
+			if what := lost(p, root, home); what != "" {
+				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
+					Message: c.Args[0] + " " + verb + " " + f.Path + " recursively: " + what})
+			}
+		}
+	}
+	return out
+}
+
+// absRef returns f's path made absolute against c's directory, with a
+// glob cut to the directory before its first pattern character (rm -rf
+// /* is rm -rf of /'s entries); false when that cannot be known.
+func absRef(c *Command, f FileRef) (string, bool) {
+	p := f.Path
+	if f.Glob {
+		if k := strings.IndexAny(p, "*?["); k >= 0 {
+			p = p[:k]
+			if j := strings.LastIndexByte(p, '/'); j >= 0 {
+				p = p[:j+1]
+			} else {
+				p = "."
+			}
+		}
+	}
+	if !path.IsAbs(p) {
+		if c.CwdDynamic || c.Cwd == "" {
+			return "", false
+		}
+		p = path.Join(c.Cwd, p)
+	}
+	return path.Clean(p), true
+}
+
+// lost says what a recursive change of p reaches beyond the project, or
+// "" when p is inside it.
+func lost(p, root, home string) string {
+	root, home = path.Clean(root), path.Clean(home)
+	outside := ""
+	if root != "." && root != "" {
+		if within(p, root) {
+			return ""
+		}
+		outside = ", outside the project " + root
+	}
+	switch {
+	case p == "/":
+		return "the whole file system" + outside
+	case home != "." && home != "" && p == home:
+		return "the home directory " + home + outside
+	case root != "." && root != "" && within(root, p):
+		return "a directory that holds the project " + root
+	case home != "." && home != "" && within(home, p):
+		return "a directory that holds the home directory " + home + outside
+	case outside != "":
+		return p + " is outside the project " + root
+	}
+	return ""
+}
+
+// device reports a block device or raw disk node (not /dev/null,
+// /dev/tty, /dev/stdout, /dev/fd/N, /dev/shm, …).
+func device(p string) bool {
+	d, ok := strings.CutPrefix(p, "/dev/")
+	if !ok {
+		return false
+	}
+	for _, pre := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "mapper/", "disk/", "nbd", "sr", "mtd"} {
+		if strings.HasPrefix(d, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// makesFS reports the programs that create a file system or wipe its
+// signatures.
+func makesFS(base string) bool {
+	return base == "mkfs" || strings.HasPrefix(base, "mkfs.") || base == "mke2fs" || base == "mkswap" || base == "wipefs" ||
+		base == "mkdosfs" || base == "mkntfs"
+}
