@@ -305,3 +305,33 @@ func TestDestructive(t *testing.T) {
 		}
 	}
 }
+
+// TestDataLoss: the git commands whose loss the message names, and their
+// safe neighbours.
+func TestDataLoss(t *testing.T) {
+	t.Parallel()
+	for src, want := range map[string]string{
+		"git push --force origin main": "commits pushed there",
+		"git push -f":                  "commits pushed there",
+		"git push origin +main":        "commits pushed there",
+		"git -C . push -uf origin x":   "commits pushed there",
+		"git reset --hard HEAD~1":      "uncommitted change",
+		"git clean -fdx":               "ignored ones included",
+		"git clean -f -d":              "untracked files and directories",
+		"git push --force-with-lease":  "",
+		"git push origin main":         "",
+		"git reset --soft HEAD~1":      "",
+		"git clean -n":                 "",
+		"git clean -dx --dry-run":      "",
+		"git status":                   "",
+	} {
+		a := Analyze(src, Options{Cwd: "/work/app", Env: testEnv})
+		fs := DataLoss(a.Commands)
+		switch {
+		case want == "" && len(fs) > 0:
+			t.Errorf("%s: %+v, want none", src, fs)
+		case want != "" && (len(fs) == 0 || !strings.Contains(fs[0].Message, want)):
+			t.Errorf("%s: %+v, want a message with %q", src, fs, want)
+		}
+	}
+}

@@ -658,3 +658,73 @@ func makesFS(base string) bool {
 	return base == "mkfs" || strings.HasPrefix(base, "mkfs.") || base == "mke2fs" || base == "mkswap" || base == "wipefs" ||
 		base == "mkdosfs" || base == "mkntfs"
 }
+
+// DataLoss finds the git commands that throw work away (issue 30): git
+// push --force (or -f, or a +REFSPEC) replaces the remote branch,
+// dropping the commits others pushed; git reset --hard discards the
+// uncommitted changes of the work tree and index; git clean -f deletes
+// untracked files, with -x the ignored ones too (.env, build output).
+// Each is a git.data_loss finding whose message names the loss; the
+// embedded default asks about them already (no rule allows them), and
+// the message says why. --force-with-lease and --force-if-includes are
+// not findings: they refuse to drop what was not seen. Not yet wired:
+// the root registers git.data_loss (ask) and calls DataLoss next to
+// WriteThenRun.
+func DataLoss(cmds []Command) []Finding {
+	var out []Finding
+	for i := range cmds {
+		c := &cmds[i]
+		argv := c.MatchArgv
+		if len(argv) < 2 || path.Base(argv[0]) != "git" {
+			continue
+		}
+		msg := ""
+		args := argv[2:]
+		switch argv[1] {
+		case "push":
+			for _, a := range args {
+				if a == "--" {
+					break
+				}
+				if a == "--force" || a == "--forc" || a == "--for" || a == "--fo" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'f') ||
+					len(a) > 1 && a[0] == '+' {
+					msg = "git push --force replaces the remote branch: commits pushed there since your last fetch are lost (--force-with-lease keeps them)"
+					break
+				}
+			}
+		case "reset":
+			if slices.Contains(args, "--hard") {
+				msg = "git reset --hard discards every uncommitted change of the work tree and the index; they cannot be recovered"
+			}
+		case "clean":
+			force, ignored, dirs := false, false, false
+			for _, a := range args {
+				if a == "--" {
+					break
+				}
+				switch {
+				case a == "--force":
+					force = true
+				case len(a) > 1 && a[0] == '-' && a[1] != '-':
+					force = force || strings.ContainsRune(a, 'f')
+					ignored = ignored || strings.ContainsAny(a, "xX")
+					dirs = dirs || strings.ContainsRune(a, 'd')
+				}
+			}
+			if force {
+				msg = "git clean -f deletes the untracked files"
+				if dirs {
+					msg += " and directories"
+				}
+				if ignored {
+					msg += ", ignored ones included (.env, local config, build output)"
+				}
+				msg += "; they are in no commit and cannot be recovered"
+			}
+		}
+		if msg != "" {
+			out = append(out, Finding{Rule: "git.data_loss", Pos: c.Pos, Message: msg})
+		}
+	}
+	return out
+}
