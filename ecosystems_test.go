@@ -20,8 +20,9 @@ type ecoCase struct {
 // repositories' agent allow-lists and notes (the source is named above
 // each group), plus the rows that must stay refused.
 var ecoCommands = map[string][]ecoCase{
-	// rjwalters/loom .claude/README.md (pnpm build, lint, format, test;
-	// pnpm install asks: it fetches); BeMySlaveDarlin/cc-bootstrapper
+	// rjwalters/loom .claude/README.md (pnpm build, lint, format, test,
+	// tauri:dev, daemon:dev, check:all, check:ci, clippy; pnpm install
+	// asks: it fetches); BeMySlaveDarlin/cc-bootstrapper
 	// prompts/bootstrap/templates/settings.json.tpl (make);
 	// jezweb/get-started-with-claude-code archive/SETTINGS_GUIDE.md (npm
 	// run dev, npm test, jest, vitest); an issue-32 sample row (npx tsc
@@ -31,6 +32,18 @@ var ecoCommands = map[string][]ecoCase{
 		{"pnpm lint", cmdguard.Allow, cmdguard.Ask},
 		{"pnpm format", cmdguard.Allow, cmdguard.Ask},
 		{"pnpm test", cmdguard.Allow, cmdguard.Ask},
+		{"pnpm tauri:dev", cmdguard.Allow, cmdguard.Ask},
+		{"pnpm daemon:dev", cmdguard.Allow, cmdguard.Ask},
+		{"pnpm check:all", cmdguard.Allow, cmdguard.Ask},
+		{"pnpm check:ci", cmdguard.Allow, cmdguard.Ask},
+		{"pnpm clippy", cmdguard.Allow, cmdguard.Ask},
+		{"yarn test:unit", cmdguard.Allow, cmdguard.Ask},
+		{"pnpm -r install", cmdguard.Ask, cmdguard.Ask},
+		{"yarn", cmdguard.Ask, cmdguard.Ask},
+		{"yarn --cwd /tmp test", cmdguard.Ask, cmdguard.Ask},
+		{"pnpm -C /tmp build", cmdguard.Ask, cmdguard.Ask},
+		{"pnpm exec tsc", cmdguard.Ask, cmdguard.Ask},
+		{"bun install", cmdguard.Ask, cmdguard.Ask},
 		{"npm run dev", cmdguard.Allow, cmdguard.Ask},
 		{"npm test", cmdguard.Allow, cmdguard.Ask},
 		{"npm run build", cmdguard.Allow, cmdguard.Ask},
@@ -89,9 +102,14 @@ var ecoCommands = map[string][]ecoCase{
 		{"cargo --config build.rustc-wrapper=/tmp/x build", cmdguard.Ask, cmdguard.Ask},
 		{"cargo install ripgrep", cmdguard.Ask, cmdguard.Ask},
 	},
-	// issue 32's sample (./gradlew build, mvn test): no allow-list of a
-	// JVM project turned up in the search corpus in the time given.
+	// tony1223/ci-load-analyzer-plugin CLAUDE.md (./gradlew buildPlugin,
+	// runIde, verifyPlugin, clean); issue 32's sample (./gradlew build,
+	// mvn test).
 	"jvm": {
+		{"./gradlew buildPlugin", cmdguard.Allow, cmdguard.Ask},
+		{"./gradlew runIde", cmdguard.Allow, cmdguard.Ask},
+		{"./gradlew verifyPlugin", cmdguard.Allow, cmdguard.Ask},
+		{"./gradlew clean", cmdguard.Allow, cmdguard.Ask},
 		{"./gradlew build", cmdguard.Allow, cmdguard.Ask},
 		{"./gradlew test --tests com.example.FooTest", cmdguard.Allow, cmdguard.Ask},
 		{"mvn test", cmdguard.Allow, cmdguard.Ask},

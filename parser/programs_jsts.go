@@ -57,6 +57,40 @@ var (
 		"--trace-deprecation --trace-uncaught --trace-warnings --unhandled-rejections= --version --watch --watch-path=", "", "", true)
 )
 
+// pnpmOwn and bunOwn are the package managers' own commands that fetch,
+// install, publish or run what the gate does not see; the embedded
+// default asks about them by prefix rules (pnpm install), and the guards
+// below catch them behind options (pnpm -r install), which prefix rules
+// do not reorder.
+var (
+	pnpmOwn = wordSet("add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch " +
+		"install-test it patch patch-commit patch-remove audit outdated licenses create dlx init publish pack server store setup env " +
+		"deploy config c set self-update exec dedupe approve-builds x")
+	bunOwn = wordSet("install i add a remove rm update link unlink pm publish create c init upgrade x exec patch patch-commit " +
+		"outdated audit info repl")
+)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// ownBehind returns the guard of a package manager with lead options l
+// and own commands own: a lead option it does not know, or an own
+// command behind lead options.
+func ownBehind(l *lead, own map[string]bool) func([]string, int) int {
+	return func(argv []string, i int) int {
+		hit, end := l.scan(argv, i)
+		if hit < 0 && end > i && end < len(argv) && own[argv[end]] {
+			return end
+		}
+		return hit
+	}
+}
+
 // nodeRisk is node's guard: an option it does not know before the
 // script (-r/--require, --import, --loader load code a file outside the
 // project may hold; --inspect listens; --env-file reads one), or the
@@ -119,7 +153,7 @@ var programsJS = map[string]program{
 		guards: []optionGuard{
 			// pnpm's options come before the script or command; what
 			// follows the script's name is the script's.
-			{check: pnpmTop.check, why: "is a pnpm option the gate does not know, or -C/--dir outside the project"},
+			{check: ownBehind(pnpmTop, pnpmOwn), why: "is a pnpm option the gate does not know, -C/--dir outside the project, or a pnpm command that installs or publishes behind options"},
 		},
 		subs: map[string]*program{
 			"run":  {guards: []optionGuard{{check: pnpmTop.check, why: "is a pnpm option the gate does not know"}}},
@@ -144,7 +178,7 @@ var programsJS = map[string]program{
 		files: fileSpec{none: true},
 		env:   "NODE_OPTIONS NODE_ENV=-",
 		guards: []optionGuard{
-			{check: bunTop.check, why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), or --cwd outside the project"},
+			{check: ownBehind(bunTop, bunOwn), why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), --cwd outside the project, or a bun command that installs or publishes behind options"},
 		},
 		subs: map[string]*program{
 			"run": {guards: []optionGuard{{check: bunRun.check, why: "is a bun run option the gate does not know (--eval, --preload run code of their own; --env-file reads one)"}}},
