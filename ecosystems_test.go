@@ -82,6 +82,9 @@ var ecoCommands = map[string][]ecoCase{
 		{"pip freeze", cmdguard.Allow, cmdguard.Allow},
 		{"python3 --version", cmdguard.Allow, cmdguard.Allow},
 		{"uv sync", cmdguard.Ask, cmdguard.Ask},
+		{"uv run python -c 'import os'", cmdguard.Ask, cmdguard.Ask},
+		{"uv run python -m http.server", cmdguard.Ask, cmdguard.Ask},
+		{"python -W ignore -m http.server", cmdguard.Ask, cmdguard.Ask},
 		{"python -m http.server", cmdguard.Ask, cmdguard.Ask},
 		{"python -c 'import os'", cmdguard.Ask, cmdguard.Ask},
 		{"pytest -p evil_plugin", cmdguard.Ask, cmdguard.Ask},
@@ -182,6 +185,51 @@ func TestEcosystemsDefault(t *testing.T) {
 					t.Errorf("%s: %q sandboxed=%v: %v, want %v (%v)", eco, tc.cmd, sb, d.Verdict, want, d.Reasons)
 				}
 			}
+		}
+	}
+}
+
+// TestFormattersUnderPolicy: a policy that allows a formatter allows it
+// to rewrite files in place (gofmt -w was a guard, which asked whatever
+// the policy said); the rewritten files are writes, which the ignore and
+// protection rules still refuse.
+func TestFormattersUnderPolicy(t *testing.T) {
+	root := t.TempDir()
+	for name, body := range map[string]string{
+		".cmdguard.yaml": "version: 1\ndefault: ask\nallow: [gofmt, black, rustfmt, prettier]\nignore: [.env]\n",
+		".env":           "SECRET=1\n", "src/a.go": "package a\n", "src/a.py": "x = 1\n", "src/main.rs": "fn main() {}\n", "src/a.ts": "let a = 1\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		cmd  string
+		want cmdguard.Verdict
+	}{
+		{"gofmt -w src/a.go", cmdguard.Allow},
+		{"gofmt -l -w src", cmdguard.Allow},
+		{"black src/a.py", cmdguard.Allow},
+		{"rustfmt src/main.rs", cmdguard.Allow},
+		{"prettier -w src/a.ts", cmdguard.Allow},
+		{"gofmt -w .env", cmdguard.Deny},
+		{"black .cmdguard.yaml", cmdguard.Deny},
+		{"gofmt -w ../outside.go", cmdguard.Ask},
+		{"gofmt -cpuprofile p src/a.go", cmdguard.Ask},
+	} {
+		d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Verdict != tc.want {
+			t.Errorf("%q under allow: [gofmt, black, rustfmt, prettier]: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
 		}
 	}
 }
