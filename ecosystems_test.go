@@ -53,6 +53,15 @@ var ecoCommands = map[string][]ecoCase{
 		{"npx tsc --noEmit", cmdguard.Allow, cmdguard.Ask},
 		{"tsc --noEmit", cmdguard.Allow, cmdguard.Ask},
 		{"bun test", cmdguard.Allow, cmdguard.Ask},
+		// dbalanco/claude-code perseon/development/docs/technical/
+		// claude-code/settings.local.json.md (npm run type-check, npm run
+		// dev, npx tsx; npm install asks).
+		{"npm run type-check", cmdguard.Allow, cmdguard.Ask},
+		{"npx tsx scripts/seed.ts", cmdguard.Allow, cmdguard.Ask},
+		{"npm install", cmdguard.Ask, cmdguard.Ask},
+		{"npx playwright test", cmdguard.Allow, cmdguard.Ask},
+		{"npx vite build", cmdguard.Allow, cmdguard.Ask},
+		{"npx playwright install", cmdguard.Ask, cmdguard.Ask},
 		{"node --version", cmdguard.Allow, cmdguard.Allow},
 		{"npm ls", cmdguard.Allow, cmdguard.Allow},
 		{"pnpm install", cmdguard.Ask, cmdguard.Ask},

@@ -40,6 +40,7 @@ func init() {
 		"bun run":         {"bun run --eval x", "bun run build"},
 		"npx":             {"npx -p evil tsc", "npx --yes tsc --noEmit -p x"},
 		"bunx":            {"bunx --package evil tsc", "bunx tsc -p tsconfig.json"},
+		"tsx":             {"tsx --import ./x.js app.ts", "tsx watch --tsconfig t.json app.ts -e x"},
 		"node":            {"node -r ./hook.js app.js", "node --no-warnings app.js -e x"},
 		"eslint":          {"eslint --rulesdir /tmp/rules .", "eslint --fix -f stylish ."},
 		"prettier":        {"prettier --plugin=../../p.js --write .", "prettier --plugin=prettier-plugin-x --check ."},
@@ -99,6 +100,7 @@ func init() {
 		{"./gradlew build", true}, {"./mvnw test", true}, {"rustfmt a.rs", true}, {"rustfmt --version", false},
 		{"gofmt -w a.go", true}, {"gofmt --w=true a.go", true}, {"gofmt -l a.go", false}, {"gofmt -l -- -w", false},
 		{"mypy src", true}, {"black .", true}, {"black --version", false},
+		{"vite build", true}, {"vite --version", false}, {"playwright test", true}, {"biome check .", true},
 	}...)
 }
 
@@ -147,6 +149,12 @@ func TestEcosystemOptions(t *testing.T) {
 		{"gem list --remote", "--remote"},
 		{"bun test --watch", ""},
 		{"bun test --frob", "--frob"},
+		{"vite build --mode staging", ""},
+		{"vite build --frob", "--frob"},
+		{"playwright test --project=chromium", ""},
+		{"playwright test --frob", "--frob"},
+		{"biome check --write .", ""},
+		{"biome check --frob .", "--frob"},
 	} {
 		a := Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv})
 		var got []string

@@ -91,6 +91,19 @@ func ownBehind(l *lead, own map[string]bool) func([]string, int) int {
 	}
 }
 
+// tsxRisk is tsx's guard: tsx FILE and tsx watch FILE, options before
+// the file as tsx knows them.
+func tsxRisk(argv []string, i int) int {
+	if i < len(argv) && argv[i] == "watch" {
+		i++
+	}
+	hit, end := tsxLead.scan(argv, i)
+	if hit < 0 && end < len(argv) && argv[end] == "-" {
+		return end
+	}
+	return hit
+}
+
 // nodeRisk is node's guard: an option it does not know before the
 // script (-r/--require, --import, --loader load code a file outside the
 // project may hold; --inspect listens; --env-file reads one), or the
@@ -265,6 +278,29 @@ var programsJS = map[string]program{
 			"bench": {options: vitestOptions}, "list": {options: vitestOptions}},
 		options: vitestOptions,
 	},
+	"vite": {
+		dirSafe: true,
+		env:     "NODE_OPTIONS",
+		files:   fileSpec{fileVal: "c", longFile: []string{"config"}, longWrite: []string{"outDir"}, longSkip: []string{"mode", "base", "logLevel", "filter", "port", "target", "host"}},
+		subs: map[string]*program{"build": {options: viteOptions}, "dev": {options: viteOptions}, "serve": {options: viteOptions},
+			"preview": {options: viteOptions}, "optimize": {options: viteOptions}},
+	},
+	"playwright": {
+		env: "NODE_OPTIONS PLAYWRIGHT_BROWSERS_PATH",
+		// playwright install and codegen fetch or drive a browser of
+		// their own; only test is listed.
+		subs: map[string]*program{"test": {options: playwrightTestOptions}},
+	},
+	"biome": {
+		dirSafe: true,
+		files:   fileSpec{first: true, longFile: []string{"config-path"}},
+		subs: map[string]*program{"check": {options: biomeOptions}, "lint": {options: biomeOptions}, "format": {options: biomeOptions},
+			"ci": {options: biomeOptions}},
+	},
+	"tsx": {
+		env:    "NODE_OPTIONS",
+		guards: []optionGuard{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
+	},
 	"jest": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		env:     "NODE_OPTIONS",
@@ -279,6 +315,23 @@ var programsJS = map[string]program{
 			"--testTimeout= --updateSnapshot --verbose --version --watch --watchAll --watchman",
 	},
 }
+
+const viteOptions = "-c= -d? -f= -h -l= -m= -v -w --assetsDir= --assetsInlineLimit= --base= --clearScreen --config= --cors --debug? " +
+	"--emptyOutDir --filter= --force --help --host? --logLevel= --manifest? --minify? --mode= --open? --outDir= --port= --sourcemap? " +
+	"--ssr? --strictPort --target= --version --watch"
+
+const playwrightTestOptions = "-c= -g= -h -j= -u -x --config= --debug --forbid-only --fully-parallel --global-timeout= --grep= " +
+	"--grep-invert= --headed --help --ignore-snapshots --last-failed --list --max-failures= --no-deps --output= --pass-with-no-tests " +
+	"--project= --quiet --repeat-each= --reporter= --retries= --shard= --timeout= --trace= --update-snapshots? --workers="
+
+const biomeOptions = "-h --changed --colors= --config-path= --diagnostic-level= --error-on-warnings --files-ignore-unknown= --fix " +
+	"--formatter-enabled= --help --indent-style= --indent-width= --line-width= --linter-enabled= --log-level= --max-diagnostics= " +
+	"--no-errors-on-unmatched --organize-imports-enabled= --reporter= --since= --skip-errors --staged --unsafe --verbose " +
+	"--vcs-enabled= --vcs-use-ignore-file= --write"
+
+// tsx's options before the file it runs: -e/-p run a string, --import
+// and --require load code, as node's.
+var tsxLead = newLead("tsx", "-h -v --clear-screen --help --ignore= --include= --no-cache --tsconfig= --version", "", "", true)
 
 const vitestOptions = "-c= -h -r= -t= -u -v -w --allowOnly --bail= --changed? --clearScreen --config= --coverage --dir= " +
 	"--environment= --globals --help --hookTimeout= --logHeapUsage --maxWorkers= --minWorkers= --mode= --no-color " +
