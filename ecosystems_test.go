@@ -91,6 +91,8 @@ var ecoCommands = map[string][]ecoCase{
 		{"pip freeze", cmdguard.Allow, cmdguard.Allow},
 		{"python3 --version", cmdguard.Allow, cmdguard.Allow},
 		{"uv sync", cmdguard.Ask, cmdguard.Ask},
+		{"uv run --frozen pytest", cmdguard.Allow, cmdguard.Ask},
+		{"uv run myscript", cmdguard.Ask, cmdguard.Ask},
 		{"uv run python -c 'import os'", cmdguard.Ask, cmdguard.Ask},
 		{"uv run python -m http.server", cmdguard.Ask, cmdguard.Ask},
 		{"python -W ignore -m http.server", cmdguard.Ask, cmdguard.Ask},
@@ -127,6 +129,7 @@ var ecoCommands = map[string][]ecoCase{
 		{"mvn test", cmdguard.Allow, cmdguard.Ask},
 		{"mvn -B -q verify", cmdguard.Allow, cmdguard.Ask},
 		{"./gradlew publish", cmdguard.Ask, cmdguard.Ask},
+		{"./gradlew -Dorg.gradle.java.home=/tmp/jdk build", cmdguard.Ask, cmdguard.Ask},
 		{"mvn -s /tmp/settings.xml deploy", cmdguard.Ask, cmdguard.Ask},
 	},
 	// BeMySlaveDarlin/cc-bootstrapper settings.json.tpl (make);

@@ -14,7 +14,7 @@ import "strings"
 const jvmWhy = "runs another build, script or JVM, publishes, or is an option the gate does not know"
 
 var (
-	gradleLead = newLead("gradle", "-P= -S -a -d -h -i -m -q -s -t -v -w -x= --build-cache --configuration-cache --console= "+
+	gradleLead = newLead("gradle", "-D= -P= -S -a -d -h -i -m -q -s -t -v -w -x= --build-cache --configuration-cache --console= "+
 		"--continue --continuous --daemon --debug --dry-run --exclude-task= --help --info --max-workers= --no-build-cache "+
 		"--no-configuration-cache --no-daemon --no-parallel --no-rebuild --no-watch-fs --offline --parallel --project-prop= "+
 		"--quiet --refresh-dependencies --rerun --rerun-tasks --stacktrace --status --stop --tests= --version --warn "+
@@ -34,8 +34,8 @@ var (
 		"-P": true, "--activate-profiles": true, "-l": true, "--log-file": true}
 )
 
-// gradleRisk is gradle's guard: -D (a system property may pick the JVM
-// or a proxy), -I/--init-script, -c/--settings-file, -b/--build-file,
+// gradleRisk is gradle's guard: -D of a property that picks the JVM, a
+// program or a proxy (see riskyProperty), -I/--init-script, -c/--settings-file, -b/--build-file,
 // -g/--gradle-user-home, --include-build, --scan (uploads), an option
 // gradle's list does not hold, and the publishing tasks.
 func gradleRisk(argv []string, i int) int {
@@ -43,7 +43,7 @@ func gradleRisk(argv []string, i int) int {
 		return hit
 	}
 	for k := i; k < len(argv); k++ {
-		if publishes(argv[k]) {
+		if publishes(argv[k]) || strings.HasPrefix(argv[k], "-D") && riskyProperty(argv[k][2:]) {
 			return k
 		}
 	}
@@ -69,10 +69,7 @@ func mvnRisk(argv []string, i int) int {
 			i++
 		case strings.HasPrefix(a, "-T") || strings.HasPrefix(a, "-P") || strings.HasPrefix(a, "-pl") || strings.HasPrefix(a, "-rf"):
 		case strings.HasPrefix(a, "-D") && len(a) > 2:
-			name, val, _ := strings.Cut(a[2:], "=")
-			if strings.HasPrefix(name, "exec.") || strings.HasPrefix(name, "maven.repo") || strings.Contains(name, "settings") ||
-				strings.Contains(name, "executable") || strings.HasPrefix(name, "jvm") || strings.Contains(val, "$") ||
-				strings.HasPrefix(name, "argLine") || strings.HasPrefix(name, "http") {
+			if riskyProperty(a[2:]) {
 				return i
 			}
 		default:
@@ -82,11 +79,27 @@ func mvnRisk(argv []string, i int) int {
 	return -1
 }
 
+// riskyProperty reports a -DNAME=VALUE system property that picks a
+// program, a JVM, a repository, settings or a proxy, or whose value the
+// gate cannot read: -Dexec.executable, -Dorg.gradle.java.home,
+// -Dmaven.repo.local, -DargLine, -Dhttps.proxyHost.
+func riskyProperty(prop string) bool {
+	name, val, _ := strings.Cut(prop, "=")
+	n := strings.ToLower(name)
+	return strings.HasPrefix(n, "exec.") || strings.HasPrefix(n, "maven.repo") || strings.Contains(n, "settings") ||
+		strings.Contains(n, "executable") || strings.HasPrefix(n, "jvm") || strings.Contains(val, "$") || strings.Contains(val, "`") ||
+		strings.HasPrefix(n, "argline") || strings.HasPrefix(n, "http") || strings.HasPrefix(n, "org.gradle.") ||
+		strings.Contains(n, "java.home") || strings.Contains(n, "agent") || strings.Contains(n, "toolchain")
+}
+
 // publishes reports a gradle task or maven goal that uploads the build
 // (publish, publishToMavenCentral, deploy, release:perform).
 func publishes(word string) bool {
 	w := strings.ToLower(word)
 	w = w[strings.LastIndexByte(w, ':')+1:]
+	if strings.HasSuffix(w, "tomavenlocal") {
+		return false // into ~/.m2, which the sandbox keeps read-only
+	}
 	return strings.HasPrefix(w, "publish") || strings.HasPrefix(w, "upload") || w == "deploy" || strings.HasPrefix(word, "release:") ||
 		strings.HasPrefix(w, "perform") || strings.HasPrefix(w, "closeandrelease")
 }

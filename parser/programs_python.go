@@ -96,8 +96,20 @@ func moduleRisk(mod string, argv []string, i int) int {
 	return -1
 }
 
+// uvTools are the programs uv run runs under the guard's eye; any other
+// is a hit at its name, so that a policy allows it by naming it (allow:
+// [uv run myscript]).
+var uvTools = map[string]bool{"pytest": true, "py.test": true, "python": true, "python3": true, "ruff": true, "mypy": true,
+	"black": true, "tox": true}
+
+// uvModules are the modules uv run python -m may run: test, lint and
+// compile modules.
+var uvModules = map[string]bool{"pytest": true, "unittest": true, "py_compile": true, "compileall": true, "mypy": true, "ruff": true,
+	"black": true, "doctest": true}
+
 // uvRunRisk is uv run's guard: an option before the command it does not
-// know, then the command's own guard.
+// know, a command other than the test and lint tools (uvTools), python
+// -c or -m of another module, and the command's own guard (pytest -p).
 func uvRunRisk(argv []string, i int) int {
 	hit, end := uvRunLead.scan(argv, i)
 	if hit >= 0 {
@@ -109,7 +121,22 @@ func uvRunRisk(argv []string, i int) int {
 	if end >= len(argv) {
 		return -1
 	}
-	return moduleRisk(path.Base(argv[end]), argv, end+1)
+	tool := path.Base(argv[end])
+	if !uvTools[tool] {
+		return end
+	}
+	if tool == "python" || tool == "python3" {
+		for k := end + 1; k < len(argv); k++ {
+			a := argv[k]
+			if a == "-c" || a == "-m" && (k+1 >= len(argv) || !uvModules[argv[k+1]]) {
+				return k
+			}
+			if len(a) < 2 || a[0] != '-' || a == "-m" {
+				break
+			}
+		}
+	}
+	return moduleRisk(tool, argv, end+1)
 }
 
 func pytestRisk(argv []string, i int) int {
@@ -192,7 +219,7 @@ var programsPython = map[string]program{
 		files: fileSpec{none: true},
 		env:   pythonEnv,
 		subs: map[string]*program{
-			"run": {guards: []optionGuard{{check: uvRunRisk, why: "is a uv run option the gate does not know (--with fetches, --env-file reads one), or the command's own guard"}}},
+			"run": {guards: []optionGuard{{check: uvRunRisk, why: "is a uv run option the gate does not know (--with fetches, --env-file reads one), a program other than the test and lint tools (name it in a longer prefix), python -c or -m of another module, or the command's own guard"}}},
 			"pip": {subs: map[string]*program{
 				"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know"}}},
 				"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
