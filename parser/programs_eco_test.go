@@ -97,7 +97,8 @@ func init() {
 	}{
 		{"tsc -p .", true}, {"tsc --version", false}, {"prettier --write .", true}, {"prettier --version", false},
 		{"cargo-make make ci", true}, {"makers ci", true}, {"ruff check .", true}, {"ruff rule E501", false},
-		{"./gradlew build", true}, {"./mvnw test", true}, {"rustfmt a.rs", true}, {"rustfmt --version", false},
+		{"./gradlew build", true}, {"./mvnw test", true}, {"./gradlew --version", true}, {"./mvnw -v", true},
+		{"pytest --version", true}, {"py.test --help", true}, {"rustfmt a.rs", true}, {"rustfmt --version", false},
 		{"gofmt -w a.go", true}, {"gofmt --w=true a.go", true}, {"gofmt -l a.go", false}, {"gofmt -l -- -w", false},
 		{"mypy src", true}, {"black .", true}, {"black --version", false},
 		{"vite build", true}, {"vite --version", false}, {"playwright test", true}, {"biome check .", true},

@@ -69,9 +69,11 @@ var runners = map[string]runner{
 	"tsc":        {except: printsOnly, what: "compiles the project (and writes its output unless --noEmit)"},
 	"prettier":   {except: printsOnly, what: "loads the project's prettier config and plugins, which may be code, and rewrites files with --write"},
 	// Build tools: the build file is code.
-	"make":       {except: printsOnly, what: "runs the Makefile's recipes"},
-	"gradlew":    {except: printsOnly, what: "runs the build scripts"},
-	"mvnw":       {except: printsOnly, what: "runs the build's plugins and tests"},
+	"make": {except: printsOnly, what: "runs the Makefile's recipes"},
+	// The wrappers are the project's own scripts: even --version runs
+	// them (and they may fetch a build tool).
+	"gradlew":    {what: "runs the project's gradle wrapper script and the build scripts"},
+	"mvnw":       {what: "runs the project's maven wrapper script and the build's plugins"},
 	"cargo-make": {except: printsOnly, what: "runs the Makefile.toml's tasks"},
 	"makers":     {except: printsOnly, what: "runs the Makefile.toml's tasks"},
 	"gmake":      {except: printsOnly, what: "runs the Makefile's recipes"},
@@ -93,8 +95,9 @@ var runners = map[string]runner{
 	"python":  {except: printsOnly, what: "runs Python that imports from the working directory"},
 	"python3": {except: printsOnly, what: "runs Python that imports from the working directory"},
 	"python2": {except: printsOnly, what: "runs Python that imports from the working directory"},
-	"pytest":  {except: printsOnly, what: "runs the project's tests and conftest.py"},
-	"py.test": {except: printsOnly, what: "runs the project's tests and conftest.py"},
+	// pytest loads conftest.py before it handles --version and --help.
+	"pytest":  {what: "runs the project's tests and conftest.py"},
+	"py.test": {what: "runs the project's tests and conftest.py"},
 	"tox":     {except: printsOnly, what: "runs the project's test environments"},
 	"ruff":    {except: printsOnly, reads: []string{"rule", "version"}, what: "lints or formats the project (and rewrites files with --fix or format)"},
 	"mypy":    {except: printsOnly, what: "type-checks the project, loading the plugins its config names"},
