@@ -344,3 +344,33 @@ func TestDataLoss(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEcosystemGuards: the ecosystem entries' guards, runners and the
+// destructive and data-loss checks never panic, whatever the words.
+func FuzzEcosystemGuards(f *testing.F) {
+	for _, src := range []string{"npm --prefix=/ test", "python3 -Wx -m pytest -p", "uv run -- python -m", "cargo --config",
+		"mvn -D -pl", "gradle -D= publish", "hostname -F", "date -d", "make SHELL=", "node -", "tsx watch -", "rm -rf /*",
+		"git push +", "git clean -fdx", "dd of=/dev/sda", "pnpm -r install", "npx -p", "gofmt --w="} {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		a := Analyze(src, Options{Cwd: "/work/app", Env: testEnv, MaxCommands: 16})
+		for i := range a.Commands {
+			if len(a.Commands[i].MatchArgv) > 0 { // as the analysis calls it
+				optionHits(&a.Commands[i])
+			}
+			RunsProjectCode(&a.Commands[i])
+		}
+		Destructive(a.Commands, "/work/app", "/home/u")
+		DataLoss(a.Commands)
+		words := strings.Fields(src)
+		for _, name := range []string{"npm", "pnpm", "yarn", "bun", "npx", "node", "tsx", "python", "pytest", "uv", "cargo",
+			"gradle", "mvn", "make", "just", "task", "gofmt", "hostname", "date", "eslint", "prettier"} {
+			c := Command{MatchArgv: append([]string{name}, words...)}
+			for _, w := range c.MatchArgv {
+				c.Argv = append(c.Argv, Word{Value: w})
+			}
+			optionHits(&c)
+		}
+	})
+}
