@@ -111,14 +111,6 @@ func tsxRisk(argv []string, i int) int {
 // command holds: the embedded default asks about them with prefix
 // rules, and a policy's own allow rules trust the interpreter.
 func nodeRisk(argv []string, i int) int {
-	for k := i; k < len(argv); k++ {
-		if a := argv[k]; a == "-e" || a == "-p" || a == "--eval" || a == "--print" || strings.HasPrefix(a, "--eval=") || strings.HasPrefix(a, "--print=") {
-			return nodeLead.check(argv[:k], i) // the script is the string
-		}
-		if len(argv[k]) < 2 || argv[k][0] != '-' {
-			break
-		}
-	}
 	hit, end := nodeLead.scan(argv, i)
 	if hit < 0 && end < len(argv) && argv[end] == "-" {
 		return end
