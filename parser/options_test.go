@@ -112,7 +112,7 @@ func TestUnknownOptions(t *testing.T) {
 		{`cut -d -Q f`, nil},  // and here -d's
 		{`ls -- -Q`, nil},     // an operand after --
 		{`wc $X f`, nil},      // dynamic: reported elsewhere
-		{`make --frob`, nil},  // no entry: not checked here
+		{`ninja --frob`, nil}, // no entry: not checked here
 		{`tree -L 2 -a --gitignore`, nil},
 		{`date +%s; date -d yesterday`, nil},
 		{`egrep -P x f; fgrep -Y x f`, []string{"fgrep -Y 1:21"}},

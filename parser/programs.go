@@ -126,13 +126,12 @@ type program struct {
 // progs indexes programs by pointer, with each entry's options parsed and
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
-	m := make(map[string]*program, len(programs)+len(inspectPrograms)+2)
-	for _, table := range []map[string]program{programs, inspectPrograms} {
-		for name := range table {
-			p := table[name]
-			p.index([]string{name}, false, false)
-			m[name] = &p
-		}
+	mergePrograms(programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms)
+	m := make(map[string]*program, len(programs)+2)
+	for name := range programs {
+		p := programs[name]
+		p.index([]string{name}, false, false)
+		m[name] = &p
 	}
 	m["egrep"].opts, m["fgrep"].opts = m["grep"].opts, m["grep"].opts
 	gitProg = m["git"]

@@ -21,11 +21,14 @@ import (
 //   - shell: a shell, which runs its FILE operand or the script on its
 //     standard input; with -c it runs the STRING, whose commands are
 //     judged on their own (see wrappers).
+//   - flags: it runs (or writes) only with one of these options, written
+//     as Go flags (-w, --w, -w=true): gofmt -w.
 //   - what: what it runs, for messages.
 type runner struct {
 	subs   []string
 	except []string
 	reads  []string
+	flags  []string
 	shell  bool
 	what   string
 }
@@ -46,43 +49,59 @@ var runners = map[string]runner{
 	"npm": {subs: []string{"test", "t", "tst", "run", "run-script", "rum", "urn", "exec", "x", "start", "stop", "restart",
 		"install", "i", "in", "isntall", "add", "ci", "install-test", "it", "install-ci-test", "cit", "rebuild", "rb", "pack", "publish", "explore"},
 		except: printsOnly, what: "runs the package's scripts"},
-	"pnpm":    {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
-	"yarn":    {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
-	"bun":     {except: printsOnly, what: "runs the project's scripts"},
-	"npx":     {except: printsOnly, what: "runs a binary of node_modules"},
-	"pnpx":    {except: printsOnly, what: "runs a binary of node_modules"},
-	"bunx":    {except: printsOnly, what: "runs a binary of node_modules"},
-	"node":    {except: printsOnly, what: "runs JavaScript that loads the project's modules"},
-	"deno":    {except: printsOnly, what: "runs the project's code"},
-	"tsx":     {except: printsOnly, what: "runs the project's TypeScript"},
-	"ts-node": {except: printsOnly, what: "runs the project's TypeScript"},
-	"jest":    {except: printsOnly, what: "runs the project's tests and config"},
-	"vitest":  {except: printsOnly, what: "runs the project's tests and config"},
-	"mocha":   {except: printsOnly, what: "runs the project's tests"},
-	"eslint":  {except: printsOnly, what: "loads the project's eslint config, which is code"},
+	"pnpm":       {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
+	"yarn":       {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
+	"bun":        {except: printsOnly, what: "runs the project's scripts"},
+	"npx":        {except: printsOnly, what: "runs a binary of node_modules"},
+	"pnpx":       {except: printsOnly, what: "runs a binary of node_modules"},
+	"bunx":       {except: printsOnly, what: "runs a binary of node_modules"},
+	"node":       {except: printsOnly, what: "runs JavaScript that loads the project's modules"},
+	"deno":       {except: printsOnly, what: "runs the project's code"},
+	"tsx":        {except: printsOnly, what: "runs the project's TypeScript"},
+	"ts-node":    {except: printsOnly, what: "runs the project's TypeScript"},
+	"jest":       {except: printsOnly, what: "runs the project's tests and config"},
+	"vitest":     {except: printsOnly, what: "runs the project's tests and config"},
+	"mocha":      {except: printsOnly, what: "runs the project's tests"},
+	"eslint":     {except: printsOnly, what: "loads the project's eslint config, which is code"},
+	"vite":       {except: printsOnly, what: "loads the project's vite config, which is code, and builds or serves the project"},
+	"playwright": {except: printsOnly, what: "runs the project's browser tests and config"},
+	"biome":      {except: printsOnly, what: "lints or formats the project (and rewrites files with --write)"},
+	"tsc":        {except: printsOnly, what: "compiles the project (and writes its output unless --noEmit)"},
+	"prettier":   {except: printsOnly, what: "loads the project's prettier config and plugins, which may be code, and rewrites files with --write"},
 	// Build tools: the build file is code.
-	"make":   {except: printsOnly, what: "runs the Makefile's recipes"},
-	"gmake":  {except: printsOnly, what: "runs the Makefile's recipes"},
-	"cmake":  {except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"},
-	"ninja":  {except: printsOnly, what: "runs the build's commands"},
-	"just":   {except: printsOnly, what: "runs the justfile's recipes"},
-	"task":   {except: printsOnly, what: "runs the Taskfile's commands"},
-	"rake":   {except: printsOnly, what: "runs the Rakefile"},
-	"mvn":    {except: printsOnly, what: "runs the build's plugins and tests"},
-	"gradle": {except: printsOnly, what: "runs the build scripts"},
-	"ant":    {except: printsOnly, what: "runs build.xml"},
-	"sbt":    {except: printsOnly, what: "runs the build definition"},
-	"bazel":  {except: printsOnly, what: "runs the build's rules"},
+	"make": {except: printsOnly, what: "runs the Makefile's recipes"},
+	// The wrappers are the project's own scripts: even --version runs
+	// them (and they may fetch a build tool).
+	"gradlew":    {what: "runs the project's gradle wrapper script and the build scripts"},
+	"mvnw":       {what: "runs the project's maven wrapper script and the build's plugins"},
+	"cargo-make": {except: printsOnly, what: "runs the Makefile.toml's tasks"},
+	"makers":     {except: printsOnly, what: "runs the Makefile.toml's tasks"},
+	"gmake":      {except: printsOnly, what: "runs the Makefile's recipes"},
+	"cmake":      {except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"},
+	"ninja":      {except: printsOnly, what: "runs the build's commands"},
+	"just":       {except: printsOnly, what: "runs the justfile's recipes"},
+	"task":       {except: printsOnly, what: "runs the Taskfile's commands"},
+	"rake":       {except: printsOnly, what: "runs the Rakefile"},
+	"mvn":        {except: printsOnly, what: "runs the build's plugins and tests"},
+	"gradle":     {except: printsOnly, what: "runs the build scripts"},
+	"ant":        {except: printsOnly, what: "runs build.xml"},
+	"sbt":        {except: printsOnly, what: "runs the build definition"},
+	"bazel":      {except: printsOnly, what: "runs the build's rules"},
 	// Rust: build.rs and proc macros run at check and build time.
-	"cargo": {subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri"},
+	"cargo": {subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri",
+		"fmt", "make"},
 		except: printsOnly, what: "runs build scripts, proc macros and the crate's code"},
 	// Python.
 	"python":  {except: printsOnly, what: "runs Python that imports from the working directory"},
 	"python3": {except: printsOnly, what: "runs Python that imports from the working directory"},
 	"python2": {except: printsOnly, what: "runs Python that imports from the working directory"},
-	"pytest":  {except: printsOnly, what: "runs the project's tests and conftest.py"},
-	"py.test": {except: printsOnly, what: "runs the project's tests and conftest.py"},
+	// pytest loads conftest.py before it handles --version and --help.
+	"pytest":  {what: "runs the project's tests and conftest.py"},
+	"py.test": {what: "runs the project's tests and conftest.py"},
 	"tox":     {except: printsOnly, what: "runs the project's test environments"},
+	"ruff":    {except: printsOnly, reads: []string{"rule", "version"}, what: "lints or formats the project (and rewrites files with --fix or format)"},
+	"mypy":    {except: printsOnly, what: "type-checks the project, loading the plugins its config names"},
+	"black":   {except: printsOnly, what: "rewrites the project's files in place"},
 	"nox":     {except: printsOnly, what: "runs noxfile.py"},
 	"uv":      {subs: []string{"run", "build", "sync", "pip", "tool"}, except: printsOnly, what: "runs the project's code or build backend"},
 	"poetry":  {subs: []string{"run", "install", "build"}, except: printsOnly, what: "runs the project's code or build backend"},
@@ -99,6 +118,9 @@ var runners = map[string]runner{
 	"dotnet":  {subs: []string{"test", "run", "build", "msbuild", "pack", "publish"}, except: printsOnly, what: "runs MSBuild targets and the project's code"},
 	"swift":   {subs: []string{"test", "run", "build", "package"}, except: printsOnly, what: "runs Package.swift and the project's code"},
 	"mix":     {subs: []string{"test", "run", "compile", "deps.compile"}, except: printsOnly, what: "runs mix.exs and the project's code"},
+	// Formatters that rewrite files in place.
+	"rustfmt": {except: printsOnly, what: "rewrites the project's files in place"},
+	"gofmt":   {flags: []string{"w"}, what: "rewrites the project's files in place"},
 	// Shells: a FILE operand, or the script on standard input.
 	"bash": {shell: true, what: "runs a script"},
 	"sh":   {shell: true, what: "runs a script"},
@@ -130,6 +152,17 @@ func RunsProjectCode(c *Command) string {
 		return ""
 	}
 	switch {
+	case r.flags != nil:
+		for _, a := range rest {
+			if a == "--" {
+				break
+			}
+			name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+			if strings.HasPrefix(a, "-") && slices.Contains(r.flags, name) {
+				return r.what
+			}
+		}
+		return ""
 	case r.shell:
 		for _, a := range rest {
 			if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
@@ -330,4 +363,374 @@ func (s *state) repeat() func() {
 	s.loops++
 	s.loop = s.loops
 	return func() { s.loop = 0 }
+}
+
+// lead reads the options a runner takes before, or among, what it runs
+// (npm's configuration options, node's before the script, npx's before
+// the binary), for the guards of the ecosystem entries (programs_js.go
+// and the others): every option it does not know is a hit, since for
+// these programs an option is often a setting that runs a program
+// (npm --script-shell, --node-options) or moves the work out of the
+// project (npm --prefix). known is an options string as programs'
+// options (see parseOptions); guard names options among them that are
+// hits whatever their value; dir names options whose value is a
+// directory or file, a hit when it leaves the project (see leaves).
+type lead struct {
+	t     *optTable
+	guard map[string]bool // "--name" or "-x"
+	dir   map[string]bool
+	// stop: the first operand ends the options (the script, the
+	// binary, the recipe): what follows is its own.
+	stop bool
+	// loose: an option the table does not know is no hit (the program's
+	// options table judges it); only guard and dir options are looked at.
+	loose bool
+}
+
+// loosen makes l loose (see lead.loose).
+func (l *lead) loosen() *lead {
+	l.loose = true
+	return l
+}
+
+func newLead(prog, known, guard, dir string, stop bool) *lead {
+	l := &lead{t: parseOptions(prog, known, false, false), guard: map[string]bool{}, dir: map[string]bool{}, stop: stop}
+	for _, g := range strings.Fields(guard) {
+		l.guard[g] = true
+	}
+	for _, d := range strings.Fields(dir) {
+		l.dir[d] = true
+	}
+	return l
+}
+
+// full returns the long option name (maybe abbreviated) as the table
+// lists it, or name when it lists none or several.
+func (l *lead) full(name string) string {
+	if _, ok := l.t.long[name]; ok {
+		return name
+	}
+	found := ""
+	for n := range l.t.long {
+		if strings.HasPrefix(n, name) {
+			if found != "" {
+				return name
+			}
+			found = n
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
+// scan returns the index of the first word of argv[i:] that is an
+// option l does not know, a guarded one, or a directory option whose
+// value leaves the project; -1 when there is none. It ends at "--",
+// and at the first operand when l.stop. end is where it ended.
+func (l *lead) scan(argv []string, i int) (hit, end int) {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if a == "--" {
+			return -1, i
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if l.stop {
+				return -1, i
+			}
+			continue
+		}
+		if a[1] == '-' {
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			k := l.t.kind(name)
+			if l.loose && k == 0 {
+				continue
+			}
+			if k == 0 || k == 'f' && hasVal {
+				return i, i
+			}
+			full := "--" + l.full(name)
+			if l.guard[full] {
+				return i, i
+			}
+			at := i
+			if (k == '=' || k == '2') && !hasVal {
+				if i+1 >= len(argv) {
+					return -1, len(argv)
+				}
+				i++
+				val = argv[i]
+			}
+			if k == '2' {
+				i++
+			}
+			if l.dir[full] && leaves(val) {
+				return at, at
+			}
+			continue
+		}
+		if l.t.num && isDigits(a[1:]) {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			k := byte(0)
+			if c < 128 {
+				k = l.t.short[c]
+			}
+			if l.loose && k == 0 {
+				continue
+			}
+			if k == 0 || l.guard["-"+string(c)] {
+				return i, i
+			}
+			if k == '=' || k == '?' {
+				at, val := i, a[j+1:]
+				if val == "" && k == '=' {
+					if i+1 >= len(argv) {
+						return -1, len(argv)
+					}
+					i++
+					val = argv[i]
+				}
+				if l.dir["-"+string(c)] && leaves(val) {
+					return at, at
+				}
+				break
+			}
+		}
+	}
+	return -1, len(argv)
+}
+
+// check is scan as an optionGuard's check.
+func (l *lead) check(argv []string, i int) int {
+	hit, _ := l.scan(argv, i)
+	return hit
+}
+
+// leaves reports a directory or file option value that may be outside
+// the project: absolute, under the home directory, climbing with "..",
+// or a word the gate cannot read (a variable, a command substitution).
+// A relative path without ".." stays below the directory the command
+// runs in.
+func leaves(v string) bool {
+	if v == "" || path.IsAbs(v) || v[0] == '~' || strings.ContainsAny(v, "$`\\") {
+		return true
+	}
+	for _, part := range strings.Split(v, "/") {
+		if part == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// Destructive finds what no one wants an agent to run unasked (issue 30):
+// a recursive deletion (rm -r) or a recursive chmod, chown or chgrp of
+// the file-system root, the home directory, a directory that holds the
+// project, or anything else outside the project root; a write to a
+// block device (dd of=/dev/sda, > /dev/nvme0n1); and the creation of a
+// file system (mkfs and its kin). Each is a policy.destructive finding
+// whose message names what is lost and the project's real root
+// ("outside the project /work/app"), never a bare "/". cmds are an
+// Analysis's commands, root the project root and home the home
+// directory (either may be empty: unknown). A path the analysis cannot
+// resolve (dynamic, or relative to an unknown directory) is not judged
+// here; the gate asks about it anyway.
+//
+// The rule id is not yet in policy's registry: the root package
+// registers policy.destructive (deny) and calls Destructive next to
+// WriteThenRun.
+func Destructive(cmds []Command, root, home string) []Finding {
+	var out []Finding
+	for i := range cmds {
+		c := &cmds[i]
+		if len(c.Args) == 0 {
+			continue
+		}
+		base := path.Base(c.Args[0])
+		if makesFS(base) {
+			out = append(out, Finding{Rule: "policy.destructive", Pos: c.Pos,
+				Message: base + " creates a file system, erasing what the device held"})
+			continue
+		}
+		verb := ""
+		switch base {
+		case "rm":
+			verb = "deletes"
+		case "chmod", "chown", "chgrp":
+			verb = "changes the " + map[string]string{"chmod": "modes", "chown": "owners", "chgrp": "groups"}[base] + " of"
+		}
+		for _, f := range c.Files {
+			if !f.Write || f.Maybe || f.Dynamic {
+				continue
+			}
+			p, ok := absRef(c, f)
+			if !ok {
+				continue
+			}
+			if device(p) {
+				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
+					Message: c.Args[0] + " writes to the device " + p + ", overwriting what it holds"})
+				continue
+			}
+			if verb == "" || !f.Recursive {
+				continue
+			}
+			if r := path.Clean(root); root != "" && p == r && !f.Glob && base == "rm" {
+				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
+					Message: c.Args[0] + " deletes " + f.Path + " recursively: the project " + r + " itself, its git history included"})
+				continue
+			}
+			if what := lost(p, root, home); what != "" {
+				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
+					Message: c.Args[0] + " " + verb + " " + f.Path + " recursively: " + what})
+			}
+		}
+	}
+	return out
+}
+
+// absRef returns f's path made absolute against c's directory, with a
+// glob cut to the directory before its first pattern character (rm -rf
+// /* is rm -rf of /'s entries); false when that cannot be known.
+func absRef(c *Command, f FileRef) (string, bool) {
+	p := f.Path
+	if f.Glob {
+		if k := strings.IndexAny(p, "*?["); k >= 0 {
+			p = p[:k]
+			if j := strings.LastIndexByte(p, '/'); j >= 0 {
+				p = p[:j+1]
+			} else {
+				p = "."
+			}
+		}
+	}
+	if !path.IsAbs(p) {
+		if c.CwdDynamic || c.Cwd == "" {
+			return "", false
+		}
+		p = path.Join(c.Cwd, p)
+	}
+	return path.Clean(p), true
+}
+
+// lost says what a recursive change of p reaches beyond the project, or
+// "" when p is inside it.
+func lost(p, root, home string) string {
+	root, home = path.Clean(root), path.Clean(home)
+	outside := ""
+	if root != "." && root != "" {
+		if within(p, root) {
+			return ""
+		}
+		outside = ", outside the project " + root
+	}
+	switch {
+	case p == "/":
+		return "the whole file system" + outside
+	case home != "." && home != "" && p == home:
+		return "the home directory " + home + outside
+	case root != "." && root != "" && within(root, p):
+		return "a directory that holds the project " + root
+	case home != "." && home != "" && within(home, p):
+		return "a directory that holds the home directory " + home + outside
+	case outside != "":
+		return p + " is outside the project " + root
+	}
+	return ""
+}
+
+// device reports a block device or raw disk node (not /dev/null,
+// /dev/tty, /dev/stdout, /dev/fd/N, /dev/shm, …).
+func device(p string) bool {
+	d, ok := strings.CutPrefix(p, "/dev/")
+	if !ok {
+		return false
+	}
+	for _, pre := range []string{"sd", "hd", "vd", "xvd", "nvme", "mmcblk", "md", "dm-", "loop", "mapper/", "disk/", "nbd", "sr", "mtd"} {
+		if strings.HasPrefix(d, pre) {
+			return true
+		}
+	}
+	return false
+}
+
+// makesFS reports the programs that create a file system or wipe its
+// signatures.
+func makesFS(base string) bool {
+	return base == "mkfs" || strings.HasPrefix(base, "mkfs.") || base == "mke2fs" || base == "mkswap" || base == "wipefs" ||
+		base == "mkdosfs" || base == "mkntfs"
+}
+
+// DataLoss finds the git commands that throw work away (issue 30): git
+// push --force (or -f, or a +REFSPEC) replaces the remote branch,
+// dropping the commits others pushed; git reset --hard discards the
+// uncommitted changes of the work tree and index; git clean -f deletes
+// untracked files, with -x the ignored ones too (.env, build output).
+// Each is a git.data_loss finding whose message names the loss; the
+// embedded default asks about them already (no rule allows them), and
+// the message says why. --force-with-lease and --force-if-includes are
+// not findings: they refuse to drop what was not seen. Not yet wired:
+// the root registers git.data_loss (ask) and calls DataLoss next to
+// WriteThenRun.
+func DataLoss(cmds []Command) []Finding {
+	var out []Finding
+	for i := range cmds {
+		c := &cmds[i]
+		argv := c.MatchArgv
+		if len(argv) < 2 || path.Base(argv[0]) != "git" {
+			continue
+		}
+		msg := ""
+		args := argv[2:]
+		switch argv[1] {
+		case "push":
+			for _, a := range args {
+				if a == "--" {
+					break
+				}
+				if a == "--force" || a == "--forc" || a == "--for" || a == "--fo" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'f') ||
+					len(a) > 1 && a[0] == '+' {
+					msg = "git push --force replaces the remote branch: commits pushed there since your last fetch are lost (--force-with-lease keeps them)"
+					break
+				}
+			}
+		case "reset":
+			if slices.Contains(args, "--hard") {
+				msg = "git reset --hard discards every uncommitted change of the work tree and the index; they cannot be recovered"
+			}
+		case "clean":
+			force, ignored, dirs := false, false, false
+			for _, a := range args {
+				if a == "--" {
+					break
+				}
+				switch {
+				case a == "--force":
+					force = true
+				case len(a) > 1 && a[0] == '-' && a[1] != '-':
+					force = force || strings.ContainsRune(a, 'f')
+					ignored = ignored || strings.ContainsAny(a, "xX")
+					dirs = dirs || strings.ContainsRune(a, 'd')
+				}
+			}
+			if force {
+				msg = "git clean -f deletes the untracked files"
+				if dirs {
+					msg += " and directories"
+				}
+				if ignored {
+					msg += ", ignored ones included (.env, local config, build output)"
+				}
+				msg += "; they are in no commit and cannot be recovered"
+			}
+		}
+		if msg != "" {
+			out = append(out, Finding{Rule: "git.data_loss", Pos: c.Pos, Message: msg})
+		}
+	}
+	return out
 }

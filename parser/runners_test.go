@@ -26,7 +26,7 @@ var runnerCases = []struct {
 	{"make", true}, {"make test", true}, {"make --version", false}, {"gmake all", true}, {"cmake -S . -B b", true},
 	{"ninja", true}, {"just test", true}, {"task build", true}, {"rake", true}, {"mvn test", true},
 	{"gradle build", true}, {"ant", true}, {"sbt test", true}, {"bazel test //...", true},
-	{"cargo test", true}, {"cargo build", true}, {"cargo check", true}, {"cargo run", true}, {"cargo fmt", false}, {"cargo --version", false},
+	{"cargo test", true}, {"cargo build", true}, {"cargo check", true}, {"cargo run", true}, {"cargo fmt", true}, {"cargo --version", false},
 	{"python x.py", true}, {"python -m pytest", true}, {"python3 -c 'import x'", true}, {"python3 --version", false},
 	{"python2 x.py", true}, {"pytest", true}, {"py.test -q", true}, {"tox", true}, {"nox", true},
 	{"uv run x", true}, {"uv --version", false}, {"uv lock", false}, {"poetry run pytest", true}, {"poetry show", false},

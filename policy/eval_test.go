@@ -252,7 +252,7 @@ func TestDefaultPolicy(t *testing.T) {
 		{"wget x", policy.Ask, 0},
 		{"ssh host", policy.Ask, 0},
 		{"npm install", policy.Ask, 0},
-		{"rm -rf /", policy.Ask, 0},
+		{"rm -rf /", policy.Deny, 0}, // issue 30: the default denies it
 		{"git $SUB", policy.Ask, 0},
 		{"timeout 5 ls", policy.Allow, 0},
 		{"env", policy.Ask, 0},

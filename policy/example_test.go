@@ -37,10 +37,10 @@ deny: [git push --force]
 
 func ExamplePolicy_Evaluate_chain() {
 	p, _ := policy.Default()
-	// ls -la && rm -rf build: one command allowed, one not named.
+	// ls -la && mkdir build: one command allowed, one not named.
 	in := &policy.Input{Commands: []policy.Command{
 		{Argv: []string{"ls", "-la"}, Pos: policy.Pos{Line: 1, Col: 1}},
-		{Argv: []string{"rm", "-rf", "build"}, Pos: policy.Pos{Line: 1, Col: 10}},
+		{Argv: []string{"mkdir", "build"}, Pos: policy.Pos{Line: 1, Col: 10}},
 	}}
 	d := p.Evaluate(context.Background(), in)
 	fmt.Println(d.Verdict)
@@ -49,7 +49,7 @@ func ExamplePolicy_Evaluate_chain() {
 	}
 	// Output:
 	// ask
-	// 1:10 ask policy.no_match: no prefix rule matches `rm -rf build`; default: ask
+	// 1:10 ask policy.no_match: no prefix rule matches `mkdir build`; default: ask
 	// 1:1 allow policy.allow: `ls -la` matches allow prefix "ls"
 }
 

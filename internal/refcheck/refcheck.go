@@ -406,7 +406,6 @@ func quote(s string) string {
 	return "'" + s + "'"
 }
 
-
 // nestedGitInternal reports a path into the git directory of any
 // repository in the tree (a nested repository or a vendored one runs its
 // own hooks): .git itself, .git/config, .git/hooks and what is under it.

@@ -1,0 +1,103 @@
+package parser
+
+import "strings"
+
+// Build runners (make, just, task) and gofmt. A Makefile's recipes, a
+// justfile's and a Taskfile's commands are the project's code: the
+// embedded default allows them under the sandbox only. Options that
+// read another build file, move the work out of the project, or pick
+// the shell that runs the recipes are guard hits; so is a make variable
+// that picks the shell (SHELL=, .SHELLFLAGS=, MAKEFLAGS=).
+//
+// gofmt -w rewrites the files it formats in place: the files are
+// written references (the ignore and protection rules check them), not
+// a guard, so that a policy that allows gofmt allows gofmt -w; the
+// embedded default allows gofmt -w under the sandbox only (see runners).
+
+var (
+	justLead = newLead("just", "-V -h -l -n -q -s= -u -v --check --color= --dry-run --dump --evaluate --explain --fmt --groups --help "+
+		"--highlight --list --list-heading= --list-prefix= --no-deps --no-dotenv --no-highlight --one --quiet --show= --summary "+
+		"--timestamp --unsorted --unstable --variables --verbose --version --yes --working-directory= -d=",
+		"", "--working-directory -d", true)
+	taskLead = newLead("task", "-C= -a -d= -f -h -j -l -n -p -s -v -w -x -y --color --concurrency= --dir= --dry --exit-code --force "+
+		"--help --interval= --json --list --list-all --output= --parallel --silent --status --summary --verbose --version --watch --yes",
+		"", "-d --dir", false)
+)
+
+// makeRisk is make's guard on top of its options guard: a variable
+// operand that picks the shell or make's own flags.
+func makeRisk(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		name, _, ok := strings.Cut(argv[i], "=")
+		if ok && !strings.HasPrefix(name, "-") {
+			switch strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(name, ":"), "+")) {
+			case "SHELL", ".SHELLFLAGS", "MAKEFLAGS", "MFLAGS", "MAKESHELL", "MAKEFILES", "MAKE", "GNUMAKEFLAGS":
+				return i
+			}
+		}
+		if argv[i] == "--" {
+			return -1
+		}
+	}
+	return -1
+}
+
+// gofmtRisk finds -w spelled with two dashes, which the file reading
+// (short options) does not see as the in-place write.
+func gofmtRisk(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		if argv[i] == "--w" || strings.HasPrefix(argv[i], "--w=") {
+			return i
+		}
+	}
+	return -1
+}
+
+// taskRisk is task's guard: its options, and a variable operand.
+func taskRisk(argv []string, i int) int {
+	return taskLead.check(argv, i)
+}
+
+func makeEntry() program {
+	return program{
+		env:     "MAKEFLAGS CC CXX CPP LD AR FC CFLAGS CXXFLAGS CPPFLAGS LDFLAGS",
+		files:   fileSpec{skipVal: "jlWo", fileVal: "fC"},
+		dirSafe: true,
+		options: "-B -C= -E= -I= -L -O? -R -S -W= -d -e -f= -h -i -j? -k -l? -n -o= -p -q -r -s -t -v -w --always-make " +
+			"--assume-new= --assume-old= --check-symlink-times --debug? --directory= --dry-run --environment-overrides --eval= " +
+			"--file= --help --ignore-errors --include-dir= --jobs? --just-print --keep-going --load-average? --makefile= " +
+			"--new-file= --no-builtin-rules --no-builtin-variables --no-keep-going --no-print-directory --no-silent " +
+			"--old-file= --output-sync? --print-data-base --print-directory --question --quiet --recon --shuffle? --silent " +
+			"--stop --touch --trace --version --warn-undefined-variables --what-if=",
+		guards: []optionGuard{
+			{options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
+			{check: makeRisk, why: "sets the shell that runs the recipes, or make's own flags"},
+		},
+	}
+}
+
+var programsBuild = map[string]program{
+	"make":  makeEntry(),
+	"gmake": makeEntry(),
+	"just": {
+		files: fileSpec{none: true},
+		guards: []optionGuard{
+			{check: justLead.check, why: "is a just option the gate does not know (--justfile, --shell, --command, --dotenv-path pick what runs), or a directory outside the project"},
+		},
+	},
+	"task": {
+		files: fileSpec{none: true},
+		guards: []optionGuard{
+			{check: taskRisk, why: "is a task option the gate does not know (--taskfile, --global pick another Taskfile), or a directory outside the project"},
+		},
+	},
+	"gofmt": {
+		goFlags: true,
+		files:   fileSpec{writeIf: "w"},
+		options: "-cpuprofile= -d -e -l -r= -s -w",
+		guards: []optionGuard{
+			{goFlags: true, options: []string{"-cpuprofile"}, why: "writes a CPU profile"},
+			{check: gofmtRisk, why: "rewrites files spelled so that the gate does not see the write (write it -w)"},
+		},
+	},
+}

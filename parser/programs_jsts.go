@@ -1,0 +1,339 @@
+package parser
+
+import "strings"
+
+// JavaScript and TypeScript: the package managers' script runners, npx
+// and bunx, node, and the everyday tools (tsc, eslint, prettier, vitest,
+// jest). The embedded default allows them under the sandbox only (they
+// run the project's code: package.json scripts, config files that are
+// JavaScript, node_modules); their entries say which options the gate
+// knows, so that another asks.
+//
+// An npm option is a configuration setting (any key of npm config), and
+// several settings run a program (--script-shell, --node-options,
+// --shell, --editor, --browser) or move the work out of the project
+// (--prefix, --userconfig, --globalconfig, --cache): every option npm's
+// entries do not list is a guard hit, not merely unknown.
+
+const npmWhy = "is an npm setting the gate does not know (settings may run a program: --script-shell, --node-options; or leave the project: --prefix)"
+
+// npmCommon are the npm options that only change what npm prints or
+// which workspace it works in.
+const npmCommon = "-d -q -s -w= --color? --no-color --include-workspace-root --json --loglevel= --no-progress --no-workspaces " +
+	"--parseable --progress --quiet --silent --verbose --workspace= --workspaces --ws"
+
+var (
+	npmTop    = newLead("npm", npmCommon+" -h -v --help --version", "", "-w --workspace", true)
+	npmScript = newLead("npm run", npmCommon+" --foreground-scripts --if-present --ignore-scripts", "", "-w --workspace", false)
+	npmList   = newLead("npm ls", npmCommon+" -a -g -l -p --all --depth= --dev --global --include= --link --long --omit= --package-lock-only "+
+		"--prod --production --unicode", "", "-w --workspace", false)
+	npmConfigList = newLead("npm config", npmCommon+" -g -l --global --location= --long", "", "", false)
+
+	pnpmTop = newLead("pnpm", "-C= -F= -h -r -s -v -w --aggregate-output --color --dir= --fail-if-no-match --filter= --help --if-present "+
+		"--loglevel= --no-bail --no-color --parallel --recursive --reporter= --report-summary --resume-from= --sequential --silent "+
+		"--stream --version --workspace-concurrency= --workspace-root", "", "-C --dir", true)
+	pnpmList = newLead("pnpm ls", "-D -P -g -r --depth= --dev --global --json --long --only-projects --parseable --prod --recursive", "", "", false)
+
+	yarnTop = newLead("yarn", "-h -s -v --help --json --no-progress --non-interactive --offline --silent --verbose --version --cwd=", "", "--cwd", true)
+	// yarn list, yarn why: what is installed.
+	yarnList = newLead("yarn list", "--depth= --json --pattern= --silent", "", "", false)
+
+	bunTop = newLead("bun", "-h -v --bun --help --revision --silent --version --cwd=", "", "--cwd", true)
+	// bun run's options before the script or file; --eval, --print and
+	// --preload run code of their own, --env-file reads one.
+	bunRun = newLead("bun run", "-F= --bun --filter= --hot --if-present --no-clear-screen --shell= --silent --smol --watch", "--shell", "", true)
+
+	// npx and bunx: options before the binary. -p/--package installs a
+	// package; -c/--call runs a shell string.
+	npxLead = newLead("npx", "-q -y --no --no-install --offline --prefer-offline --prefer-online --quiet --silent --yes", "", "", true)
+
+	// node's options before the script. -e/-p/-r/--import/--loader run
+	// code the command names; --inspect listens; --env-file reads one.
+	nodeLead = newLead("node", "-C= -c -e= -h -p= -v --check --eval= --print= --conditions= --enable-source-maps --experimental-strip-types "+
+		"--experimental-test-coverage --experimental-transform-types --experimental-vm-modules --expose-gc --help "+
+		"--input-type= --max-old-space-size= --no-deprecation --no-experimental-strip-types --no-warnings --pending-deprecation "+
+		"--preserve-symlinks --stack-size= --stack-trace-limit= --test --test-concurrency= --test-name-pattern= --test-only "+
+		"--test-reporter= --test-reporter-destination= --test-skip-pattern= --test-timeout= --throw-deprecation "+
+		"--trace-deprecation --trace-uncaught --trace-warnings --unhandled-rejections= --version --watch --watch-path=", "", "", true)
+)
+
+// pnpmOwn and bunOwn are the package managers' own commands that fetch,
+// install, publish or run what the gate does not see; the embedded
+// default asks about them by prefix rules (pnpm install), and the guards
+// below catch them behind options (pnpm -r install), which prefix rules
+// do not reorder.
+var (
+	pnpmOwn = wordSet("add i install update up upgrade remove rm uninstall un link ln unlink import rebuild rb prune fetch " +
+		"install-test it patch patch-commit patch-remove audit outdated licenses create dlx init publish pack server store setup env " +
+		"deploy config c set self-update exec dedupe approve-builds x")
+	bunOwn = wordSet("install i add a remove rm update link unlink pm publish create c init upgrade x exec patch patch-commit " +
+		"outdated audit info repl")
+)
+
+func wordSet(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// ownBehind returns the guard of a package manager with lead options l
+// and own commands own: a lead option it does not know, or an own
+// command behind lead options.
+func ownBehind(l *lead, own map[string]bool) func([]string, int) int {
+	return func(argv []string, i int) int {
+		hit, end := l.scan(argv, i)
+		if hit < 0 && end > i && end < len(argv) && own[argv[end]] {
+			return end
+		}
+		return hit
+	}
+}
+
+// tsxRisk is tsx's guard: tsx FILE and tsx watch FILE, options before
+// the file as tsx knows them.
+func tsxRisk(argv []string, i int) int {
+	if i < len(argv) && argv[i] == "watch" {
+		i++
+	}
+	hit, end := tsxLead.scan(argv, i)
+	if hit < 0 && end < len(argv) && argv[end] == "-" {
+		return end
+	}
+	return hit
+}
+
+// nodeRisk is node's guard: an option it does not know before the
+// script (-r/--require, --import, --loader load code a file outside the
+// project may hold; --inspect listens; --env-file reads one), or the
+// script read from standard input ("-"). -e and -p STRING are code the
+// command holds: the embedded default asks about them with prefix
+// rules, and a policy's own allow rules trust the interpreter.
+func nodeRisk(argv []string, i int) int {
+	hit, end := nodeLead.scan(argv, i)
+	if hit < 0 && end < len(argv) && argv[end] == "-" {
+		return end
+	}
+	return hit
+}
+
+// npxRisk is the guard of npx and bunx: an option before the binary that
+// the gate does not know (-p/--package fetches a package, -c/--call runs
+// a shell string).
+func npxRisk(argv []string, i int) int { return npxLead.check(argv, i) }
+
+// npmScriptEntry is the entry of an npm subcommand that runs a script:
+// every option before "--" is npm's (the script's arguments follow
+// "--").
+func npmScriptEntry() *program {
+	return &program{guards: []optionGuard{{check: npmScript.check, why: npmWhy}}}
+}
+
+func npmListEntry() *program {
+	return &program{guards: []optionGuard{{check: npmList.check, why: npmWhy}}}
+}
+
+var programsJS = map[string]program{
+	"npm": {
+		files: fileSpec{none: true}, // script names and packages, not files
+		env:   "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-",
+		guards: []optionGuard{
+			{check: npmTop.check, why: npmWhy},
+		},
+		subs: map[string]*program{
+			"test": npmScriptEntry(), "t": npmScriptEntry(), "tst": npmScriptEntry(),
+			"run": npmScriptEntry(), "run-script": npmScriptEntry(), "rum": npmScriptEntry(), "urn": npmScriptEntry(),
+			"start": npmScriptEntry(),
+			"ls":    npmListEntry(), "list": npmListEntry(), "ll": npmListEntry(), "la": npmListEntry(),
+			"config": {subs: map[string]*program{
+				"list": {guards: []optionGuard{{check: npmConfigList.check, why: npmWhy}}},
+				"ls":   {guards: []optionGuard{{check: npmConfigList.check, why: npmWhy}}},
+			}},
+		},
+	},
+	"pnpm": {
+		files: fileSpec{none: true},
+		env:   "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-",
+		guards: []optionGuard{
+			// pnpm's options come before the script or command; what
+			// follows the script's name is the script's.
+			{check: ownBehind(pnpmTop, pnpmOwn), why: "is a pnpm option the gate does not know, -C/--dir outside the project, or a pnpm command that installs or publishes behind options"},
+		},
+		subs: map[string]*program{
+			"run":  {guards: []optionGuard{{check: pnpmTop.check, why: "is a pnpm option the gate does not know"}}},
+			"ls":   {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+			"list": {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+			"why":  {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+		},
+	},
+	"yarn": {
+		files: fileSpec{none: true},
+		env:   "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-",
+		guards: []optionGuard{
+			{check: yarnTop.check, why: "is a yarn option the gate does not know, or --cwd outside the project"},
+		},
+		subs: map[string]*program{
+			"run":  {guards: []optionGuard{{check: yarnTop.check, why: "is a yarn option the gate does not know"}}},
+			"list": {guards: []optionGuard{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
+			"why":  {guards: []optionGuard{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
+		},
+	},
+	"bun": {
+		files: fileSpec{none: true},
+		env:   "NODE_OPTIONS NODE_ENV=-",
+		guards: []optionGuard{
+			{check: ownBehind(bunTop, bunOwn), why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), --cwd outside the project, or a bun command that installs or publishes behind options"},
+		},
+		subs: map[string]*program{
+			"run": {guards: []optionGuard{{check: bunRun.check, why: "is a bun run option the gate does not know (--eval, --preload run code of their own; --env-file reads one)"}}},
+			"test": {options: "-t= -u --bail? --coverage --coverage-dir= --coverage-reporter= --help --only --pass-with-no-tests " +
+				"--rerun-each= --reporter= --reporter-outfile= --test-name-pattern= --timeout= --todo --update-snapshots --watch"},
+		},
+	},
+	"npx": {
+		wrap:   &wrapSpec{kind: wrapExec, shortVal: "pcw", longVal: []string{"package", "call", "workspace"}},
+		env:    "NPM_CONFIG_* npm_config_* NODE_OPTIONS",
+		guards: []optionGuard{{check: npxRisk, why: "is an npx option the gate does not know (-p/--package fetches a package, -c/--call runs a shell string)"}},
+	},
+	"bunx": {
+		wrap:   &wrapSpec{kind: wrapExec, shortVal: "p", longVal: []string{"package"}},
+		env:    "NODE_OPTIONS",
+		guards: []optionGuard{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
+	},
+	"node": {
+		files: fileSpec{skipVal: "epr"},
+		env:   "NODE_OPTIONS NODE_PATH NODE_EXTRA_CA_CERTS=r NODE_REPL_HISTORY=w NODE_ENV=-",
+		guards: []optionGuard{
+			{check: nodeRisk, why: "is a node option the gate does not know (-r/--import/--loader load code of a file, --inspect listens, --env-file reads a file), or the script comes from standard input"},
+		},
+	},
+	"tsc": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
+		files: fileSpec{fileVal: "p", skipVal: "tm", longFile: []string{"project"},
+			longWrite: []string{"outDir", "outFile", "declarationDir", "tsBuildInfoFile", "generateTrace"},
+			longSkip:  []string{"target", "module", "lib", "jsx", "moduleResolution", "types", "locale", "listFilesOnly"}},
+		options: "-b -d -h -m= -p= -t= -v -w --all --allowJs --baseUrl= --build --checkJs --clean --composite --declaration " +
+			"--declarationDir= --diagnostics --dry --emitDeclarationOnly --esModuleInterop --explainFiles --extendedDiagnostics " +
+			"--force --generateTrace= --help --incremental --init --isolatedModules --jsx= --lib= --listEmittedFiles --listFiles " +
+			"--locale= --module= --moduleResolution= --noEmit --noEmitOnError --noErrorTruncation --noImplicitAny " +
+			"--noUnusedLocals --noUnusedParameters --outDir= --outFile= --preserveWatchOutput --pretty --project= " +
+			"--resolveJsonModule --rootDir= --showConfig --skipLibCheck --sourceMap --strict --strictNullChecks --target= " +
+			"--traceResolution --tsBuildInfoFile= --types= --verbose --version --watch",
+	},
+	"eslint": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS ESLINT_USE_FLAT_CONFIG=-",
+		files: fileSpec{fileVal: "c", writeVal: "o", skipVal: "f",
+			longFile:  []string{"config", "ignore-path"},
+			longWrite: []string{"output-file", "cache-location", "cache-file"},
+			longSkip: []string{"ext", "env", "global", "parser", "parser-options", "plugin", "rule", "format", "fix-type", "ignore-pattern",
+				"max-warnings", "cache-strategy", "report-unused-disable-directives-severity", "flag", "concurrency", "stdin-filename", "print-config"}},
+		options: "-c= -f= -h -o= -v --cache --cache-file= --cache-location= --cache-strategy= --color --concurrency= --config= --debug " +
+			"--env= --env-info --exit-on-fatal-error --ext= --fix --fix-dry-run --fix-type= --flag= --format= --global= --help " +
+			"--ignore-path= --ignore-pattern= --init --inspect-config --max-warnings= --no-color --no-config-lookup --no-eslintrc " +
+			"--no-error-on-unmatched-pattern --no-ignore --no-inline-config --no-warn-ignored --output-file= --parser= " +
+			"--parser-options= --pass-on-no-patterns --plugin= --print-config= --quiet --report-unused-disable-directives " +
+			"--report-unused-disable-directives-severity= --resolve-plugins-relative-to= --rule= --rulesdir= --stats --stdin " +
+			"--stdin-filename= --version",
+		guards: []optionGuard{
+			{check: eslintLead.check, why: "loads rules or a formatter from outside the project"},
+		},
+	},
+	"prettier": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
+		files: fileSpec{writeIf: "w", longFile: []string{"config", "ignore-path"}, longWrite: []string{"cache-location"},
+			longSkip: []string{"parser", "plugin", "print-width", "tab-width", "quote-props", "trailing-comma", "arrow-parens", "prose-wrap",
+				"end-of-line", "embedded-language-formatting", "html-whitespace-sensitivity", "log-level", "loglevel", "cache-strategy",
+				"config-precedence", "range-start", "range-end", "object-wrap", "stdin-filepath"}},
+		options: "-c -h -l -u -v -w --arrow-parens= --bracket-same-line --cache --cache-location= --cache-strategy= --check --config= " +
+			"--config-precedence= --debug-check --embedded-language-formatting= --end-of-line= --experimental-ternaries " +
+			"--find-config-path= --help --html-whitespace-sensitivity= --ignore-path= --ignore-unknown --insert-pragma " +
+			"--jsx-single-quote --list-different --log-level= --loglevel= --no-bracket-spacing --no-config --no-editorconfig " +
+			"--no-error-on-unmatched-pattern --no-semi --object-wrap= --parser= --plugin= --print-width= --prose-wrap= " +
+			"--quote-props= --range-end= --range-start= --require-pragma --single-attribute-per-line --single-quote " +
+			"--stdin-filepath= --support-info --tab-width= --trailing-comma= --use-tabs --version --vue-indent-script-and-style " +
+			"--with-node-modules --write",
+		guards: []optionGuard{
+			{check: prettierLead.check, why: "loads a plugin from outside the project"},
+		},
+	},
+	"vitest": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
+		files: fileSpec{fileVal: "c", longFile: []string{"config"}, longWrite: []string{"outputFile"},
+			longSkip: []string{"reporter", "environment", "pool", "testNamePattern", "project", "shard", "mode", "exclude", "bail", "retry",
+				"testTimeout", "hookTimeout", "maxWorkers", "minWorkers"}},
+		subs: map[string]*program{"run": {options: vitestOptions}, "watch": {options: vitestOptions}, "related": {options: vitestOptions},
+			"bench": {options: vitestOptions}, "list": {options: vitestOptions}},
+		options: vitestOptions,
+	},
+	"vite": {
+		dirSafe: true,
+		env:     "NODE_OPTIONS",
+		files:   fileSpec{fileVal: "c", longFile: []string{"config"}, longWrite: []string{"outDir"}, longSkip: []string{"mode", "base", "logLevel", "filter", "port", "target", "host"}},
+		subs: map[string]*program{"build": {options: viteOptions}, "dev": {options: viteOptions}, "serve": {options: viteOptions},
+			"preview": {options: viteOptions}, "optimize": {options: viteOptions}},
+	},
+	"playwright": {
+		env: "NODE_OPTIONS PLAYWRIGHT_BROWSERS_PATH",
+		// playwright install and codegen fetch or drive a browser of
+		// their own; only test is listed.
+		subs: map[string]*program{"test": {options: playwrightTestOptions}},
+	},
+	"biome": {
+		dirSafe: true,
+		files:   fileSpec{first: true, longFile: []string{"config-path"}},
+		subs: map[string]*program{"check": {options: biomeOptions}, "lint": {options: biomeOptions}, "format": {options: biomeOptions},
+			"ci": {options: biomeOptions}},
+	},
+	"tsx": {
+		env:    "NODE_OPTIONS",
+		guards: []optionGuard{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
+	},
+	"jest": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     "NODE_OPTIONS",
+		files: fileSpec{fileVal: "c", skipVal: "tw", longFile: []string{"config"}, longWrite: []string{"outputFile"},
+			longSkip: []string{"testNamePattern", "testPathPattern", "testPathIgnorePatterns", "maxWorkers", "changedSince",
+				"selectProjects", "shard", "testTimeout", "coverageReporters", "collectCoverageFrom", "reporters", "seed", "testEnvironment"}},
+		options: "-b -c= -e -h -i -o -t= -u -w= --bail? --changedSince= --ci --clearCache --collectCoverageFrom= --colors " +
+			"--config= --coverage --coverageReporters= --debug --detectOpenHandles --errorOnDeprecated --expand --findRelatedTests " +
+			"--forceExit --help --json --listTests --logHeapUsage --maxWorkers= --no-cache --no-colors --no-watchman --onlyChanged " +
+			"--outputFile= --passWithNoTests --randomize --reporters= --rootDir= --roots= --runInBand --seed= --selectProjects= " +
+			"--shard= --showConfig --silent --testEnvironment= --testNamePattern= --testPathIgnorePatterns= --testPathPattern= " +
+			"--testTimeout= --updateSnapshot --verbose --version --watch --watchAll --watchman",
+	},
+}
+
+const viteOptions = "-c= -d? -f= -h -l= -m= -v -w --assetsDir= --assetsInlineLimit= --base= --clearScreen --config= --cors --debug? " +
+	"--emptyOutDir --filter= --force --help --host? --logLevel= --manifest? --minify? --mode= --open? --outDir= --port= --sourcemap? " +
+	"--ssr? --strictPort --target= --version --watch"
+
+const playwrightTestOptions = "-c= -g= -h -j= -u -x --config= --debug --forbid-only --fully-parallel --global-timeout= --grep= " +
+	"--grep-invert= --headed --help --ignore-snapshots --last-failed --list --max-failures= --no-deps --output= --pass-with-no-tests " +
+	"--project= --quiet --repeat-each= --reporter= --retries= --shard= --timeout= --trace= --update-snapshots? --workers="
+
+const biomeOptions = "-h --changed --colors= --config-path= --diagnostic-level= --error-on-warnings --files-ignore-unknown= --fix " +
+	"--formatter-enabled= --help --indent-style= --indent-width= --line-width= --linter-enabled= --log-level= --max-diagnostics= " +
+	"--no-errors-on-unmatched --organize-imports-enabled= --reporter= --since= --skip-errors --staged --unsafe --verbose " +
+	"--vcs-enabled= --vcs-use-ignore-file= --write"
+
+// tsx's options before the file it runs: -e/-p run a string, --import
+// and --require load code, as node's.
+var tsxLead = newLead("tsx", "-h -v --clear-screen --help --ignore= --include= --no-cache --tsconfig= --version", "", "", true)
+
+const vitestOptions = "-c= -h -r= -t= -u -v -w --allowOnly --bail= --changed? --clearScreen --config= --coverage --dir= " +
+	"--environment= --globals --help --hookTimeout= --logHeapUsage --maxWorkers= --minWorkers= --mode= --no-color " +
+	"--no-file-parallelism --outputFile= --passWithNoTests --pool= --project= --reporter= --retry= --root= --run --sequence.shuffle " +
+	"--shard= --silent --testNamePattern= --testTimeout= --typecheck --update --version --watch --exclude="
+
+var (
+	// eslint --rulesdir and --resolve-plugins-relative-to load code from
+	// a directory; -f/--format may name a formatter file.
+	eslintLead = newLead("eslint", "-c= -f= -o= --config= --format= --output-file= --resolve-plugins-relative-to= --rulesdir= --plugin=",
+		"", "-f --format --resolve-plugins-relative-to --rulesdir --plugin", false).loosen()
+	prettierLead = newLead("prettier", "--plugin=", "", "--plugin", false).loosen()
+)

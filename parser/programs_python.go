@@ -1,0 +1,278 @@
+package parser
+
+import "path"
+
+// Python: the interpreter with -m of the test, lint and compile modules,
+// pytest, uv run, ruff, mypy, black, tox, and pip's listings. The
+// interpreter runs whatever the working directory holds (sys.path
+// starts with it, so even python -m pip may import the project's
+// pip.py): the embedded default allows the runners under the sandbox
+// only; pip list, freeze and show, which read the installed packages'
+// metadata, run without it.
+
+var (
+	// python's options before the script, -m MODULE or -c: -c runs a
+	// string the command holds, -i reads more code, -X and -W only
+	// tune.
+	pythonLead = newLead("python", "-B -E -I -O -P -R -S -V -W= -X= -b -d -h -q -s -u -v -x --help --version", "", "", true)
+
+	// uv run's options before the command: --with fetches packages,
+	// --env-file reads one, --directory and --project move the work.
+	uvRunLead = newLead("uv run", "-p= -q -v --all-extras --all-packages --dev --directory= --exact --extra= --frozen --group= "+
+		"--isolated --locked --no-dev --no-project --no-sync --offline --only-dev --package= --project= --python= --quiet "+
+		"--verbose", "", "--directory --project", true)
+
+	pipList = newLead("pip list", "-e -i -l -v -q --disable-pip-version-check --editable --exclude= --exclude-editable --format= "+
+		"--include-editable --isolated --local --no-color --not-required --path= --pre --quiet --user --verbose", "", "", false)
+	pipFreeze = newLead("pip freeze", "-l -q -v --all --disable-pip-version-check --exclude= --exclude-editable --isolated --local "+
+		"--no-color --path= --quiet --user --verbose", "", "", false)
+	pipShow = newLead("pip show", "-f -q -v --disable-pip-version-check --files --isolated --no-color --quiet --verbose", "", "", false)
+
+	// pytest's options that load code or move its files: -p loads a
+	// plugin (except -p no:NAME, which disables one), -o/--override-ini
+	// may set addopts, --pdbcls runs a class; --rootdir, --basetemp
+	// (which pytest empties), -c and --confcutdir outside the project.
+	pytestLead = newLead("pytest", "-c= -o= -p= --basetemp= --confcutdir= --config-file= --override-ini= --pdbcls= --rootdir=",
+		"-o -p --override-ini --pdbcls", "-c --basetemp --confcutdir --config-file --rootdir", false).loosen()
+)
+
+// pythonRisk is the guard of python: an option before the script that
+// it does not know (-i reads more code from standard input), the script
+// read from standard input, and the module's own guards for python -m
+// pytest and pip. -c STRING and -m MODULE end the options: which
+// modules and strings the embedded default allows is its prefix rules'
+// (python -m pytest allowed, python -m and python -c ask), so that a
+// policy's own allow rules trust the interpreter.
+func pythonRisk(argv []string, i int) int {
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-m":
+			if i+1 >= len(argv) {
+				return i
+			}
+			return moduleRisk(argv[i+1], argv, i+2)
+		case a == "-c":
+			return -1
+		case a == "-" || a == "--":
+			return i
+		case len(a) < 2 || a[0] != '-':
+			return -1 // the script: its arguments are its own
+		}
+		// -i, a cluster holding -m or -c (-Bm), -mMODULE: hits.
+		if hit, _ := pythonLead.scan(argv[i:i+1], 0); hit >= 0 {
+			return i
+		}
+		if (a == "-W" || a == "-X") && i+1 < len(argv) {
+			i++
+		}
+	}
+	return -1
+}
+
+// moduleRisk judges the arguments of a module run with python -m or a
+// runner (uv run pytest) as the module's own command's.
+func moduleRisk(mod string, argv []string, i int) int {
+	switch mod {
+	case "pytest", "py.test":
+		return pytestRisk(argv, i)
+	case "pip", "pip3":
+		if i < len(argv) {
+			switch argv[i] {
+			case "list":
+				return pipList.check(argv, i+1)
+			case "freeze":
+				return pipFreeze.check(argv, i+1)
+			case "show":
+				return pipShow.check(argv, i+1)
+			case "--version", "-V":
+				return -1
+			}
+		}
+		return -1 // pip install, download, …: the policy's prefix rules decide
+	case "python", "python3":
+		return pythonRisk(argv, i)
+	}
+	return -1
+}
+
+// uvTools are the programs uv run runs under the guard's eye; any other
+// is a hit at its name, so that a policy allows it by naming it (allow:
+// [uv run myscript]).
+var uvTools = map[string]bool{"pytest": true, "py.test": true, "python": true, "python3": true, "ruff": true, "mypy": true,
+	"black": true, "tox": true}
+
+// uvModules are the modules uv run python -m may run: test, lint and
+// compile modules.
+var uvModules = map[string]bool{"pytest": true, "unittest": true, "py_compile": true, "compileall": true, "mypy": true, "ruff": true,
+	"black": true, "doctest": true}
+
+// uvRunRisk is uv run's guard: an option before the command it does not
+// know, a command other than the test and lint tools (uvTools), python
+// -c or -m of another module, and the command's own guard (pytest -p).
+func uvRunRisk(argv []string, i int) int {
+	hit, end := uvRunLead.scan(argv, i)
+	if hit >= 0 {
+		return hit
+	}
+	if end < len(argv) && argv[end] == "--" {
+		end++
+	}
+	if end >= len(argv) {
+		return -1
+	}
+	tool := path.Base(argv[end])
+	if !uvTools[tool] {
+		return end
+	}
+	if tool == "python" || tool == "python3" {
+		for k := end + 1; k < len(argv); k++ {
+			a := argv[k]
+			if a == "-c" || a == "-m" && (k+1 >= len(argv) || !uvModules[argv[k+1]]) {
+				return k
+			}
+			if len(a) < 2 || a[0] != '-' || a == "-m" {
+				break
+			}
+		}
+	}
+	return moduleRisk(tool, argv, end+1)
+}
+
+func pytestRisk(argv []string, i int) int {
+	hit := pytestLead.check(argv, i)
+	if hit < 0 {
+		return -1
+	}
+	// -p no:NAME disables a plugin: no code is loaded.
+	a := argv[hit]
+	if (a == "-p" && hit+1 < len(argv) && len(argv[hit+1]) > 3 && argv[hit+1][:3] == "no:") || len(a) > 5 && a[:5] == "-pno:" {
+		skip := hit + 1
+		if a == "-p" {
+			skip++
+		}
+		return pytestRisk(argv, skip)
+	}
+	return hit
+}
+
+// pytestOptions are pytest's own options and those of the plugins seen
+// in everyday commands (pytest-cov, pytest-xdist, pytest-timeout,
+// pytest-asyncio, pytest-randomly, pytest-rerunfailures, pytest-django).
+const pytestOptions = "-V -W= -c= -h -k= -l -m= -n= -o= -p= -q -r= -s -v -x " +
+	"--asyncio-mode= --basetemp= --cache-clear --capture= --co --code-highlight= --collect-only --color= --confcutdir= " +
+	"--config-file= --continue-on-collection-errors --cov? --cov-append --cov-branch --cov-config= --cov-fail-under= " +
+	"--cov-report= --create-db --deselect= --disable-pytest-warnings --disable-warnings --dist= --doctest-glob= " +
+	"--doctest-modules --ds= --durations= --durations-min= --exitfirst --failed-first --ff --fixtures --fixtures-per-test " +
+	"--full-trace --help --ignore= --ignore-glob= --import-mode= --junit-prefix= --junit-xml= --junitxml= --last-failed " +
+	"--lf --log-cli-level= --log-level= --markers --maxfail= --maxprocesses= --new-first --nf --no-cov --no-cov-on-fail " +
+	"--no-header --no-migrations --no-summary --nomigrations --numprocesses= --override-ini= --pdb --pyargs --quiet " +
+	"--randomly-seed= --reruns= --reruns-delay= --reuse-db --rootdir= --runxfail --setup-only --setup-plan --setup-show " +
+	"--showlocals --strict --strict-config --strict-markers --stepwise --stepwise-skip --sw --tb= --timeout= --trace " +
+	"--verbose --version"
+
+var pytestFiles = fileSpec{skipVal: "kmnrWp", fileVal: "c", longFile: []string{"config-file", "cov-config", "rootdir", "confcutdir"},
+	longWrite: []string{"basetemp", "junitxml", "junit-xml"},
+	longSkip: []string{"deselect", "ignore", "ignore-glob", "tb", "maxfail", "durations", "durations-min", "capture", "color", "cov-report",
+		"cov-fail-under", "dist", "numprocesses", "maxprocesses", "timeout", "asyncio-mode", "log-level", "log-cli-level", "import-mode",
+		"randomly-seed", "reruns", "reruns-delay", "ds", "override-ini", "junit-prefix", "doctest-glob", "code-highlight"}}
+
+var pythonEnv = "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"
+
+func pythonEntry() program {
+	return program{
+		files:  fileSpec{skipVal: "cmWX"},
+		env:    pythonEnv,
+		guards: []optionGuard{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
+	}
+}
+
+func pipEntry() program {
+	return program{
+		env: "PYTHONPATH",
+		subs: map[string]*program{
+			"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
+			"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
+			"show":   {guards: []optionGuard{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
+		},
+	}
+}
+
+func pytestEntry() program {
+	return program{
+		dirSafe: true, // collects test files and conftest.py, not every file
+		files:   pytestFiles,
+		env:     pythonEnv + " PYTEST_ADDOPTS PYTEST_PLUGINS",
+		options: pytestOptions,
+		guards:  []optionGuard{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
+	}
+}
+
+var programsPython = map[string]program{
+	"python":  pythonEntry(),
+	"python3": pythonEntry(),
+	"pytest":  pytestEntry(),
+	"py.test": pytestEntry(),
+	"pip":     pipEntry(),
+	"pip3":    pipEntry(),
+	"uv": {
+		files: fileSpec{none: true},
+		env:   pythonEnv,
+		subs: map[string]*program{
+			"run": {guards: []optionGuard{{check: uvRunRisk, why: "is a uv run option the gate does not know (--with fetches, --env-file reads one), a program other than the test and lint tools (name it in a longer prefix), python -c or -m of another module, or the command's own guard"}}},
+			"pip": {subs: map[string]*program{
+				"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know"}}},
+				"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
+				"show":   {guards: []optionGuard{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
+			}},
+		},
+	},
+	"ruff": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		files: fileSpec{first: true, longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
+			longSkip: []string{"select", "ignore", "extend-select", "extend-ignore", "fixable", "unfixable", "exclude", "extend-exclude",
+				"line-length", "target-version", "output-format", "stdin-filename", "range"}},
+		subs: map[string]*program{
+			"check":  {options: ruffCommon + " --add-noqa --diff --exit-non-zero-on-fix --exit-zero --extend-ignore= --extend-select= --fix --fixable= --ignore= --no-fix --output-format= --select= --show-files --show-fixes --show-settings --statistics --unfixable= --unsafe-fixes --watch -w"},
+			"format": {options: ruffCommon + " --check --diff --exit-non-zero-on-format --range="},
+			"rule":   {options: "--all --output-format= -h --help"},
+		},
+	},
+	"mypy": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		env:     pythonEnv,
+		files: fileSpec{skipVal: "mpc", longFile: []string{"config-file"}, longWrite: []string{"cache-dir", "html-report", "junit-xml", "txt-report"},
+			longSkip: []string{"python-version", "follow-imports", "exclude", "module", "package", "platform", "always-true", "always-false"}},
+		options: "-V -c= -h -m= -p= -v --always-false= --always-true= --cache-dir= --check-untyped-defs --config-file= " +
+			"--disallow-any-generics --disallow-untyped-calls --disallow-untyped-defs --exclude= --explicit-package-bases --follow-imports= " +
+			"--help --html-report= --ignore-missing-imports --junit-xml= --module= --namespace-packages --no-error-summary " +
+			"--no-implicit-optional --no-incremental --no-site-packages --non-interactive --package= --platform= --pretty " +
+			"--python-version= --show-column-numbers --show-error-codes --show-error-context --show-traceback --sqlite-cache " +
+			"--strict --tb --txt-report= --verbose --version --warn-redundant-casts --warn-return-any --warn-unreachable " +
+			"--warn-unused-configs --warn-unused-ignores",
+	},
+	"black": {
+		dirSafe: true, // reads the files of its language in a directory operand, not every file
+		// black rewrites its operands in place (unless --check, --diff or
+		// -c): they are written files, which the ignore and protection
+		// rules check.
+		files: fileSpec{writeAll: true, skipVal: "cltW", longFile: []string{"config"},
+			longSkip: []string{"line-length", "target-version", "include", "exclude", "extend-exclude", "force-exclude", "required-version",
+				"stdin-filename", "code", "workers", "line-ranges", "enable-unstable-feature", "python-cell-magics"}},
+		options: "-C -S -W= -c= -h -l= -q -t= -v --check --code= --color --config= --diff --enable-unstable-feature= --exclude= " +
+			"--extend-exclude= --fast --force-exclude= --help --include= --ipynb --line-length= --line-ranges= --no-color --preview " +
+			"--pyi --python-cell-magics= --quiet --required-version= --safe --skip-magic-trailing-comma --skip-string-normalization " +
+			"--stdin-filename= --target-version= --unstable --verbose --version --workers=",
+	},
+	"tox": {
+		env:   pythonEnv,
+		files: fileSpec{none: true},
+		options: "-a -c= -e= -f= -h -l -m= -n -p? -q -r -v --alwayscopy --colored= --conf= --develop --exit-and-dump-after= --help " +
+			"--listenvs-all --list-envs --notest --no-recreate-pkg --parallel? --parallel-live --quiet --recreate --sitepackages " +
+			"--skip-missing-interpreters? --skip-pkg-install --verbose --version",
+	},
+}
+
+const ruffCommon = "-e -h -n -q -s -v --cache-dir= --config= --exclude= --extend-exclude= --force-exclude --help --isolated " +
+	"--line-length= --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent " +
+	"--stdin-filename= --target-version= --verbose -o= --output-file="
