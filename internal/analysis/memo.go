@@ -109,7 +109,8 @@ func (k *Key) options(added, envSafe []string) parser.Options {
 type Entry struct {
 	key Key
 	a   *parser.Analysis
-	// findings are the analysis' findings and WriteThenRun's, converted.
+	// findings are the analysis' findings and WriteThenRun's (and, under
+	// a strict policy, Destructive's and DataLoss's), converted.
 	findings []policy.Finding
 	// cmds are the policy commands without their Files, which each check
 	// fills; copied into every input (see newInput).
@@ -127,6 +128,15 @@ func Analyse(k *Key, added []string, p *policy.Policy, root string) *Entry {
 	a := parser.Analyze(k.src, k.options(added, p.EnvSafe()))
 	e := &Entry{key: *k, a: a}
 	wtr := parser.WriteThenRun(a.Commands, root)
+	if p.Strict() {
+		// What no one wants an agent to run unasked (issue 30): under a
+		// strict policy (the embedded default, or strict: true), the
+		// destruction of /, the home directory, the project or anything
+		// outside it is denied, and git commands that throw work away say
+		// what is lost. A non-strict policy's own rules decide them.
+		wtr = append(wtr, parser.Destructive(a.Commands, root, k.home)...)
+		wtr = append(wtr, parser.DataLoss(a.Commands)...)
+	}
 	if n := len(a.Findings) + len(wtr); n > 0 {
 		e.findings = make([]policy.Finding, 0, n)
 	}

@@ -260,7 +260,11 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		if !info.Outside {
 			where = info.Real
 		}
-		rc.add("path.outside_root", fr.Pos, quote(name)+" leaves the project root ("+where+")")
+		msg := quote(name) + " is outside the project " + x.Root
+		if where != name {
+			msg += " (" + where + ")"
+		}
+		rc.add("path.outside_root", fr.Pos, msg)
 	}
 	if fr.Recursive && !fr.Listed && !fr.Maybe && info.IsDir && !f.Ignored && !f.OutsideRoot {
 		rc.recursive(fr, name, info.RealRel, !fr.Write && rc.sandboxReads())
