@@ -39,7 +39,8 @@ func TestScripts(t *testing.T) {
 		{`awk '{print $1/2 | "sh"}' a`, []string{"1:5 parser.eval"}, nil},
 		{`sed -e :a -e '$!N;s/\n//;ta' -e '0~3d;/x/!d;s#a#b#;s/\//x/3;1i\' -e 'text' a`, nil, nil},
 		{`sed -e 'head' a`, []string{"1:8 parser.eval"}, nil},
-		{`sed -n '1,80p;/start/,/end/p;$a' a`, nil, nil},
+		{`sed -n '1,80p;/start/,/end/p;$a end' a`, nil, nil},
+		{`sed -n '1,80p;$a' a`, []string{"1:8 parser.eval"}, nil}, // GNU sed: expected \ after a
 		{`sed -E 's/(a|b)/x/;/^$/d;y/abc/xyz/;s/a/b/I' a`, nil, nil},
 		{`sed 'k' a`, []string{"1:5 parser.eval"}, nil},
 		{`awk --assign x=1 'BEGIN{system("id")}' a`, []string{"1:18 parser.eval"}, []string{"awk: option x=1 m", "awk: arg id m", `awk: arg BEGIN{system("id")} m`, "awk: arg a "}},
