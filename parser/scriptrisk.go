@@ -195,11 +195,13 @@ func awkRisk(argv []string, i int) int {
 }
 
 // awkDangerous reports whether an awk program may run a program, read a
-// file or write one: system, getline, a pipe, an output redirection, ARGV
-// (which names the files awk reads) or a gawk @ directive (@load,
-// @include). A comparison with > asks too.
+// file or write one (see awkLex): system, a pipe, an output redirection
+// in print or printf, getline < FILE, ARGV or SYMTAB (which name the files
+// awk reads), a gawk @ (an indirect call, @load, @include), or a program
+// awk refuses.
 func awkDangerous(p string) bool {
-	return strings.ContainsAny(p, "|>@") || strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "ARGV")
+	a := awkLex(p)
+	return a.eval || a.reads || a.writes || a.bad
 }
 
 // optValue returns the value of the option in argv[i]: attached (has),

@@ -513,8 +513,7 @@ func (sp *sedParser) address(c int) int {
 		return sedLine
 	case c == '+' || c == '~':
 		if d := sp.peek(); d < '0' || d > '9' {
-			sp.i--
-			return sedNoAddr
+			return sedLine // GNU sed 4.9 reads a + or ~ without digits as an empty address
 		}
 		sp.digits()
 		return sedStep
@@ -673,45 +672,316 @@ func (sp *sedParser) subst() {
 }
 
 // awkScript reports whether an awk program may run a command (system(),
-// a | pipe, @load) and returns its string literals, which may name the
-// files it reads (getline < "f") or writes (print > "f").
+// a | or |& pipe, an indirect call, @load) and returns its string
+// literals, which may name the files it reads (getline < "f") or writes
+// (print > "f").
 func awkScript(p string) (eval bool, strs []string) {
-	for i := 0; i < len(p); i++ {
-		switch c := p[i]; {
+	a := awkLex(p)
+	return a.eval, a.strs
+}
+
+// awkInfo is what awkLex found in an awk program.
+type awkInfo struct {
+	eval   bool     // system(), | or |& (print | "cmd", "cmd" | getline), @f() or an @ directive
+	reads  bool     // getline < FILE, or ARGV or SYMTAB (which name the files awk reads)
+	writes bool     // print or printf > FILE or >> FILE
+	bad    bool     // a string or regex that does not end: awk refuses the program
+	strs   []string // the string literals
+}
+
+// awkKeywords are the awk words after which an operand (so a regex
+// literal, not a division) comes. getline is not one: it is an operand
+// itself (getline / 2 divides).
+var awkKeywords = []string{"BEGIN", "END", "BEGINFILE", "ENDFILE", "case", "default", "delete", "do", "else", "exit",
+	"function", "func", "in", "print", "printf", "return"}
+
+// awkLex reads an awk program token by token as gawk's lexer does, far
+// enough to tell a regex literal from a division (a / where an operand is
+// expected starts a regex: at the start, after an operator, a keyword, a
+// newline or the ) of if, while, for or switch), a string from code, and
+// a comparison from a redirection: in a print or printf statement a > or
+// >> outside parentheses writes a file; < right after getline [lvalue]
+// reads one. Any | that is not || runs a command.
+func awkLex(p string) awkInfo {
+	var a awkInfo
+	operand := true   // an operand is expected: a / starts a regex
+	lval := false     // the operand before is an lvalue: a /= after it divides, else it starts a regex
+	dollar := false   // the token before is $: the operand is a field, an lvalue
+	var parens []byte // open parentheses: c for the ( of if, while, for, switch; $ after $; else (
+	control := false  // the last word was if, while, for or switch
+	inPrint, printDepth := false, 0
+	getline, getDepth := false, 0
+	cont := true // a newline here does not end the statement
+	for i := 0; i < len(p); {
+		c := p[i]
+		wasControl := control
+		control = false
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			i++
+			control = wasControl
+			continue
+		case c == '\\' && i+1 < len(p) && p[i+1] == '\n': // a continued line
+			i += 2
+			control = wasControl
+			continue
+		case c == '\\' && i+2 < len(p) && p[i+1] == '\r' && p[i+2] == '\n':
+			i += 3
+			control = wasControl
+			continue
+		case c == '#':
+			for i < len(p) && p[i] != '\n' {
+				i++
+			}
+			control = wasControl
+			continue
+		case c == '\n':
+			i++
+			if !cont {
+				if inPrint && len(parens) == printDepth {
+					inPrint = false
+				}
+				if getline && len(parens) == getDepth {
+					getline = false
+				}
+				operand = true
+			}
+			control = wasControl
+			continue
+		}
+		cont = false
+		wasDollar, wasLval := dollar, lval
+		dollar, lval = false, false
+		switch {
 		case c == '"':
 			j := i + 1
 			for j < len(p) && p[j] != '"' {
+				if p[j] == '\n' {
+					a.bad = true
+					return a
+				}
 				if p[j] == '\\' {
 					j++
 				}
 				j++
 			}
-			strs = append(strs, p[i+1:min(j, len(p))])
-			i = j
-		case c == '/' && awkRegexStart(p[:i]):
-			for i++; i < len(p) && p[i] != '/'; i++ { // a regex literal: /a|b/
-				if p[i] == '\\' {
-					i++
-				}
+			if j >= len(p) {
+				a.bad = true
+				return a
 			}
+			a.strs = append(a.strs, p[i+1:j])
+			i = j + 1
+			operand, lval = false, wasDollar
+		case c == '/' && (operand || !wasLval && i+1 < len(p) && p[i+1] == '='):
+			// gawk reads /= after an operand that is not an lvalue as
+			// the start of a regex (" " /=x/ concatenates)
+			j, ok := awkRegex(p, i+1)
+			if !ok {
+				a.bad = true
+				return a
+			}
+			i = j
+			operand = false
+		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+			j := i
+			for j < len(p) && (p[j] == '_' || p[j] >= 'a' && p[j] <= 'z' || p[j] >= 'A' && p[j] <= 'Z' || p[j] >= '0' && p[j] <= '9' ||
+				p[j] == ':' && j+1 < len(p) && p[j+1] == ':') {
+				if p[j] == ':' {
+					j++
+				}
+				j++
+			}
+			w := p[i:j]
+			i = j
+			operand = slices.Contains(awkKeywords, w)
+			lval = !operand && w != "length" && w != "getline" || wasDollar
+			switch w {
+			case "system":
+				a.eval = true
+			case "ARGV", "SYMTAB":
+				a.reads = true
+			case "print", "printf":
+				inPrint, printDepth = true, len(parens)
+			case "getline":
+				getline, getDepth = true, len(parens)
+			case "if", "while", "for", "switch":
+				control = true
+			case "do", "else":
+				cont = true
+			}
+		case c >= '0' && c <= '9' || c == '.' && i+1 < len(p) && p[i+1] >= '0' && p[i+1] <= '9':
+			i = awkNumber(p, i)
+			operand, lval = false, wasDollar
+		case c == '(':
+			kind := byte('(')
+			switch {
+			case wasControl:
+				kind = 'c'
+			case wasDollar:
+				kind = '$'
+			}
+			parens = append(parens, kind)
+			i++
+			operand, cont = true, true
+		case c == ')':
+			var kind byte
+			if len(parens) > 0 {
+				kind = parens[len(parens)-1]
+				parens = parens[:len(parens)-1]
+			}
+			ctl := kind == 'c'
+			lval = kind == '$'
+			if getline && len(parens) < getDepth {
+				getline = false
+			}
+			i++
+			operand = ctl
+			cont = ctl
+		case c == ']':
+			i++
+			operand, lval = false, true
+		case c == ';' || c == '{' || c == '}':
+			if inPrint && len(parens) <= printDepth {
+				inPrint = false
+			}
+			if getline && len(parens) <= getDepth {
+				getline = false
+			}
+			i++
+			operand, cont = true, c == '{' || c == ';'
 		case c == '|':
 			if i+1 < len(p) && p[i+1] == '|' {
-				i++
+				i += 2
+				operand, cont = true, true
 				continue
 			}
-			eval = true
-		case strings.HasPrefix(p[i:], "system"), strings.HasPrefix(p[i:], "@load"):
-			eval = true
+			a.eval = true // print | "cmd", "cmd" | getline, and |& (a coprocess)
+			i++
+			if i < len(p) && p[i] == '&' {
+				i++
+			}
+			operand = true
+		case c == '>':
+			if inPrint && len(parens) == printDepth {
+				a.writes = true
+			}
+			i++
+			if i < len(p) && (p[i] == '>' || p[i] == '=') {
+				i++
+			}
+			operand = true
+		case c == '<':
+			if getline && len(parens) == getDepth {
+				a.reads = true
+			}
+			i++
+			if i < len(p) && p[i] == '=' {
+				i++
+			}
+			operand = true
+		case c == '@':
+			a.eval = true // @f() calls the function f names (system too); @load, @include
+			i++
+			operand = true
+		case c == '$':
+			i++
+			operand, dollar = true, true
+		case c == '+' || c == '-':
+			i++
+			if i < len(p) && p[i] == c { // ++ or --: prefix where an operand is expected, else postfix
+				i++
+				dollar = wasDollar && operand
+				continue
+			}
+			if i < len(p) && p[i] == '=' {
+				i++
+			}
+			operand = true
+		case c == '&' || c == ',' || c == '?' || c == ':':
+			i++
+			if c == '&' && i < len(p) && p[i] == '&' {
+				i++
+			}
+			operand, cont = true, true
+		default: // = == != ! ~ !~ * ** / % ^ and their assignments, [
+			i++
+			operand = true
 		}
 	}
-	return eval, strs
+	return a
 }
 
-// awkRegexStart reports whether a / after before starts a regex literal
-// rather than a division: at the start or after an operator.
-func awkRegexStart(before string) bool {
-	before = strings.TrimRight(before, " \t\n")
-	return before == "" || strings.IndexByte("(,{;!~&|=\n", before[len(before)-1]) >= 0
+// awkNumber returns the index after the number at p[i]: digits and
+// dots, an exponent (e or E, a sign, digits), or 0x and hex digits. A
+// letter after it starts a name (2system("id") is 2 then a call).
+func awkNumber(p string, i int) int {
+	digit := func(k int) bool { return k < len(p) && p[k] >= '0' && p[k] <= '9' }
+	if p[i] == '0' && i+2 < len(p) && (p[i+1] == 'x' || p[i+1] == 'X') && strings.IndexByte("0123456789abcdefABCDEF", p[i+2]) >= 0 {
+		for i += 2; i < len(p) && strings.IndexByte("0123456789abcdefABCDEF", p[i]) >= 0; i++ {
+		}
+		return i
+	}
+	for digit(i) || i < len(p) && p[i] == '.' {
+		i++
+	}
+	if i < len(p) && (p[i] == 'e' || p[i] == 'E') {
+		switch {
+		case digit(i + 1):
+			i++
+		case i+1 < len(p) && (p[i+1] == '+' || p[i+1] == '-') && digit(i+2):
+			i += 2
+		default:
+			return i
+		}
+		for digit(i) {
+			i++
+		}
+	}
+	return i
+}
+
+// awkRegex returns the index after the regex literal that starts at
+// p[i] (after its /): a backslash escapes the next byte, and a bracket
+// expression runs to its ], over any /. ok is false when a newline or
+// the end comes first.
+func awkRegex(p string, i int) (int, bool) {
+	for i < len(p) {
+		switch p[i] {
+		case '\n':
+			return i, false
+		case '\\':
+			i += 2
+			continue
+		case '/':
+			return i + 1, true
+		case '[':
+			i++
+			if i < len(p) && p[i] == '^' {
+				i++
+			}
+			if i < len(p) && p[i] == ']' {
+				i++
+			}
+			for i < len(p) && p[i] != ']' {
+				switch {
+				case p[i] == '\n':
+					return i, false
+				case p[i] == '\\':
+					i++
+				case p[i] == '[' && i+1 < len(p) && (p[i+1] == ':' || p[i+1] == '.' || p[i+1] == '='):
+					if k := strings.Index(p[i+2:], string(p[i+1])+"]"); k >= 0 && strings.IndexByte(p[i+2:i+2+k], '\n') < 0 {
+						i += 2 + k + 1
+					}
+				}
+				i++
+			}
+			if i >= len(p) {
+				return i, false
+			}
+		}
+		i++
+	}
+	return i, false
 }
 
 // sedYLen is the number of characters of a part of a y command (between
