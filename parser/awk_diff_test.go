@@ -75,6 +75,51 @@ func gawkDump(t testing.TB, dir, prog string) awkOracle {
 	return o
 }
 
+// mawk is the second oracle (Debian's awk): mawk -W dump lists its
+// byte code; a print, printf or getline after "pushint -N" redirects
+// (-1 and -2 write a file, -3 and -4 pipe to or from a command, -5 reads
+// a file), the op system runs a command, and ARGV names the files read.
+var mawkOp = regexp.MustCompile(`(?m)^[0-9]+ \.\t([a-z_0-9]+)\t?(.*)$`)
+
+// mawkDump compiles prog with mawk -W dump in dir.
+func mawkDump(t testing.TB, dir, prog string) awkOracle {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "mawk", "-W", "dump", "--", prog)
+	cmd.Dir = dir
+	cmd.Env = []string{"LC_ALL=C.UTF-8", "PATH=" + os.Getenv("PATH")}
+	cmd.Stdin = strings.NewReader("")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("mawk -W dump %q: timed out", prog)
+	}
+	o := awkOracle{dump: out.String(), parsed: err == nil}
+	prev := ""
+	for _, m := range mawkOp.FindAllStringSubmatch(o.dump, -1) {
+		op, arg := m[1], strings.TrimSpace(m[2])
+		switch {
+		case op == "system":
+			o.eval = true
+		case op == "print" || op == "printf" || op == "getline":
+			switch prev {
+			case "pushint -1", "pushint -2":
+				o.writes = true
+			case "pushint -3", "pushint -4":
+				o.eval = true
+			case "pushint -5":
+				o.reads = true
+			}
+		case strings.HasSuffix(arg, "ARGV") && awkFirst(arg) == "ARGV" || strings.HasSuffix(arg, "\tARGV"):
+			o.reads = true
+		}
+		prev = op + " " + arg
+	}
+	return o
+}
+
 // awkFirst returns the first field of s.
 func awkFirst(s string) string {
 	f, _, _ := strings.Cut(strings.TrimSpace(s), " ")
@@ -101,6 +146,14 @@ func checkAwk(t testing.TB, dir, prog string) []string {
 	a := awkLex(prog)
 	mine := a.eval || a.reads || a.writes
 	var errs []string
+	if m := mawkDump(t, dir, prog); m.eval || m.reads || m.writes {
+		if !mine && !a.bad {
+			errs = append(errs, "mawk sees a command or file I/O, awkLex sees none; mawk: "+strings.ReplaceAll(m.dump, "\n", " | "))
+		}
+		if m.eval && !a.eval && !a.bad {
+			errs = append(errs, "mawk runs a command, awkLex sees none")
+		}
+	}
 	if o.eval || o.reads || o.writes {
 		if !mine && !a.bad {
 			errs = append(errs, "gawk sees a command or file I/O, awkLex sees none")

@@ -1018,11 +1018,12 @@ func sedYLen(s string, d byte) int {
 }
 
 // sedVersionAbove reports whether the version v of a v command is above
-// have, compared as strverscmp compares them: runs of digits as numbers.
+// have, compared as strverscmp compares them: runs of digits as numbers
+// (a run with a leading zero byte by byte, as a fraction).
 func sedVersionAbove(v, have string) bool {
 	for v != "" && have != "" {
 		a, b := v[0], have[0]
-		if sedDigit(a) && sedDigit(b) {
+		if sedDigit(a) && sedDigit(b) && a != '0' && b != '0' { // a leading zero: strverscmp compares bytes
 			i, j := 0, 0
 			for i < len(v) && sedDigit(v[i]) {
 				i++
