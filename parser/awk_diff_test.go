@@ -324,6 +324,7 @@ func TestAwkGNU(t *testing.T) {
 		{`BEGIN { f = "system"; @f("id") }`, true},
 		{`BEGIN { ARGV[1] = ".env"; ARGC = 2 } { print }`, true},
 		{`BEGIN { SYMTAB["ARGV"][1] = ".env" }`, true},
+		{`BEGIN { SYMTAB["AR" "GV"][1] = "." "e" "nv"; ARGC = 2 } { print }`, true}, // reads .env; main allowed it
 		{`BEGIN { x = 2system("id") }`, true},
 		{`BEGIN { s = " " /= "/; system("id") } # "`, true}, // /= after a string starts a regex
 		{`BEGIN { print "a" > "b" }`, true},
