@@ -65,7 +65,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec
 		}
 	}
 	if base == "sed" {
-		s.sedRefs(cmd, scripts)
+		s.sedRefs(cmd, scripts, fromFile)
 		return
 	}
 	for _, w := range scripts {
@@ -85,8 +85,11 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec
 // sedRefs reads the sed scripts (the -e values, or the first operand) as
 // one program, joined by newlines as GNU sed joins them (a label set by
 // one -e is jumped to from another; a\ ends one and its text is the next).
-// A dynamic word is left to the guard (it asks).
-func (s *state) sedRefs(cmd *Command, scripts []Word) {
+// A dynamic word, and a script read from a file (-f) between them, are
+// left to the guard (it asks): the others are then not the whole
+// program, so a script that seems refused (a label defined elsewhere) is
+// no finding.
+func (s *state) sedRefs(cmd *Command, scripts []Word, fromFile bool) {
 	var static []Word
 	for _, w := range scripts {
 		if !w.Dynamic {
@@ -106,7 +109,7 @@ func (s *state) sedRefs(cmd *Command, scripts []Word) {
 	switch {
 	case sp.eval:
 		s.find("parser.eval", pos, "the sed script runs a shell command (e)")
-	case sp.bad:
+	case sp.bad && !fromFile && len(static) == len(scripts):
 		s.find("parser.eval", pos, "the sed script is not read the way GNU sed reads it, or GNU sed refuses it: it may run a shell command")
 	}
 	for _, f := range sp.reads {
@@ -261,7 +264,8 @@ func (sp *sedParser) program() {
 		return
 	}
 	depth := 0
-	var labels, jumps []string
+	var labels []string
+	var jumps []sedJump
 	for !sp.bad {
 		for sp.i < len(sp.p) && (sedSpace(sp.p[sp.i]) || sp.p[sp.i] == ';') {
 			sp.i++
@@ -341,8 +345,9 @@ func (sp *sedParser) program() {
 			}
 			labels = append(labels, l)
 		case 'b', 't', 'T':
+			at := sp.i
 			if l := sp.label(); l != "" {
-				jumps = append(jumps, l)
+				jumps = append(jumps, sedJump{l, at})
 			}
 		case '=', 'd', 'D', 'F', 'g', 'G', 'h', 'H', 'n', 'N', 'p', 'P', 'x', 'z':
 			sp.end()
@@ -421,11 +426,18 @@ func (sp *sedParser) program() {
 		return
 	}
 	for _, j := range jumps {
-		if !slices.Contains(labels, j) {
+		if !slices.Contains(labels, j.label) {
+			sp.i = j.at
 			sp.fail() // can't find label for jump
 			return
 		}
 	}
+}
+
+// sedJump is a b, t or T command: its label and where it is.
+type sedJump struct {
+	label string
+	at    int
 }
 
 // end reads the end of a command that takes no argument: blanks, then
