@@ -132,11 +132,18 @@ func awkSafeToRun(prog string) bool {
 	return !strings.Contains(prog, "load") && !strings.Contains(prog, "include")
 }
 
+// awkStats counts what the oracles made of the generated programs.
+type awkStats struct{ n, parsed, danger, mawkParsed int }
+
 // checkAwk compares awkLex with gawk on one program and returns the
 // disagreements: where gawk sees a command, a file read or written, the
 // scanner must (the guard asks); where gawk sees none, it must not (the
 // program is allowed).
 func checkAwk(t testing.TB, dir, prog string) []string {
+	return checkAwkStats(t, dir, prog, &awkStats{})
+}
+
+func checkAwkStats(t testing.TB, dir, prog string, st *awkStats) []string {
 	t.Helper()
 	if !awkSafeToRun(prog) {
 		t.Fatalf("awk %q: not compiled, it names @load or @include", prog)
@@ -146,7 +153,18 @@ func checkAwk(t testing.TB, dir, prog string) []string {
 	a := awkLex(prog)
 	mine := a.eval || a.reads || a.writes
 	var errs []string
-	if m := mawkDump(t, dir, prog); m.eval || m.reads || m.writes {
+	m := mawkDump(t, dir, prog)
+	st.n++
+	if o.parsed {
+		st.parsed++
+	}
+	if o.eval || o.reads || o.writes || m.eval || m.reads || m.writes {
+		st.danger++
+	}
+	if m.parsed {
+		st.mawkParsed++
+	}
+	if m.eval || m.reads || m.writes {
 		if !mine && !a.bad {
 			errs = append(errs, "mawk sees a command or file I/O, awkLex sees none; mawk: "+strings.ReplaceAll(m.dump, "\n", " | "))
 		}
@@ -206,7 +224,8 @@ var (
 		"{ print length() > 3 ? \"y\" : \"n\" }", "{ x = $1 > 2 ? \"y\" : \"n\"; print x }", "{ for (;;) /a/ ? x : y }", "{ print SYMTAB[\"x\"] }"}
 	awkGenTokens = []string{"print", "printf", "getline", "system", "(", ")", "{", "}", ";", "\n", "/", "/a/", `"s"`, `"a/b"`, ">", ">>", "<",
 		"|", "||", "|&", "x", "$1", "1", "if", "while", "for", "else", ",", "#c", "[", "]", `"`, "++", "--", "=", "/=", "~", "!", "?", ":",
-		"\\\n", "in", "ARGV", "@f", "do", "&&", "/[/]/", "/\"/", "$", "2", "a[1]", "f(", "close"}
+		"\\\n", "in", "ARGV", "@f", "do", "&&", "/[/]/", "/\"/", "$", "2", "a[1]", "f(", "close",
+		`"/"`, "/=", `# "`, "length", "x++", "(x)", `system("id")`, "@f()", `" "`, "getline <", "print >", "SYMTAB", "\n}\n{", "e1", "0x1"}
 )
 
 // genAwk builds a random program: pattern-action pairs, or a token soup.
@@ -249,12 +268,16 @@ func TestAwkDifferential(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(24, seed))
 	failed := 0
+	var st awkStats
+	defer func() {
+		t.Logf("%d programs: gawk compiled %d, mawk %d; %d run, read or write", st.n, st.parsed, st.mawkParsed, st.danger)
+	}()
 	for range n {
 		prog := genAwk(rng)
 		if !awkSafeToRun(prog) {
 			continue
 		}
-		if errs := checkAwk(t, dir, prog); len(errs) > 0 {
+		if errs := checkAwkStats(t, dir, prog, &st); len(errs) > 0 {
 			failed++
 			if failed <= 15 {
 				t.Errorf("awk %q: %s", prog, strings.Join(errs, "; "))

@@ -138,15 +138,29 @@ func sedSafeToRun(chunks []string) bool {
 	return true
 }
 
+// sedStats counts what GNU sed made of the generated scripts.
+type sedStats struct{ n, parsed, danger int }
+
 // checkSed compares the scanner with the oracle on one case and returns
 // the disagreements.
 func checkSed(t testing.TB, dir, fdir string, c sedCase) []string {
+	return checkSedStats(t, dir, fdir, c, &sedStats{})
+}
+
+func checkSedStats(t testing.TB, dir, fdir string, c sedCase, st *sedStats) []string {
 	t.Helper()
 	if !sedSafeToRun(c.chunks) {
 		t.Fatalf("sed -e %q: not run, it may open a file outside the scratch directory", c.chunks)
 		return nil
 	}
 	o := gnuSed(t, dir, c.args(t, fdir))
+	st.n++
+	if o.parsed {
+		st.parsed++
+	}
+	if o.danger || len(o.created) > 0 {
+		st.danger++
+	}
 	var errs []string
 	// The gate's verdict: the guard must ask whenever GNU sed sees a
 	// command that runs, reads or writes, or creates a file.
@@ -241,6 +255,9 @@ var (
 // scripts, with some of -n, -E, -z, -s, --posix, and sometimes the last
 // script given with -f.
 func genSed(rng *rand.Rand) sedCase {
+	if rng.IntN(2) == 0 {
+		return genSedValid(rng)
+	}
 	pick := func(s []string) string { return s[rng.IntN(len(s))] }
 	var pieces []string
 	for range 1 + rng.IntN(6) {
@@ -316,12 +333,16 @@ func TestSedDifferential(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(26, seed))
 	failed := 0
+	var st sedStats
+	defer func() {
+		t.Logf("%d scripts: GNU sed read %d; %d run, read or write (or create a file)", st.n, st.parsed, st.danger)
+	}()
 	for range n {
 		c := genSed(rng)
 		if !sedSafeToRun(c.chunks) {
 			continue // the generator never writes an absolute name; a piece that does is not run
 		}
-		if errs := checkSed(t, dir, fdir, c); len(errs) > 0 {
+		if errs := checkSedStats(t, dir, fdir, c, &st); len(errs) > 0 {
 			failed++
 			if failed <= 15 {
 				t.Errorf("sed %q -e %q: %s", c.opts, c.chunks, strings.Join(errs, "; "))
@@ -419,4 +440,73 @@ func TestSedVersion(t *testing.T) {
 			t.Errorf("sedVersionAbove(%q) = %v, GNU sed refuses v %s: %v (%s)", v, got, v, !o.parsed, o.msg)
 		}
 	}
+}
+
+// genSedValid builds a random case from pieces GNU sed reads (mostly):
+// the corners are in what the pieces hold (brackets with the delimiter,
+// labels and file names with ; } # and blanks), not in broken syntax.
+func genSedValid(rng *rand.Rand) sedCase {
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	addrs := []string{"", "", "1", "$", "2,5", "0~3", "/a/", "/a/I", `\%a%`, "/a/,+2", "1,~4", "0,/x/", "/[/]/", `/a\/b/`, `\,[,],`, "$!", "/x/!", "/[]/]/,/[^/]/"}
+	res := []string{"a", "[/]", "[]/]", "[^/]", "[[:alpha:]/]", "[[./.]]", "[[=/=]]", `[\]`, `\/`, `\n`, ".*", `\(x\)`, "[[:]:]]", "[^]/]", "x", "[,]", "[|]", "[;]", "[#]", "[}]", "[w]", "[ ]"}
+	delims := []string{"/", "/", "/", ",", "|", "#", ";", ":", "_", "}"}
+	files := []string{"o1", "o2", "o3;p", "o4}", "o5 ", "o6#x", "o7 ; w o8"}
+	labels := []string{"a", "a;w o10", "a}", "a#x", "a w o11", "a\tw o12", "a;e", " a", "a ;r o13"}
+	var pieces []string
+	depth := 0
+	for range 1 + rng.IntN(6) {
+		cmd := pick(addrs)
+		switch rng.IntN(12) {
+		case 0, 1, 2, 3:
+			d := pick(delims)
+			re := pick(res)
+			if d != "/" && strings.Contains(re, d) && !strings.Contains(re, "[") {
+				re = "a"
+			}
+			cmd += "s" + d + re + d + pick([]string{"x", "&", "[", "/"}) + d + pick([]string{"", "g", "p", "2", "e", "w " + pick(files), "I", "gw " + pick(files), "pe", "m"})
+		case 4:
+			cmd += "y/ab/xy/"
+		case 5:
+			cmd += pick([]string{"r", "R", "w", "W"}) + " " + pick(files)
+		case 6:
+			cmd += pick([]string{"e", "e echo hi"})
+		case 7:
+			cmd += pick([]string{"a", "i", "c"}) + pick([]string{" text", "\\\ntext", "\\text\\\nw o14", " w o15"})
+		case 8:
+			cmd = pick([]string{":", "b", "t", "T", "b ", "t "}) + pick(labels)
+		case 9:
+			if depth == 0 || rng.IntN(2) == 0 {
+				cmd += "{"
+				depth++
+			} else {
+				cmd = "}"
+				depth--
+			}
+		case 10:
+			cmd = pick([]string{"#", "# w o16", "#c;w o17"})
+		default:
+			cmd += pick([]string{"p", "d", "=", "N", "D", "G", "h", "x", "F", "z", "q", "l 5"})
+		}
+		pieces = append(pieces, cmd, pick([]string{";", "\n", " ; ", "\n\n"}))
+	}
+	for ; depth > 0; depth-- {
+		pieces = append(pieces, "}", "\n")
+	}
+	if rng.IntN(3) == 0 {
+		pieces = append(pieces, ":a\n")
+	}
+	c := sedCase{}
+	for _, o := range []string{"-n", "-E", "-z", "-s"} {
+		if rng.IntN(4) == 0 {
+			c.opts = append(c.opts, o)
+		}
+	}
+	n := 1 + rng.IntN(2)
+	k := rng.IntN(len(pieces)/2+1) * 2
+	if n == 1 || k == 0 || k == len(pieces) {
+		c.chunks = []string{strings.Join(pieces, "")}
+	} else {
+		c.chunks = []string{strings.Join(pieces[:k], ""), strings.Join(pieces[k:], "")}
+	}
+	return c
 }
