@@ -48,6 +48,9 @@ func TestScripts(t *testing.T) {
 		{`sed -i.bak p a`, nil, []string{"sed: arg p m", "sed: arg a w", "sed: arg a.bak w"}},
 		{`sed -ni.ep 'e touch x' a`, []string{"1:12 parser.eval"}, nil},
 		{`sed -i p a`, nil, []string{"sed: arg p m", "sed: arg a w"}},
+		{`sed -n ':a;ta w .git/config' a`, nil, []string{"sed: arg .git/config w", "sed: arg :a;ta w .git/config m", "sed: arg a "}}, // the label is a
+		{`sed -n 's/[/]/x/w out' a`, nil, []string{"sed: arg out w", "sed: arg s/[/]/x/w out m", "sed: arg a "}},                     // [/] is the regex
+		{`sed -n '/[/]/e id' a`, []string{"1:8 parser.eval"}, nil},
 		{`sed -f lib.sed -e 'b there' a`, nil, nil},                          // the label may be in lib.sed: the guard asks
 		{`sed -e ':a' -e "$X" -e 'b a;s/x/y/' a`, nil, nil},                  // the dynamic script is the guard's
 		{`sed -e 'b there' -e 's/x/y/' a`, []string{"1:8 parser.eval"}, nil}, // GNU sed: can't find label
