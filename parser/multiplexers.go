@@ -43,22 +43,29 @@ func tmuxCommand(tmux *program, name string) *program {
 // tmuxSequence splits the words after tmux's own options into commands:
 // a word ";" (written \; in the shell) or a word ending in ";" ends one.
 func tmuxSequence(args []Word) [][]Word {
-	var out [][]Word
+	out, _ := tmuxSequenceAt(args)
+	return out
+}
+
+// tmuxSequenceAt is tmuxSequence, with the index in args of the first
+// word of each command: a word "a;" ends its command without a word of
+// its own for the ";", so the indexes cannot be counted from the lengths.
+func tmuxSequenceAt(args []Word) (out [][]Word, at []int) {
 	start := 0
 	for i, a := range args {
 		v := a.Value
 		switch {
 		case a.Dynamic:
 		case v == ";":
-			out = append(out, args[start:i])
+			out, at = append(out, args[start:i]), append(at, start)
 			start = i + 1
 		case strings.HasSuffix(v, ";") && !strings.HasSuffix(v, `\;`):
 			a.Value = v[:len(v)-1]
-			out = append(out, append(slices.Clip(args[start:i]), a))
+			out, at = append(out, append(slices.Clip(args[start:i]), a)), append(at, start)
 			start = i + 1
 		}
 	}
-	return append(out, args[start:])
+	return append(out, args[start:]), append(at, start)
 }
 
 // tmuxGlobal returns the index of the first word after tmux's own
@@ -234,8 +241,9 @@ func tmuxRisk(argv []string, i int) int {
 			return i + j // a format that runs a shell command
 		}
 	}
-	off := i + k
-	for _, seq := range tmuxSequence(ws[k:]) {
+	seqs, at := tmuxSequenceAt(ws[k:])
+	for n, seq := range seqs {
+		off := i + k + at[n] // the index in argv of the command's name
 		if len(seq) > 0 {
 			sub := tmuxCommand(tmux, seq[0].Value)
 			switch {
@@ -248,7 +256,6 @@ func tmuxRisk(argv []string, i int) int {
 				return off
 			}
 		}
-		off += len(seq) + 1
 	}
 	return -1
 }

@@ -30,8 +30,8 @@ func scriptRisk(argv []string) int {
 }
 
 // sedDangerous reports whether a sed script may run a program or read or
-// write a file (e, r, R, w, W, s///e, s///w) or does not parse the way
-// GNU sed parses it.
+// write a file (e, r, R, w, W, s///e, s///w) or is not read the way GNU
+// sed reads it.
 func sedDangerous(s string) bool {
 	eval, reads, writes, bad := sedScript(s)
 	return eval || bad || len(reads) > 0 || len(writes) > 0
@@ -46,9 +46,12 @@ func dashPrefix(name, opt string) bool {
 // sedRisk returns the index of the word of argv[i:] that holds (or
 // names, with -f) a sed script that may run a program or read or write a
 // file, or -1. The scripts are every -e/--expression value (and its
-// abbreviations), else the first operand.
+// abbreviations), read as one program as GNU sed joins them, else the
+// first operand; --posix (another reading) asks.
 func sedRisk(argv []string, i int) int {
-	script, sawE := -1, false
+	script := -1
+	var es []int    // the indexes of the words that hold the -e values
+	var vs []string // the values
 	for ; i < len(argv); i++ {
 		a := argv[i]
 		if a == "--" {
@@ -67,15 +70,12 @@ func sedRisk(argv []string, i int) int {
 			name, val, hasVal := strings.Cut(a, "=")
 			switch {
 			case dashPrefix(name, "--expression"):
-				sawE = true
 				var ok bool
 				if i, val, ok = optValue(argv, i, val, hasVal); !ok {
 					return -1 // sed fails: no script
 				}
-				if sedDangerous(val) {
-					return i
-				}
-			case dashPrefix(name, "--file"):
+				es, vs = append(es, i), append(vs, val)
+			case dashPrefix(name, "--file"), dashPrefix(name, "--posix"):
 				return i
 			case dashPrefix(name, "--line-length") && !hasVal:
 				i++
@@ -86,15 +86,12 @@ func sedRisk(argv []string, i int) int {
 		for k := 1; k < len(a); k++ {
 			switch a[k] {
 			case 'e':
-				sawE = true
 				var val string
 				var ok bool
 				if i, val, ok = optValue(argv, i, a[k+1:], k+1 < len(a)); !ok {
 					return -1
 				}
-				if sedDangerous(val) {
-					return i
-				}
+				es, vs = append(es, i), append(vs, val)
 				break cluster
 			case 'f':
 				return i
@@ -108,8 +105,16 @@ func sedRisk(argv []string, i int) int {
 			}
 		}
 	}
-	if !sawE && script >= 0 && sedDangerous(argv[script]) {
-		return script
+	if len(es) == 0 {
+		if script >= 0 && sedDangerous(argv[script]) {
+			return script
+		}
+		return -1
+	}
+	sp := newSedParser(vs)
+	sp.program()
+	if sp.eval || sp.bad || len(sp.reads) > 0 || len(sp.writes) > 0 {
+		return es[sedChunk(vs, sp.at)]
 	}
 	return -1
 }
@@ -190,11 +195,13 @@ func awkRisk(argv []string, i int) int {
 }
 
 // awkDangerous reports whether an awk program may run a program, read a
-// file or write one: system, getline, a pipe, an output redirection, ARGV
-// (which names the files awk reads) or a gawk @ directive (@load,
-// @include). A comparison with > asks too.
+// file or write one (see awkLex): system, a pipe, an output redirection
+// in print or printf, getline < FILE, ARGV or SYMTAB (which name the files
+// awk reads), a gawk @ (an indirect call, @load, @include), or a program
+// awk refuses.
 func awkDangerous(p string) bool {
-	return strings.ContainsAny(p, "|>@") || strings.Contains(p, "system") || strings.Contains(p, "getline") || strings.Contains(p, "ARGV")
+	a := awkLex(p)
+	return a.eval || a.reads || a.writes || a.bad
 }
 
 // optValue returns the value of the option in argv[i]: attached (has),

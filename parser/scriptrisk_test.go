@@ -66,7 +66,8 @@ func TestScriptRisk(t *testing.T) {
 		{"awk BEGIN{while((getline\x00l\x00<\x00\".env\")>0)\x00print\x00l}", true},
 		{"awk {print\x00>\x00\"out\"} a", true},
 		{"awk {print\x00|\x00\"sh\"} a", true},
-		{"awk $1>2 a", true}, // a comparison, but over-matching only asks
+		{"awk $1>2 a", false},           // a comparison (gawk -D: Op_greater), not a redirection
+		{"awk {print\x00$1>2} a", true}, // in print: writes the file 2
 		{"awk BEGIN{ARGV[1]=\".env\";ARGC=2}{print}", true},
 		{"awk -f prog.awk a", true},
 		{"awk --file=prog.awk a", true},

@@ -39,7 +39,8 @@ func TestScripts(t *testing.T) {
 		{`awk '{print $1/2 | "sh"}' a`, []string{"1:5 parser.eval"}, nil},
 		{`sed -e :a -e '$!N;s/\n//;ta' -e '0~3d;/x/!d;s#a#b#;s/\//x/3;1i\' -e 'text' a`, nil, nil},
 		{`sed -e 'head' a`, []string{"1:8 parser.eval"}, nil},
-		{`sed -n '1,80p;/start/,/end/p;$a' a`, nil, nil},
+		{`sed -n '1,80p;/start/,/end/p;$a end' a`, nil, nil},
+		{`sed -n '1,80p;$a' a`, []string{"1:8 parser.eval"}, nil}, // GNU sed: expected \ after a
 		{`sed -E 's/(a|b)/x/;/^$/d;y/abc/xyz/;s/a/b/I' a`, nil, nil},
 		{`sed 'k' a`, []string{"1:5 parser.eval"}, nil},
 		{`awk --assign x=1 'BEGIN{system("id")}' a`, []string{"1:18 parser.eval"}, []string{"awk: option x=1 m", "awk: arg id m", `awk: arg BEGIN{system("id")} m`, "awk: arg a "}},
@@ -47,6 +48,12 @@ func TestScripts(t *testing.T) {
 		{`sed -i.bak p a`, nil, []string{"sed: arg p m", "sed: arg a w", "sed: arg a.bak w"}},
 		{`sed -ni.ep 'e touch x' a`, []string{"1:12 parser.eval"}, nil},
 		{`sed -i p a`, nil, []string{"sed: arg p m", "sed: arg a w"}},
+		{`sed -n ':a;ta w .git/config' a`, nil, []string{"sed: arg .git/config w", "sed: arg :a;ta w .git/config m", "sed: arg a "}}, // the label is a
+		{`sed -n 's/[/]/x/w out' a`, nil, []string{"sed: arg out w", "sed: arg s/[/]/x/w out m", "sed: arg a "}},                     // [/] is the regex
+		{`sed -n '/[/]/e id' a`, []string{"1:8 parser.eval"}, nil},
+		{`sed -f lib.sed -e 'b there' a`, nil, nil},                          // the label may be in lib.sed: the guard asks
+		{`sed -e ':a' -e "$X" -e 'b a;s/x/y/' a`, nil, nil},                  // the dynamic script is the guard's
+		{`sed -e 'b there' -e 's/x/y/' a`, []string{"1:8 parser.eval"}, nil}, // GNU sed: can't find label
 	}
 	for _, tc := range tests {
 		t.Run(tc.src, func(t *testing.T) {
