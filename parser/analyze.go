@@ -178,6 +178,10 @@ func (s *state) addEnv(src string) {
 		// Judged as an exported assignment before the script is: code,
 		// a file a program reads or writes, harmless, or unknown.
 		s.stateVar(name)
+		if why := zshParamWhy(name); why != "" {
+			s.res.Findings = append(s.res.Findings, Finding{Rule: "env.code_injection", Var: name,
+				Message: "the request's environment adds " + name + ": " + why})
+		}
 		fs, refs := AssignFindings(name, val, false, Pos{}, s.opts)
 		for _, f := range fs {
 			f.Var, f.Message = name, "the request's environment adds "+name+": "+f.Message
@@ -701,6 +705,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
 			s.checkEnv(l.Name.Value, c.pos(l.Name.Pos()))
+			s.zshParam(l.Name.Value, c.pos(l.Name.Pos()))
 			for _, w := range l.Items {
 				s.scanWord(w, c)
 			}

@@ -80,10 +80,30 @@ func (s *state) judgeAssign(cmd *Command, as Assign, exported bool) {
 	if as.Name == "" {
 		return
 	}
-	if exported {
+	s.zshParam(as.Name, as.Pos)
+	switch {
+	case exported:
 		s.exportEnv(cmd, as.Name, as.Value, as.Pos)
-	} else {
+	case historyFile[as.Name]:
+		// The shell itself writes its history there: an interactive
+		// shell (zsh with share_history, as frameworks set it) after
+		// each command, any shell on history -w or fc -W.
+		s.exportEnv(cmd, as.Name, as.Value, as.Pos)
+	default:
 		s.checkEnv(as.Name, as.Pos)
+	}
+}
+
+// historyFile are the variables naming the file the shell reads and
+// writes its history from.
+var historyFile = map[string]bool{"HISTFILE": true}
+
+// zshParam reports an assignment to a parameter zsh gives a meaning
+// (path, functions, commands, …): the verdict holds whether bash or zsh
+// runs the line.
+func (s *state) zshParam(name string, p Pos) {
+	if why := zshParamWhy(name); why != "" {
+		s.find("env.code_injection", p, why)
 	}
 }
 
@@ -278,6 +298,9 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 // and variable names whose subscripts bash evaluates.
 func (s *state) builtin(cmd *Command, base string) {
 	argv := cmd.Argv
+	if z, ok := zshCommands[base]; ok && base == argv[0].Value {
+		s.find(z.rule, argv[0].Pos, z.why)
+	}
 	switch base {
 	case "eval", "source", ".", "alias", "trap", "enable", "fc", "coproc", "function":
 		s.find("parser.eval", argv[0].Pos, base+" runs text as shell code")
@@ -305,6 +328,7 @@ func (s *state) builtin(cmd *Command, base string) {
 			case n > 0:
 				name := a.Value[:n-1]
 				s.checkEnv(name, a.Pos)
+				s.zshParam(name, a.Pos)
 			case a.Dynamic:
 				s.find("parser.eval", a.Pos, base+" with a dynamic argument evaluates it as an assignment")
 			case strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'n'):
@@ -326,6 +350,14 @@ func (s *state) builtin(cmd *Command, base string) {
 		}
 	case "set":
 		s.setOptions(argv[1:])
+		if len(argv) > 2 && len(argv[1].Value) > 1 && (argv[1].Value[0] == '-' || argv[1].Value[0] == '+') &&
+			strings.IndexByte(argv[1].Value, 'A') > 0 {
+			s.assignedName(argv[2]) // zsh's set -A NAME assigns an array
+		}
+	case "setopt", "unsetopt":
+		s.zshOptions(argv[1:])
+	case "history":
+		s.historyRefs(cmd)
 	case "let":
 		for _, a := range argv[1:] {
 			if !isNumber(a.Value) {
@@ -389,6 +421,7 @@ func (s *state) assignedName(w Word) {
 	s.checkVarName(w)
 	name, _, _ := strings.Cut(w.Value, "[")
 	s.checkEnv(name, w.Pos)
+	s.zshParam(name, w.Pos)
 }
 
 // hasShortOpt reports whether an option word in args contains flag.
@@ -683,4 +716,66 @@ func (s *state) shellOption(sign byte, name string, p Pos) {
 	default:
 		s.sticky |= stickyGlob
 	}
+}
+
+// zshOptions notes the options zsh's setopt and unsetopt change: those
+// that change nothing the gate reads pass, those that change what a
+// word or glob names make later globs and zsh's option-dependent
+// readings (extendedglob) refused, and any other is refused.
+func (s *state) zshOptions(args []Word) {
+	for _, a := range args {
+		if a.Dynamic || strings.HasPrefix(a.Value, "-") || strings.HasPrefix(a.Value, "+") {
+			s.sticky |= stickyGlob
+			s.find("parser.not_portable", a.Pos, "setopt with an option the gate cannot read: it may change how zsh reads what follows")
+			continue
+		}
+		name := zshOptionName(a.Value)
+		switch {
+		case zshOptionsHarmless[name]:
+		case zshOptionsReading[name]:
+			s.sticky |= stickyGlob
+		default:
+			s.sticky |= stickyGlob
+			s.find("parser.not_portable", a.Pos, "zsh option "+a.Value+" changes how zsh reads or runs what follows (cd, command lookup, assignments): the gate does not follow it")
+		}
+	}
+}
+
+// historyRefs adds the file bash's history builtin reads or writes:
+// -r, -n (read), -w, -a (write) take the file named after the options,
+// else $HISTFILE.
+func (s *state) historyRefs(cmd *Command) {
+	args := cmd.Argv[1:]
+	read, write := false, false
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].Value
+		if args[i].Dynamic || len(v) < 2 || v[0] != '-' {
+			break
+		}
+		if v == "--" {
+			i++
+			break
+		}
+		read = read || strings.ContainsAny(v[1:], "rn")
+		write = write || strings.ContainsAny(v[1:], "wa")
+	}
+	if !read && !write || i < len(args) {
+		return // a file operand is checked as any operand is
+	}
+	w := Word{Value: "$HISTFILE", Pos: cmd.Argv[0].Pos, Dynamic: true}
+	if v, ok := s.varValue("HISTFILE"); ok {
+		w = Word{Value: v, Pos: cmd.Argv[0].Pos}
+	}
+	s.fileRef(cmd, w, RefEnv, write, false)
+}
+
+// varValue returns the value of a scalar variable the script assigned
+// statically (see staticAssign).
+func (s *state) varValue(name string) (string, bool) {
+	v, ok := s.vars[name]
+	if !ok || v.array || v.glob() || len(v.elems) != 1 {
+		return "", false
+	}
+	return v.elems[0].Value, true
 }

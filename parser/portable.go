@@ -110,9 +110,11 @@ func bracket(pat string, i int) (int, string) {
 
 // zshLit returns why an unquoted literal of a word reads differently
 // under zsh, or "": =cmd (a program's path), $~x $=x $^x $+x (expansion
-// flags), extendedglob's ^x and x#. start reports that v starts the
-// word, last that nothing follows it in the word.
-func zshLit(v string, start, last bool) string {
+// flags), and, when ext is set (the line may turn extendedglob on:
+// setopt, set -o, zsh -o), extendedglob's ^x and x#. zsh's defaults read
+// ^ and # as plain characters (a branch task#27 is a name). start reports
+// that v starts the word, last that nothing follows it in the word.
+func zshLit(v string, start, last, ext bool) string {
 	for i := 0; i < len(v); i++ {
 		switch v[i] {
 		case '\\':
@@ -126,14 +128,127 @@ func zshLit(v string, start, last bool) string {
 				return "zsh reads $" + v[i+1:i+2] + " as a parameter expansion flag (bash as a literal $)"
 			}
 		case '^':
-			if i == 0 && start || i > 0 && v[i-1] == '/' {
+			if ext && (i == 0 && start || i > 0 && v[i-1] == '/') {
 				return "with extendedglob, zsh reads ^ as a negated glob"
 			}
 		case '#':
-			if i > 0 || !start {
+			if ext && (i > 0 || !start) {
 				return "with extendedglob, zsh reads # as a glob repetition"
 			}
 		}
 	}
 	return ""
+}
+
+// zshOptionsHarmless are zsh options (as zsh spells them: lower case,
+// no underscores) that change nothing the gate reads: errors, tracing,
+// history and completion behaviour, job control, prompts.
+var zshOptionsHarmless = setOf("errexit errreturn pipefail nounset xtrace verbose noexec localoptions localtraps " +
+	"localpatterns printexitvalue warncreateglobal warnnestedvar checkjobs checkrunningjobs hup notify bgnice monitor " +
+	"beep listbeep histbeep extendedhistory histignoredups histignorealldups histignorespace histverify " +
+	"sharehistory incappendhistory incappendhistorytime appendhistory histexpiredupsfirst histreduceblanks " +
+	"histsavenodups histfindnodups histnostore histnofunctions histallowclobber histfcntllock histlexwords " +
+	"histsavebycopy hashlistall banghist longlistjobs autolist automenu autoparamkeys autoparamslash autoremoveslash " +
+	"completeinword completealiases alwaystoend alwayslastprompt menucomplete flowcontrol promptsubst promptbang " +
+	"promptpercent promptcr promptsp transientrprompt correct correctall interactivecomments clobber multios " +
+	"listambiguous listpacked listrowsfirst listtypes recexact globcomplete zle vi emacs singlelinezle " +
+	"combiningchars overstrike mailwarning ignoreeof")
+
+// zshOptionsReading are zsh options that change what a word, a glob or
+// a parameter expansion names: after one is set anywhere in the line,
+// globs are no longer expanded statically and zsh's option-dependent
+// readings (extendedglob's ^ # ~) are refused.
+var zshOptionsReading = setOf("extendedglob kshglob shglob globsubst globdots nullglob nomatch cshnullglob " +
+	"caseglob casematch casepaths numericglobsort globstarshort braceccl rcexpandparam magicequalsubst " +
+	"shwordsplit equals globassign markdirs bareglobqual glob badpattern ignorebraces ignoreclosebraces " +
+	"rematchpcre kshzerosubscript ksharrays shfileexpansion histsubstpattern multibyte octalzeroes cbases " +
+	"posixidentifiers posixstrings rcquotes cshjunkiequotes cshjunkieloops shnullcmd kshtypeset typesetsilent " +
+	"extglob globstar dotglob nocaseglob nocasematch failglob globskipdots")
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// zshOptionName returns a zsh option name as zsh compares it: case and
+// underscores ignored, and a leading "no" negating the option.
+func zshOptionName(name string) string {
+	n := strings.ToLower(strings.ReplaceAll(name, "_", ""))
+	if rest, ok := strings.CutPrefix(n, "no"); ok && !zshOptionsHarmless[n] && !zshOptionsReading[n] {
+		return rest
+	}
+	return n
+}
+
+// zshParams are the parameters zsh gives a meaning that bash does not:
+// assigned in any form (name=x, name=(…), name[k]=v, name+=…, typeset,
+// read -A, set -A, for name in …), they change what programs, functions,
+// aliases, options or directories later words name, or run code. Names
+// bash also reads (PATH, CDPATH, IFS, PS1, HOME, …) are judged by the
+// environment table already. From zshparam(1), PARAMETERS USED BY THE
+// SHELL, and zshmodules(1), THE ZSH/PARAMETER MODULE and others.
+var zshParams = map[string]string{
+	"path": "the command search path", "cdpath": "cd's search path", "fpath": "the function search path",
+	"FPATH": "the function search path", "module_path": "the module search path (loaded as code)",
+	"MODULE_PATH": "the module search path (loaded as code)", "manpath": "man's search path", "MANPATH": "man's search path",
+	"functions": "the shell functions (their bodies run as code)", "dis_functions": "the disabled shell functions",
+	"functions_source": "where functions are loaded from", "aliases": "the aliases (expanded as code)",
+	"galiases": "the global aliases", "saliases": "the suffix aliases (a file name runs a program)",
+	"dis_aliases": "the disabled aliases", "dis_galiases": "the disabled global aliases",
+	"dis_saliases": "the disabled suffix aliases", "commands": "the command hash table (a name runs another program)",
+	"builtins": "the builtins", "dis_builtins": "the disabled builtins", "reswords": "the reserved words",
+	"dis_reswords": "the disabled reserved words", "patchars": "the pattern characters",
+	"dis_patchars": "the disabled pattern characters", "options": "the shell options", "parameters": "the parameters",
+	"modules": "the loaded modules", "nameddirs": "the named directories (~name)", "userdirs": "the user directories (~user)",
+	"dirstack": "the directory stack (cd +N, ~N)", "histchars": "the history and comment characters",
+	"HISTCHARS": "the history and comment characters", "NULLCMD": "the program a redirection alone runs",
+	"READNULLCMD": "the program a redirection alone runs", "FCEDIT": "the editor fc runs", "ZDOTDIR": "where zsh reads its startup files (code)",
+	"STTY": "the stty command run before each program", "TMPPREFIX": "where zsh writes temporary files",
+	"mapfile": "files, read and written through the parameter (zsh/mapfile)", "ARGV0": "the argv[0] programs run with",
+	"chpwd_functions": "functions run on each cd", "precmd_functions": "functions run before each prompt",
+	"preexec_functions": "functions run before each command", "periodic_functions": "functions run periodically",
+	"zshaddhistory_functions": "functions run on each history line", "zshexit_functions": "functions run on exit",
+	"PROMPT": "the prompt (code under promptsubst)", "PROMPT2": "the prompt (code under promptsubst)",
+	"PROMPT3": "the prompt (code under promptsubst)", "PROMPT4": "the prompt (code under promptsubst)",
+	"RPROMPT": "the prompt (code under promptsubst)", "RPROMPT2": "the prompt (code under promptsubst)",
+	"RPS1": "the prompt (code under promptsubst)", "RPS2": "the prompt (code under promptsubst)",
+	"SPROMPT": "the prompt (code under promptsubst)", "zle_highlight": "the line editor",
+	"KEYBOARD_HACK": "how zsh reads quotes at the end of a line", "termcap": "the terminal capabilities",
+	"terminfo": "the terminal capabilities", "sysparams": "the shell's own parameters", "argv": "the positional parameters",
+}
+
+// zshParamWhy returns why assigning name changes what zsh runs, or "".
+func zshParamWhy(name string) string {
+	if why, ok := zshParams[name]; ok {
+		return "zsh reads " + name + " as " + why + ": assigning it changes what later commands run or name"
+	}
+	return ""
+}
+
+// zshCommands are command names zsh reads as something bash does not:
+// reserved words and precommand modifiers that run the rest of the line
+// (bash: a command not found), and builtins that load or run code.
+var zshCommands = map[string]struct{ rule, why string }{
+	"noglob":     {"parser.not_portable", "zsh runs the rest of the line as a command (precommand modifier noglob)"},
+	"nocorrect":  {"parser.not_portable", "zsh runs the rest of the line as a command (precommand modifier nocorrect)"},
+	"-":          {"parser.not_portable", "zsh runs the rest of the line as a command (precommand modifier -)"},
+	"repeat":     {"parser.not_portable", "zsh's repeat runs the rest of the line several times"},
+	"foreach":    {"parser.not_portable", "zsh's foreach loop"},
+	"emulate":    {"parser.eval", "emulate changes every option (and with -c runs text as shell code)"},
+	"zmodload":   {"parser.eval", "zmodload loads a module into zsh (code; zsh/net/tcp, zsh/mapfile, zsh/files, …)"},
+	"autoload":   {"parser.eval", "autoload loads shell functions from files (code)"},
+	"zcompile":   {"parser.eval", "zcompile writes compiled functions zsh loads in place of their source"},
+	"sched":      {"parser.eval", "sched runs a command later"},
+	"zpty":       {"parser.eval", "zpty runs a command in a pseudo-terminal"},
+	"zle":        {"parser.eval", "zle runs or defines line-editor widgets (code)"},
+	"bindkey":    {"parser.eval", "bindkey -s makes keys type text into the shell"},
+	"zstyle":     {"parser.eval", "zstyle -e stores code that completion runs"},
+	"r":          {"parser.eval", "zsh's r runs a command again from the history"},
+	"functions":  {"parser.eval", "zsh's functions builtin defines and changes shell functions"},
+	"ttyctl":     {"parser.not_portable", "zsh's ttyctl"},
+	"vared":      {"parser.eval", "vared edits a variable interactively"},
+	"zparseopts": {"parser.not_portable", "zparseopts assigns the arrays it is given (-A, -a)"},
 }

@@ -196,10 +196,11 @@ func appendQuoteMeta(dst, v []byte) []byte {
 // unquotedLit decodes an unquoted literal: backslash escapes, tilde
 // prefixes, glob characters.
 func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
-	if why := zshLit(v, wordStart, last); why != "" && s.quiet == 0 {
+	ext := s.sticky&stickyGlob != 0 // an option may turn zsh's extendedglob on
+	if why := zshLit(v, wordStart, last, ext); why != "" && s.quiet == 0 {
 		s.find("parser.not_portable", out.Pos, why)
 	}
-	if i := strings.IndexByte(v, '~'); i > 0 || i == 0 && !wordStart {
+	if i := strings.IndexByte(v, '~'); ext && (i > 0 || i == 0 && !wordStart) {
 		s.zshTilde = true
 	}
 	if wordStart && strings.HasPrefix(v, "~") {

@@ -552,6 +552,7 @@ func (s *state) envAssign(cmd *Command, a Word) Assign {
 	name := a.Value[:n-1]
 	as := Assign{Name: name, Pos: a.Pos, Value: Word{Value: a.Value[n:], Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}}
 	s.exportEnv(cmd, name, as.Value, a.Pos)
+	s.zshParam(name, a.Pos) // a zsh the command runs imports some (ZDOTDIR, FPATH)
 	return as
 }
 
