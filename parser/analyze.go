@@ -88,6 +88,9 @@ type Analyzer struct {
 	p *syntax.Parser
 	s state // scratch reused between calls
 	r strings.Reader
+	// cp parses with comments kept, to find the comments an interactive
+	// zsh reads as words (see interactiveZsh).
+	cp *syntax.Parser
 }
 
 var analyzerPool = sync.Pool{New: func() any { return new(Analyzer) }}
@@ -113,7 +116,6 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 	if opts.MaxCommands <= 0 {
 		opts.MaxCommands = DefaultMaxCommands
 	}
-	s := &a.s
 	defer func() {
 		// Fail closed: a bug here must refuse the command, not crash the
 		// caller nor let it through.
@@ -122,9 +124,19 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 				Message: fmt.Sprintf("%s: %v", internalError, r)}}}
 		}
 	}()
+	res = a.analyze(src, opts)
+	if res != nil && strings.IndexByte(src, '#') >= 0 && len(src) <= maxSource {
+		a.interactiveZsh(src, opts, res)
+	}
+	return res
+}
+
+// analyze walks src until the sticky flags it sets are preset.
+func (a *Analyzer) analyze(src string, opts Options) *Analysis {
+	s := &a.s
 	var preset sticky
 	for {
-		res = a.walk(src, opts, preset)
+		res := a.walk(src, opts, preset)
 		if s.sticky&^preset == 0 || res == nil {
 			return res
 		}

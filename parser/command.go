@@ -252,6 +252,14 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 	dyn := cwdState{dir: cwd.dir, dyn: true}
 	args := argv[1:]
 	for _, a := range args {
+		if len(a.Value) > 1 && (a.Value[0] == '+' || a.Value[0] == '-') && isDigits(a.Value[1:]) {
+			// zsh's cd/pushd +N and -N pick an entry of the directory
+			// stack (which auto_pushd fills on every cd); bash rejects
+			// -N, or reads +N as a directory name.
+			return dyn
+		}
+	}
+	for _, a := range args {
 		if a.Dynamic || a.Value == "--" || !strings.HasPrefix(a.Value, "-") {
 			break
 		}
@@ -512,6 +520,9 @@ func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) (stdin Word, 
 	}
 	rd.Target = targets[0]
 	t := rd.Target
+	if why := zshRedirect(r, c.src); why != "" {
+		s.find("parser.not_portable", rd.Pos, why)
+	}
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:

@@ -2,9 +2,11 @@ package parser
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // posixClasses are the character classes bash knows in [[:name:]].
@@ -251,4 +253,150 @@ var zshCommands = map[string]struct{ rule, why string }{
 	"ttyctl":     {"parser.not_portable", "zsh's ttyctl"},
 	"vared":      {"parser.eval", "vared edits a variable interactively"},
 	"zparseopts": {"parser.not_portable", "zparseopts assigns the arrays it is given (-A, -a)"},
+}
+
+// zshRedirect returns why zsh reads a redirection (parsed as bash
+// parses it, from src) differently, or "": >! >>! &>! (zsh: a clobbering
+// write to the next word; bash: a write to a file named !…), and x<1-5>y
+// or <-> (zsh: a numeric glob; bash: two redirections).
+func zshRedirect(r *syntax.Redirect, src string) string {
+	if r.Word == nil || len(r.Word.Parts) == 0 {
+		return ""
+	}
+	l, ok := r.Word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return ""
+	}
+	start, end := int(r.Word.Pos().Offset()), int(r.Word.End().Offset())
+	adjacent := int(r.OpPos.Offset())+len(r.Op.String()) == start
+	switch r.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrAll, syntax.AppAll:
+		if adjacent && strings.HasPrefix(l.Value, "!") {
+			return "zsh reads " + r.Op.String() + "! as a redirection to the word after it (bash: to a file named " + l.Value + ")"
+		}
+	case syntax.RdrIn:
+		if adjacent && len(r.Word.Parts) == 1 && end < len(src) && src[end] == '>' && numRange(l.Value) {
+			return "zsh reads <" + l.Value + "> as a numeric glob (bash as two redirections)"
+		}
+	}
+	return ""
+}
+
+// numRange reports N-M with optional numbers: the inside of zsh's <N-M>.
+func numRange(v string) bool {
+	a, b, ok := strings.Cut(v, "-")
+	return ok && (a == "" || isDigits(a)) && (b == "" || isDigits(b))
+}
+
+// maxDecomment bounds the rounds of interactiveZsh's rewriting (each
+// round may uncover a # that now starts a word).
+const maxDecomment = 8
+
+// interactiveZsh adds to res what an interactive zsh without the
+// interactivecomments option (zsh's default; a person's terminal, where
+// agents' commands are often typed) reads in src: a # that starts a word
+// is a character there, not a comment, so `ls # ; cat .env` runs cat.
+// src is analysed again with every comment's # escaped, and the findings
+// and commands of that reading that the bash reading lacks are added; a
+// command named #… is not (zsh finds no such program).
+func (a *Analyzer) interactiveZsh(src string, opts Options, res *Analysis) {
+	if a.cp == nil {
+		a.cp = syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+	}
+	alt := src
+	changed := false
+	for round := 0; ; round++ {
+		var hashes []int
+		f, err := a.cp.Parse(strings.NewReader(alt), "")
+		if err != nil {
+			zp := syntax.NewParser(syntax.Variant(syntax.LangZsh))
+			if _, zerr := zp.Parse(strings.NewReader(alt), ""); changed && zerr == nil {
+				res.Findings = append(res.Findings, Finding{Rule: "parser.not_portable", Pos: Pos{Line: 1, Col: 1},
+					Message: "an interactive zsh reads the comments as words, and the line it reads then does not parse: " + err.Error()})
+			}
+			return // zsh does not parse that line either: it runs nothing
+		}
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.Comment); ok {
+				hashes = append(hashes, int(c.Hash.Offset()))
+			}
+			return true
+		})
+		if len(hashes) == 0 {
+			break
+		}
+		if round == maxDecomment {
+			res.Findings = append(res.Findings, Finding{Rule: "parser.not_portable", Pos: Pos{Line: 1, Col: 1},
+				Message: "too many comments that an interactive zsh reads as words"})
+			return
+		}
+		var b strings.Builder
+		last := 0
+		for _, h := range hashes {
+			if h < last || h >= len(alt) || alt[h] != '#' {
+				continue
+			}
+			b.WriteString(alt[last:h])
+			b.WriteString(`\#`)
+			last = h + 1
+		}
+		b.WriteString(alt[last:])
+		alt, changed = b.String(), true
+	}
+	if !changed {
+		return
+	}
+	other := analyzerPool.Get().(*Analyzer)
+	defer analyzerPool.Put(other)
+	if other.p == nil {
+		other.p = syntax.NewParser(syntax.Variant(syntax.LangBash))
+	}
+	alt2 := other.analyze(alt, opts)
+	if alt2 == nil {
+		return
+	}
+	const prefix = "an interactive zsh reads the comments as words: "
+	for _, f := range alt2.Findings {
+		dup := false
+		for _, g := range res.Findings {
+			if g.Rule == f.Rule && strings.TrimPrefix(g.Message, prefix) == f.Message {
+				dup = true
+				break
+			}
+		}
+		if !dup && len(res.Findings) < maxFindings {
+			f.Message = prefix + f.Message
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	loops := 0
+	for _, c := range res.Commands {
+		loops = max(loops, c.Loop)
+	}
+	for _, c := range alt2.Commands {
+		if len(c.Args) > 0 && strings.HasPrefix(c.Args[0], "#") || hasCommand(res.Commands, c) {
+			continue
+		}
+		if c.Loop != 0 {
+			c.Loop += loops
+		}
+		c.Wrappers = append([]string{interactiveZshWrapper}, c.Wrappers...)
+		res.Commands = append(res.Commands, c)
+	}
+}
+
+// interactiveZshWrapper is the first of Command.Wrappers of a command
+// that only an interactive zsh reading comments as words runs.
+const interactiveZshWrapper = "interactive zsh"
+
+// hasCommand reports whether cmds holds a command with c's argv, cwd,
+// redirects and wrappers.
+func hasCommand(cmds []Command, c Command) bool {
+	for _, d := range cmds {
+		if slices.Equal(d.Args, c.Args) && d.Cwd == c.Cwd && d.CwdDynamic == c.CwdDynamic &&
+			slices.Equal(d.Wrappers, c.Wrappers) && len(d.Redirects) == len(c.Redirects) && len(d.Files) == len(c.Files) {
+			return true
+		}
+	}
+	return false
 }

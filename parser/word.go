@@ -125,6 +125,9 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 		case *syntax.ParamExp:
 			if s.quiet == 0 {
 				s.paramExp(p, c)
+				if p.Short && i+1 < len(parts) {
+					s.zshSuffix(p, parts[i+1], c)
+				}
 			}
 			// After brace expansion, $HOME{a,b} reads $HOMEa: the name
 			// runs on into the literal that follows.
@@ -509,3 +512,35 @@ func (s *state) paramExp(p *syntax.ParamExp, c *ctx) {
 		s.scanWord(p.Exp.Word, c)
 	}
 }
+
+// zshSuffix reports what zsh reads after an unbraced $name that bash
+// reads as a literal: a subscript $F[2,-1] or a modifier $F:h, $F:s/x/y/.
+// zsh names another word than bash, so a value the gate resolved is not
+// what zsh uses; a subscript zsh evaluates as arithmetic (a variable's
+// value runs as code there).
+func (s *state) zshSuffix(p *syntax.ParamExp, next syntax.WordPart, c *ctx) {
+	l, ok := next.(*syntax.Lit)
+	if !ok || l.Value == "" || p.Param == nil {
+		return
+	}
+	pos := c.pos(p.Pos())
+	switch v := l.Value; {
+	case v[0] == '[':
+		sub, _, _ := strings.Cut(v[1:], "]")
+		if strings.Trim(sub, "0123456789,-") != "" {
+			s.find("parser.arithmetic_variable", pos, "zsh reads $"+p.Param.Value+"["+sub+"] as a subscript, evaluated as arithmetic: a variable's value runs as code")
+			return
+		}
+		if _, known := s.resolve(p); known {
+			s.find("parser.not_portable", pos, "zsh reads $"+p.Param.Value+"["+sub+"] as a subscript of the value (bash as the value followed by ["+sub+"])")
+		}
+	case v[0] == ':' && len(v) > 1 && strings.IndexByte(zshModifiers, v[1]) >= 0:
+		if _, known := s.resolve(p); known {
+			s.find("parser.not_portable", pos, "zsh reads $"+p.Param.Value+v[:2]+" as a modifier of the value (bash as the value followed by "+v[:2]+")")
+		}
+	}
+}
+
+// zshModifiers are the letters zsh reads as a history-style modifier
+// after $name: (zshexpn(1), Modifiers), checked with zsh 5.9.
+const zshModifiers = "aAcefFghlPqQrstuwWx&"
