@@ -323,6 +323,7 @@ type ctx struct {
 	fr       frame    // maps src positions to top-level positions
 	wrappers []string // wrappers around commands found here
 	depth    int
+	zsh      bool // src is a script zsh runs (zsh -c STRING): see zshScript
 }
 
 // frame maps positions of a nested source (the STRING of bash -c STRING)
@@ -436,6 +437,9 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 	}
 	if c.depth == 0 {
 		s.stmts = len(f.Stmts)
+	}
+	if c.zsh {
+		s.zshScript(src, c)
 	}
 	if mayHaveLookalike(src) {
 		s.lookalikes(f, c)

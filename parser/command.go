@@ -181,6 +181,19 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		succ = s.unwrap(&cmd, base, *p.wrap, c, cwd, inShell)
 		return succ, succ
 	}
+	if inShell && len(cmd.Argv) == 1 && p == nil && zshAutoCd(name.Value) {
+		// zsh with auto_cd (oh-my-zsh sets it) changes to a directory
+		// given as a command; its aliases 1…9 run cd -N.
+		succ, fail = cwdState{dir: cwd.dir, dyn: true}, cwdState{dir: cwd.dir, dyn: true}
+	}
+	for _, w := range cmd.Argv {
+		if len(w.Value) > 2 && strings.Trim(w.Value, ".") == "" {
+			s.find("parser.not_portable", w.Pos, "zsh frameworks alias "+w.Value+" to a parent directory (oh-my-zsh: ... is ../..)")
+		}
+	}
+	if strings.HasPrefix(base, "git-remote-") {
+		s.find("parser.eval", name.Pos, base+" is a git remote helper: it runs or connects to what its URL names")
+	}
 	switch base {
 	case "cd", "pushd", "popd":
 		if inShell && name.Value == base {
@@ -188,9 +201,17 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		}
 	case "git":
 		sub, sp := s.git(&cmd)
+		if sub < len(cmd.Argv) && strings.HasPrefix(cmd.Argv[sub].Value, "remote-") {
+			// git remote-ext runs its URL as a command; remote-fd and the
+			// others talk the remote protocol on what they are given.
+			s.find("parser.eval", cmd.Argv[sub].Pos, "git "+cmd.Argv[sub].Value+" is a remote helper: it runs or connects to what its URL names")
+		}
 		s.add(cmd)
 		s.gitRuns(cmd.Argv[sub:], sp, c, cwd)
 		return
+	}
+	if base == "go" {
+		goIndirectFiles(&cmd, cmd.Argv[1:])
 	}
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
@@ -789,4 +810,21 @@ func (s *state) varValue(name string) (string, bool) {
 		return "", false
 	}
 	return v.elems[0].Value, true
+}
+
+// zshAutoCd reports a command name that zsh's auto_cd may take for a
+// directory to change to (a path that does not look like a program file:
+// ./secrets, src/, .., ~/x), or that zsh frameworks alias to cd (oh-my-zsh:
+// 1…9 run cd -1…-9). A bare name is not reported: the gate cannot tell a
+// program from a directory there.
+func zshAutoCd(v string) bool {
+	switch {
+	case v == "":
+		return false
+	case len(v) == 1 && v[0] >= '1' && v[0] <= '9', strings.Trim(v, ".") == "", strings.HasSuffix(v, "/"), v[0] == '~':
+		return true
+	case strings.Contains(v, "/"):
+		return !strings.Contains(path.Base(v), ".")
+	}
+	return false
 }

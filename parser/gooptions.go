@@ -38,3 +38,23 @@ func unknownGoOptions(cmd *Command, t *optTable, args []Word) {
 		}
 	}
 }
+
+// goIndirectFiles reports the files a go command reads because a file it
+// is given names them: -overlay FILE is a JSON map from source paths to
+// the files go compiles in their place (an ignored file there is read,
+// and printed in the compiler's errors). The gate cannot see inside it:
+// an unknown reference (args are the words after go).
+func goIndirectFiles(cmd *Command, args []Word) {
+	for _, a := range args {
+		v := a.Value
+		if a.Dynamic || v == "--" || len(v) < 2 || v[0] != '-' {
+			continue // the subcommand, packages, or a flag's value
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		if name == "overlay" {
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
+				Message: "go -overlay reads the files its JSON map names in place of the sources"})
+			return
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -399,4 +400,56 @@ func hasCommand(cmds []Command, c Command) bool {
 		}
 	}
 	return false
+}
+
+// zshScript parses src, a script zsh runs (zsh -c STRING), as zsh
+// parses it (mvdan.cc/sh's LangZsh) and refuses what only zsh reads
+// there: the walker judged src as bash reads it, which holds only where
+// both read the same. A script LangZsh cannot parse is refused too.
+func (s *state) zshScript(src string, c *ctx) {
+	zp := syntax.NewParser(syntax.Variant(syntax.LangZsh))
+	f, err := zp.Parse(strings.NewReader(src), "")
+	if err != nil {
+		p := Pos{Line: 1, Col: 1}
+		var pe syntax.ParseError
+		if errors.As(err, &pe) {
+			p = c.pos(pe.Pos)
+		}
+		s.find("parser.not_portable", p, "the gate cannot read this script as zsh does: "+err.Error())
+		return
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		why := ""
+		var at syntax.Pos
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			at = n.Pos()
+			switch {
+			case n.Flags != nil:
+				why = "zsh's parameter expansion flags ${(…)x}"
+			case n.IsSet, n.Split != 0, n.GlobSubst != 0, n.RcExpand != 0:
+				why = "zsh's ${+x} ${=x} ${~x} ${^x}"
+			case n.NestedParam != nil:
+				why = "zsh's nested parameter expansion"
+			case len(n.Modifiers) > 0:
+				why = "zsh's modifiers ${x:h}"
+			case n.Short && (n.Index != nil || n.Length):
+				why = "zsh's unbraced subscript or length $x[…] $#x"
+			}
+		case *syntax.FuncDecl:
+			if n.Name == nil || len(n.Names) > 0 {
+				at, why = n.Pos(), "zsh's anonymous or multiple-name function"
+			}
+		case *syntax.Stmt:
+			if n.Disown {
+				at, why = n.Pos(), "zsh's &| or &!"
+			}
+		case *syntax.FlagsArithm:
+			at, why = n.Pos(), "zsh's subscript flags"
+		}
+		if why != "" {
+			s.find("parser.not_portable", c.pos(at), why+" reads differently from bash: the gate does not follow it")
+		}
+		return true
+	})
 }

@@ -110,6 +110,7 @@ type program struct {
 // progs indexes programs by pointer, with each entry's options parsed and
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
+	mergeReaderWriters(programs) // programs_zsh_readers.go
 	m := make(map[string]*program, len(programs)+2)
 	for name := range programs {
 		p := programs[name]

@@ -311,6 +311,7 @@ func (s *state) shellString(w Word, name string, c *ctx, cwd cwdState) {
 	nc := innerCtx(c, name)
 	nc.src = w.Value
 	nc.fr = s.frameFor(w)
+	nc.zsh = strings.HasPrefix(name, "zsh ")
 	defer s.onlyExported()() // a new shell sees only exported variables
 	s.script(w.Value, nc, cwd, w.Pos)
 }
