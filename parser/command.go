@@ -337,6 +337,14 @@ func (s *state) builtin(cmd *Command, base string) {
 		if hasShortOpt(argv[1:], 'p') {
 			s.find("parser.eval", argv[0].Pos, "hash -p maps a command name to another program")
 		}
+		for _, a := range argv[1:] {
+			if strings.IndexByte(a.Value, '=') > 0 || a.Dynamic {
+				// zsh: hash NAME=PATH maps a command, hash -d NAME=DIR
+				// names a directory (~NAME).
+				s.find("parser.eval", a.Pos, "zsh's hash NAME=PATH maps a command name (or with -d, ~NAME) to another path")
+				break
+			}
+		}
 	case "bind":
 		if hasShortOpt(argv[1:], 'x') {
 			s.find("parser.eval", argv[0].Pos, "bind -x installs a shell command callback")
@@ -350,7 +358,7 @@ func (s *state) builtin(cmd *Command, base string) {
 			s.find("parser.eval", argv[0].Pos, base+" -C installs a callback")
 		}
 		s.varOperands(argv[1:], "dnOsuC", true)
-	case "declare", "typeset", "local", "export", "readonly", "nameref":
+	case "declare", "typeset", "local", "export", "readonly", "nameref", "integer", "float", "private":
 		for _, a := range argv[1:] {
 			n := assignPrefix(a.Value)
 			switch {
@@ -393,12 +401,16 @@ func (s *state) builtin(cmd *Command, base string) {
 				s.find("parser.arithmetic_variable", a.Pos, "let evaluates arithmetic: a variable's value runs as code")
 			}
 		}
-	case "printf":
+	case "printf", "print":
+		// printf -v NAME, and zsh's print -v NAME.
 		for i := 1; i+1 < len(argv); i++ {
 			if argv[i].Value == "-v" {
 				s.assignedName(argv[i+1])
 			}
 		}
+	case "getln":
+		// zsh's getln NAME… assigns lines of the buffer stack.
+		s.varOperands(argv[1:], "", true)
 	case "read":
 		s.varOperands(argv[1:], "adinNptu", true)
 	case "unset":

@@ -36,6 +36,12 @@ var zshTests = []struct {
 	{`ZDOTDIR=. zsh -c true`, "env.code_injection"},
 	{`bash -c 'chpwd_functions=(x)'`, "env.code_injection"},
 	{`NULLCMD=./x`, "env.code_injection"},
+	{`hash ls=/tmp/x; ls`, "parser.eval"},
+	{`print -v path ./bin`, "env.code_injection"},
+	{`getln path`, "env.code_injection"},
+	{`integer ZDOTDIR=1`, "env.code_injection"},
+	{`hash -d s=/p/secrets`, "parser.eval"},
+	{`hash; hash ls`, ""},
 	{`files=(a b c); ls`, ""},
 	{`pathname=x; paths=(a)`, ""},
 	// Redirections bash reads as a file named !…, numeric globs.
