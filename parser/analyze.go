@@ -304,6 +304,9 @@ type state struct {
 	// zshTilde: the word being decoded has an unquoted ~ after its start
 	// (zsh's extendedglob exclusion x~y when the word is a glob).
 	zshTilde bool
+	// zshTTY: the script about to be walked is read by an interactive
+	// zsh (zsh -i with a heredoc): see ctx.zshTTY.
+	zshTTY bool
 	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
 	noAssignTilde int
 	stmts         int  // statements seen at top level
@@ -324,6 +327,7 @@ type ctx struct {
 	wrappers []string // wrappers around commands found here
 	depth    int
 	zsh      bool // src is a script zsh runs (zsh -c STRING): see zshScript
+	zshTTY   bool // … an interactive zsh, reading it as a terminal's lines
 }
 
 // frame maps positions of a nested source (the STRING of bash -c STRING)

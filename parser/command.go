@@ -759,6 +759,12 @@ func (s *state) shellOption(sign byte, name string, p Pos) {
 		}
 	default:
 		s.sticky |= stickyGlob
+		if n := zshOptionName(name); len(name) > 1 && !bashSetOptions[name] && !zshOptionsHarmless[n] && !zshOptionsReading[n] {
+			// zsh's set -o and zsh -o take its own options: cdablevars,
+			// autocd, pushdminus, posixcd … change what cd or a command
+			// name means.
+			s.find("parser.not_portable", p, "option "+name+" changes how zsh reads or runs what follows (cd, command lookup, assignments): the gate does not follow it")
+		}
 	}
 }
 

@@ -155,7 +155,9 @@ var zshOptionsHarmless = setOf("errexit errreturn pipefail nounset xtrace verbos
 	"completeinword completealiases alwaystoend alwayslastprompt menucomplete flowcontrol promptsubst promptbang " +
 	"promptpercent promptcr promptsp transientrprompt correct correctall interactivecomments clobber multios " +
 	"listambiguous listpacked listrowsfirst listtypes recexact globcomplete zle vi emacs singlelinezle " +
-	"combiningchars overstrike mailwarning ignoreeof")
+	"combiningchars overstrike mailwarning ignoreeof " +
+	// bash's shopt names (bash -O NAME) that change nothing the gate reads.
+	"lastpipe checkwinsize histappend cmdhist lithist inheriterrexit huponexit progcomp promptvars checkhash")
 
 // zshOptionsReading are zsh options that change what a word, a glob or
 // a parameter expansion names: after one is set anywhere in the line,
@@ -167,6 +169,11 @@ var zshOptionsReading = setOf("extendedglob kshglob shglob globsubst globdots nu
 	"rematchpcre kshzerosubscript ksharrays shfileexpansion histsubstpattern multibyte octalzeroes cbases " +
 	"posixidentifiers posixstrings rcquotes cshjunkiequotes cshjunkieloops shnullcmd kshtypeset typesetsilent " +
 	"extglob globstar dotglob nocaseglob nocasematch failglob globskipdots")
+
+// bashSetOptions are the names bash's set -o takes.
+var bashSetOptions = setOf("allexport braceexpand emacs errexit errtrace functrace hashall histexpand history " +
+	"ignoreeof interactive-comments keyword monitor noclobber noexec noglob nolog notify nounset onecmd physical " +
+	"pipefail posix privileged verbose vi xtrace")
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}
@@ -407,7 +414,7 @@ func hasCommand(cmds []Command, c Command) bool {
 // there: the walker judged src as bash reads it, which holds only where
 // both read the same. A script LangZsh cannot parse is refused too.
 func (s *state) zshScript(src string, c *ctx) {
-	zp := syntax.NewParser(syntax.Variant(syntax.LangZsh))
+	zp := syntax.NewParser(syntax.Variant(syntax.LangZsh), syntax.KeepComments(c.zshTTY))
 	f, err := zp.Parse(strings.NewReader(src), "")
 	if err != nil {
 		p := Pos{Line: 1, Col: 1}
@@ -446,6 +453,9 @@ func (s *state) zshScript(src string, c *ctx) {
 			}
 		case *syntax.FlagsArithm:
 			at, why = n.Pos(), "zsh's subscript flags"
+		}
+		if c, ok := n.(*syntax.Comment); ok {
+			at, why = c.Pos(), "a # comment (an interactive zsh reads it as words)"
 		}
 		if why != "" {
 			s.find("parser.not_portable", c.pos(at), why+" reads differently from bash: the gate does not follow it")

@@ -503,6 +503,7 @@ func (s *state) paramExp(p *syntax.ParamExp, c *ctx) {
 	if p.Exp != nil {
 		if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil {
 			s.checkEnv(p.Param.Value, pos) // ${PATH:=…} assigns
+			s.zshParam(p.Param.Value, pos)
 		}
 		if p.Exp.Op == syntax.OtherParamOps {
 			if op := p.Exp.Word.Lit(); op == "P" || op == "" {
