@@ -425,6 +425,7 @@ func (s *state) zshScript(src string, c *ctx) {
 		s.find("parser.not_portable", p, "the gate cannot read this script as zsh does: "+err.Error())
 		return
 	}
+	cc := *c // a copy for the closure: c itself stays on its caller's stack
 	syntax.Walk(f, func(n syntax.Node) bool {
 		why := ""
 		var at syntax.Pos
@@ -458,7 +459,7 @@ func (s *state) zshScript(src string, c *ctx) {
 			at, why = c.Pos(), "a # comment (an interactive zsh reads it as words)"
 		}
 		if why != "" {
-			s.find("parser.not_portable", c.pos(at), why+" reads differently from bash: the gate does not follow it")
+			s.find("parser.not_portable", cc.pos(at), why+" reads differently from bash: the gate does not follow it")
 		}
 		return true
 	})
