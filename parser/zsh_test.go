@@ -219,6 +219,12 @@ func TestReaders(t *testing.T) {
 			t.Errorf("Analyze(%q): no unknown reference for the overlay's files", src)
 		}
 	}
+	for _, src := range []string{`md5sum -c sums`, `sha256sum --check sums`, `sha1sum -bc sums`, `b2sum --ch sums`} {
+		a := Analyze(src, Options{Cwd: "/p", Env: testEnv})
+		if len(a.Commands) == 0 || len(a.Commands[0].OptionHits) == 0 {
+			t.Errorf("Analyze(%q): no option hit for the files the list names", src)
+		}
+	}
 	for _, src := range []string{`history`, `history -c`, `history 10`, `go build ./...`} {
 		a := Analyze(src, Options{Cwd: "/p", Env: testEnv})
 		for _, c := range a.Commands {
