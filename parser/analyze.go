@@ -125,7 +125,7 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 		}
 	}()
 	res = a.analyze(src, opts)
-	if res != nil && strings.IndexByte(src, '#') >= 0 && len(src) <= maxSource {
+	if res != nil && strings.IndexByte(src, '#') >= 0 && len(src) <= maxSource && nestedAt(src) < 0 {
 		a.interactiveZsh(src, opts, res)
 	}
 	return res
