@@ -211,7 +211,7 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		return
 	}
 	if base == "go" {
-		goIndirectFiles(&cmd, cmd.Argv[1:])
+		s.goIndirectFiles(&cmd, cmd.Argv[1:])
 	}
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])

@@ -200,6 +200,9 @@ func TestReaders(t *testing.T) {
 		{`HISTFILE=hist`, "hist", true, false},
 		{`history -a`, "$HISTFILE", true, true},
 		{`read HISTFILE; history -n`, "$HISTFILE", false, true},
+		{`go test -test.cpuprofile=.git/hooks/pre-commit .`, ".git/hooks/pre-commit", true, false},
+		{`go test . -args -test.coverprofile .git/config`, ".git/config", true, false},
+		{`go test -test.outputdir=.git/hooks -test.memprofile=pre-push .`, ".git/hooks", true, false},
 	}
 	for _, tc := range tests {
 		a := Analyze(tc.src, Options{Cwd: "/p", Env: testEnv})
