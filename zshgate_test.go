@@ -123,6 +123,10 @@ func runShell(t *testing.T, shell, cmd, root string) string {
 	run.Env = []string{"PATH=" + filepath.Join(strings.TrimSpace(string(goroot)), "bin") + ":/usr/local/bin:/usr/bin:/bin",
 		"HOME=" + filepath.Dir(root), "PWD=" + root, "LANG=C", "GIT_CONFIG_NOSYSTEM=1", "TERM=dumb",
 		"GOCACHE=" + strings.TrimSpace(string(gocache)), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOTOOLCHAIN=local"}
+	if strings.HasPrefix(shell, "omz") {
+		// lib/history.zsh: an interactive zsh saves its history.
+		run.Env = append(run.Env, "HISTSIZE=50000", "SAVEHIST=10000")
+	}
 	var out bytes.Buffer
 	run.Stdout, run.Stderr = &out, &out
 	run.Run() // the exit status does not matter: the damage does
@@ -186,6 +190,8 @@ ls`},
 		{"history", "bash", `HISTFILE=.env; set -o history; history -r; history`},
 		{"history", "bash", `HISTFILE=.git/hooks/pre-commit; set -o history; history -s pwned; history -w`},
 		{"history", "bash", `read HISTFILE <<< .env; set -o history; history -r; history`},
+		{"history", "omz-tty", `HISTFILE=.git/hooks/pre-commit; ls`},
+		{"history", "omz-tty", `read HISTFILE <<< .git/hooks/pre-push`},
 		{"remote", "bash", `printf 'connect git-upload-pack\n' | git remote-ext origin 'sh -c cat% .env'`},
 		{"remote", "bash", `printf 'connect git-upload-pack\n' | git -C . remote-ext origin 'sh -c cat% .env'`},
 		{"xxd", "bash", `xxd -r evil.hex .git/hooks/pre-commit`},

@@ -726,6 +726,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		case *syntax.WordIter:
 			s.checkEnv(l.Name.Value, c.pos(l.Name.Pos()))
 			s.zshParam(l.Name.Value, c.pos(l.Name.Pos()))
+			s.historyVar(l.Name.Value, c.pos(l.Name.Pos()))
 			for _, w := range l.Items {
 				s.scanWord(w, c)
 			}

@@ -107,6 +107,15 @@ func (s *state) zshParam(name string, p Pos) {
 	}
 }
 
+// historyVar reports a variable naming the history file assigned a
+// value the analysis does not see (read, for, printf -v, getln): an
+// interactive shell writes its history there.
+func (s *state) historyVar(name string, p Pos) {
+	if historyFile[name] {
+		s.find("env.unknown", p, name+" names the file the shell writes its history to, and its value is not known here")
+	}
+}
+
 // declClause walks export/declare/local/readonly/typeset/nameref.
 func (s *state) declClause(d *syntax.DeclClause, cwd cwdState, c *ctx) (succ, fail cwdState) {
 	s.cwd = cwd
@@ -463,6 +472,7 @@ func (s *state) assignedName(w Word) {
 	name, _, _ := strings.Cut(w.Value, "[")
 	s.checkEnv(name, w.Pos)
 	s.zshParam(name, w.Pos)
+	s.historyVar(name, w.Pos)
 }
 
 // hasShortOpt reports whether an option word in args contains flag.

@@ -112,6 +112,9 @@ var zshTests = []struct {
 	{`git -C . remote-fd x`, "parser.eval"},
 	{`/usr/lib/git-core/git-remote-ext a b`, "parser.eval"},
 	{`git remote -v`, ""},
+	{`read HISTFILE <<< .git/config`, "env.unknown"},
+	{`for HISTFILE in x; do :; done`, "env.unknown"},
+	{`printf -v HISTFILE %s x`, "env.unknown"},
 }
 
 func TestZshReadings(t *testing.T) {
