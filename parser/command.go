@@ -375,6 +375,9 @@ func (s *state) builtin(cmd *Command, base string) {
 				name := a.Value[:n-1]
 				s.checkEnv(name, a.Pos)
 				s.zshParam(name, a.Pos)
+				if (base == "integer" || base == "float") && !isNumber(a.Value[n:]) {
+					s.find("parser.arithmetic_variable", a.Pos, "zsh's "+base+" evaluates the value as arithmetic: a variable's value runs as code")
+				}
 			case a.Dynamic:
 				s.find("parser.eval", a.Pos, base+" with a dynamic argument evaluates it as an assignment")
 			case strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'n'):

@@ -40,6 +40,8 @@ var zshTests = []struct {
 	{`print -v path ./bin`, "env.code_injection"},
 	{`getln path`, "env.code_injection"},
 	{`integer ZDOTDIR=1`, "env.code_injection"},
+	{`integer n=x`, "parser.arithmetic_variable"},
+	{`integer n=3; float f=2`, ""},
 	{`hash -d s=/p/secrets`, "parser.eval"},
 	{`hash; hash ls`, ""},
 	{`files=(a b c); ls`, ""},
