@@ -528,7 +528,7 @@ func (s *state) zshSuffix(p *syntax.ParamExp, next syntax.WordPart, c *ctx) {
 	switch v := l.Value; {
 	case v[0] == '[':
 		sub, _, _ := strings.Cut(v[1:], "]")
-		if strings.Trim(sub, "0123456789,-") != "" {
+		if strings.Trim(sub, "0123456789,-@*") != "" {
 			s.find("parser.arithmetic_variable", pos, "zsh reads $"+p.Param.Value+"["+sub+"] as a subscript, evaluated as arithmetic: a variable's value runs as code")
 			return
 		}
