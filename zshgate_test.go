@@ -176,6 +176,7 @@ ls`},
 		{"subscript", "zsh", `F=.env.bak; cat "$F:r"`},
 		{"subscript", "zsh", `F=.envX; cat $F:s/X//`},
 		{"subscript", "omz", `F=x.env; cat $F[2,-1]`},
+		{"prompt", "omz", `print -P '$(cat .env)'`},
 		// The directory stack.
 		{"dirstack", "omz", `cd secrets && cd ../public && cd +1 && cat db.txt`},
 		{"dirstack", "zsh", `pushd secrets && pushd ../public && cd +1 && cat db.txt`},

@@ -420,6 +420,9 @@ func (s *state) builtin(cmd *Command, base string) {
 				s.assignedName(argv[i+1])
 			}
 		}
+		if base == "print" && hasShortOpt(argv[1:], 'P') {
+			s.find("parser.eval", argv[0].Pos, "zsh's print -P expands its arguments as a prompt: with prompt_subst (oh-my-zsh sets it) $(…) runs")
+		}
 	case "getln":
 		// zsh's getln NAME… assigns lines of the buffer stack.
 		s.varOperands(argv[1:], "", true)

@@ -76,6 +76,9 @@ var zshTests = []struct {
 	{`emulate sh -c 'cat .env'`, "parser.eval"},
 	{`autoload -Uz ./x`, "parser.eval"},
 	{`sched +1 ls`, "parser.eval"},
+	{`print -P '$(cat .env)'`, "parser.eval"},
+	{`print -rP x`, "parser.eval"},
+	{`print -r -- x`, ""},
 	// zsh -c scripts, read as zsh reads them too.
 	{`zsh -c 'echo $F[2]'`, "parser.not_portable"},
 	{`zsh -c 'echo ${(f)x}'`, "parser.syntax"},
