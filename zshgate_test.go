@@ -199,6 +199,14 @@ ls`},
 		{"xxd", "bash", `xxd main.go .git/config`},
 		{"go", "bash", `go build -overlay o.json .`},
 	}
+	// Every row zsh runs with its defaults also runs with oh-my-zsh's
+	// options: the damage (and the refusal) hold under both.
+	for _, tc := range tests {
+		if tc.shell == "zsh" {
+			tc.shell = "omz"
+			tests = append(tests, tc)
+		}
+	}
 	for _, tc := range tests {
 		t.Run(tc.class+"/"+tc.shell+"/"+tc.cmd, func(t *testing.T) {
 			t.Parallel()
