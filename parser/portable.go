@@ -228,6 +228,8 @@ var zshParams = map[string]string{
 	"SPROMPT": "the prompt (code under promptsubst)", "zle_highlight": "the line editor",
 	"KEYBOARD_HACK": "how zsh reads quotes at the end of a line", "termcap": "the terminal capabilities",
 	"terminfo": "the terminal capabilities", "sysparams": "the shell's own parameters", "argv": "the positional parameters",
+	"mailpath": "the mail files an interactive shell checks (their messages are expanded, $(…) included)",
+	"MAILPATH": "the mail files an interactive shell checks (their messages are expanded, $(…) included)",
 }
 
 // zshParamWhy returns why assigning name changes what zsh runs, or "".

@@ -36,6 +36,7 @@ var zshTests = []struct {
 	{`ZDOTDIR=. zsh -c true`, "env.code_injection"},
 	{`bash -c 'chpwd_functions=(x)'`, "env.code_injection"},
 	{`NULLCMD=./x`, "env.code_injection"},
+	{`MAILPATH='x?$(id)'`, "env.code_injection"},
 	{`hash ls=/tmp/x; ls`, "parser.eval"},
 	{`print -v path ./bin`, "env.code_injection"},
 	{`getln path`, "env.code_injection"},
