@@ -88,6 +88,9 @@ type Analyzer struct {
 	p *syntax.Parser
 	s state // scratch reused between calls
 	r strings.Reader
+	// cp parses with comments kept, to find the comments an interactive
+	// zsh reads as words (see interactiveZsh).
+	cp *syntax.Parser
 }
 
 var analyzerPool = sync.Pool{New: func() any { return new(Analyzer) }}
@@ -113,7 +116,6 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 	if opts.MaxCommands <= 0 {
 		opts.MaxCommands = DefaultMaxCommands
 	}
-	s := &a.s
 	defer func() {
 		// Fail closed: a bug here must refuse the command, not crash the
 		// caller nor let it through.
@@ -122,9 +124,19 @@ func (a *Analyzer) Analyze(src string, opts Options) (res *Analysis) {
 				Message: fmt.Sprintf("%s: %v", internalError, r)}}}
 		}
 	}()
+	res = a.analyze(src, opts)
+	if res != nil && strings.IndexByte(src, '#') >= 0 && len(src) <= maxSource && nestedAt(src) < 0 {
+		a.interactiveZsh(src, opts, res)
+	}
+	return res
+}
+
+// analyze walks src until the sticky flags it sets are preset.
+func (a *Analyzer) analyze(src string, opts Options) *Analysis {
+	s := &a.s
 	var preset sticky
 	for {
-		res = a.walk(src, opts, preset)
+		res := a.walk(src, opts, preset)
 		if s.sticky&^preset == 0 || res == nil {
 			return res
 		}
@@ -178,6 +190,10 @@ func (s *state) addEnv(src string) {
 		// Judged as an exported assignment before the script is: code,
 		// a file a program reads or writes, harmless, or unknown.
 		s.stateVar(name)
+		if why := zshParamWhy(name); why != "" {
+			s.res.Findings = append(s.res.Findings, Finding{Rule: "env.code_injection", Var: name,
+				Message: "the request's environment adds " + name + ": " + why})
+		}
 		fs, refs := AssignFindings(name, val, false, Pos{}, s.opts)
 		for _, f := range fs {
 			f.Var, f.Message = name, "the request's environment adds "+name+": "+f.Message
@@ -288,6 +304,9 @@ type state struct {
 	// zshTilde: the word being decoded has an unquoted ~ after its start
 	// (zsh's extendedglob exclusion x~y when the word is a glob).
 	zshTilde bool
+	// zshTTY: the script about to be walked is read by an interactive
+	// zsh (zsh -i with a heredoc): see ctx.zshTTY.
+	zshTTY bool
 	// noAssignTilde > 0: no ~ expansion after = and : (brace results)
 	noAssignTilde int
 	stmts         int  // statements seen at top level
@@ -307,6 +326,8 @@ type ctx struct {
 	fr       frame    // maps src positions to top-level positions
 	wrappers []string // wrappers around commands found here
 	depth    int
+	zsh      bool // src is a script zsh runs (zsh -c STRING): see zshScript
+	zshTTY   bool // … an interactive zsh, reading it as a terminal's lines
 }
 
 // frame maps positions of a nested source (the STRING of bash -c STRING)
@@ -420,6 +441,9 @@ func (s *state) script(src string, c *ctx, cwd cwdState, anchor Pos) {
 	}
 	if c.depth == 0 {
 		s.stmts = len(f.Stmts)
+	}
+	if c.zsh {
+		s.zshScript(src, c)
 	}
 	if mayHaveLookalike(src) {
 		s.lookalikes(f, c)
@@ -701,6 +725,8 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		switch l := x.Loop.(type) {
 		case *syntax.WordIter:
 			s.checkEnv(l.Name.Value, c.pos(l.Name.Pos()))
+			s.zshParam(l.Name.Value, c.pos(l.Name.Pos()))
+			s.historyVar(l.Name.Value, c.pos(l.Name.Pos()))
 			for _, w := range l.Items {
 				s.scanWord(w, c)
 			}

@@ -162,6 +162,9 @@ func TestArgvDifferential(t *testing.T) {
 			}
 			var got [][]string
 			for _, c := range a.Commands {
+				if len(c.Wrappers) > 0 && c.Wrappers[0] == interactiveZshWrapper {
+					continue // zsh's reading of a comment as words, not bash's
+				}
 				for _, w := range c.Argv {
 					if w.Dynamic {
 						t.Errorf("Analyze(%q): word %q marked dynamic", src, w.Value)

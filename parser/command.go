@@ -82,10 +82,39 @@ func (s *state) judgeAssign(cmd *Command, as Assign, exported bool) {
 	if as.Name == "" {
 		return
 	}
-	if exported {
+	s.zshParam(as.Name, as.Pos)
+	switch {
+	case exported:
 		s.exportEnv(cmd, as.Name, as.Value, as.Pos)
-	} else {
+	case historyFile[as.Name]:
+		// The shell itself writes its history there: an interactive
+		// shell (zsh with share_history, as frameworks set it) after
+		// each command, any shell on history -w or fc -W.
+		s.exportEnv(cmd, as.Name, as.Value, as.Pos)
+	default:
 		s.checkEnv(as.Name, as.Pos)
+	}
+}
+
+// historyFile are the variables naming the file the shell reads and
+// writes its history from.
+var historyFile = map[string]bool{"HISTFILE": true}
+
+// zshParam reports an assignment to a parameter zsh gives a meaning
+// (path, functions, commands, …): the verdict holds whether bash or zsh
+// runs the line.
+func (s *state) zshParam(name string, p Pos) {
+	if why := zshParamWhy(name); why != "" {
+		s.find("env.code_injection", p, why)
+	}
+}
+
+// historyVar reports a variable naming the history file assigned a
+// value the analysis does not see (read, for, printf -v, getln): an
+// interactive shell writes its history there.
+func (s *state) historyVar(name string, p Pos) {
+	if historyFile[name] {
+		s.find("env.unknown", p, name+" names the file the shell writes its history to, and its value is not known here")
 	}
 }
 
@@ -163,6 +192,19 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		succ = s.unwrap(&cmd, base, *p.wrap, c, cwd, inShell)
 		return succ, succ
 	}
+	if inShell && len(cmd.Argv) == 1 && p == nil && zshAutoCd(name.Value) {
+		// zsh with auto_cd (oh-my-zsh sets it) changes to a directory
+		// given as a command; its aliases 1…9 run cd -N.
+		succ, fail = cwdState{dir: cwd.dir, dyn: true}, cwdState{dir: cwd.dir, dyn: true}
+	}
+	for _, w := range cmd.Argv {
+		if len(w.Value) > 2 && strings.Trim(w.Value, ".") == "" {
+			s.find("parser.not_portable", w.Pos, "zsh frameworks alias "+w.Value+" to a parent directory (oh-my-zsh: ... is ../..)")
+		}
+	}
+	if strings.HasPrefix(base, "git-remote-") {
+		s.find("parser.eval", name.Pos, base+" is a git remote helper: it runs or connects to what its URL names")
+	}
 	switch base {
 	case "cd", "pushd", "popd":
 		if inShell && name.Value == base {
@@ -170,9 +212,17 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		}
 	case "git":
 		sub, sp := s.git(&cmd)
+		if sub < len(cmd.Argv) && strings.HasPrefix(cmd.Argv[sub].Value, "remote-") {
+			// git remote-ext runs its URL as a command; remote-fd and the
+			// others talk the remote protocol on what they are given.
+			s.find("parser.eval", cmd.Argv[sub].Pos, "git "+cmd.Argv[sub].Value+" is a remote helper: it runs or connects to what its URL names")
+		}
 		s.add(cmd)
 		s.gitRuns(cmd.Argv[sub:], sp, c, cwd)
 		return
+	}
+	if base == "go" {
+		s.goIndirectFiles(&cmd, cmd.Argv[1:])
 	}
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
@@ -234,6 +284,14 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 	dyn := cwdState{dir: cwd.dir, dyn: true}
 	args := argv[1:]
 	for _, a := range args {
+		if len(a.Value) > 1 && (a.Value[0] == '+' || a.Value[0] == '-') && isDigits(a.Value[1:]) {
+			// zsh's cd/pushd +N and -N pick an entry of the directory
+			// stack (which auto_pushd fills on every cd); bash rejects
+			// -N, or reads +N as a directory name.
+			return dyn
+		}
+	}
+	for _, a := range args {
 		if a.Dynamic || a.Value == "--" || !strings.HasPrefix(a.Value, "-") {
 			break
 		}
@@ -280,6 +338,9 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 // and variable names whose subscripts bash evaluates.
 func (s *state) builtin(cmd *Command, base string) {
 	argv := cmd.Argv
+	if z, ok := zshCommands[base]; ok && base == argv[0].Value {
+		s.find(z.rule, argv[0].Pos, z.why)
+	}
 	switch base {
 	case "eval", "source", ".", "trap", "enable", "fc", "coproc", "function":
 		s.find("parser.eval", argv[0].Pos, base+" runs text as shell code")
@@ -290,6 +351,14 @@ func (s *state) builtin(cmd *Command, base string) {
 	case "hash":
 		if hasShortOpt(argv[1:], 'p') {
 			s.find("parser.eval", argv[0].Pos, "hash -p maps a command name to another program")
+		}
+		for _, a := range argv[1:] {
+			if strings.IndexByte(a.Value, '=') > 0 || a.Dynamic {
+				// zsh: hash NAME=PATH maps a command, hash -d NAME=DIR
+				// names a directory (~NAME).
+				s.find("parser.eval", a.Pos, "zsh's hash NAME=PATH maps a command name (or with -d, ~NAME) to another path")
+				break
+			}
 		}
 	case "bind":
 		if hasShortOpt(argv[1:], 'x') {
@@ -304,13 +373,17 @@ func (s *state) builtin(cmd *Command, base string) {
 			s.find("parser.eval", argv[0].Pos, base+" -C installs a callback")
 		}
 		s.varOperands(argv[1:], "dnOsuC", true)
-	case "declare", "typeset", "local", "export", "readonly", "nameref":
+	case "declare", "typeset", "local", "export", "readonly", "nameref", "integer", "float", "private":
 		for _, a := range argv[1:] {
 			n := assignPrefix(a.Value)
 			switch {
 			case n > 0:
 				name := a.Value[:n-1]
 				s.checkEnv(name, a.Pos)
+				s.zshParam(name, a.Pos)
+				if (base == "integer" || base == "float") && !isNumber(a.Value[n:]) {
+					s.find("parser.arithmetic_variable", a.Pos, "zsh's "+base+" evaluates the value as arithmetic: a variable's value runs as code")
+				}
 			case a.Dynamic:
 				s.find("parser.eval", a.Pos, base+" with a dynamic argument evaluates it as an assignment")
 			case strings.HasPrefix(a.Value, "-") && strings.ContainsRune(a.Value, 'n'):
@@ -332,18 +405,33 @@ func (s *state) builtin(cmd *Command, base string) {
 		}
 	case "set":
 		s.setOptions(argv[1:])
+		if len(argv) > 2 && len(argv[1].Value) > 1 && (argv[1].Value[0] == '-' || argv[1].Value[0] == '+') &&
+			strings.IndexByte(argv[1].Value, 'A') > 0 {
+			s.assignedName(argv[2]) // zsh's set -A NAME assigns an array
+		}
+	case "setopt", "unsetopt":
+		s.zshOptions(argv[1:])
+	case "history":
+		s.historyRefs(cmd)
 	case "let":
 		for _, a := range argv[1:] {
 			if !isNumber(a.Value) {
 				s.find("parser.arithmetic_variable", a.Pos, "let evaluates arithmetic: a variable's value runs as code")
 			}
 		}
-	case "printf":
+	case "printf", "print":
+		// printf -v NAME, and zsh's print -v NAME.
 		for i := 1; i+1 < len(argv); i++ {
 			if argv[i].Value == "-v" {
 				s.assignedName(argv[i+1])
 			}
 		}
+		if base == "print" && hasShortOpt(argv[1:], 'P') {
+			s.find("parser.eval", argv[0].Pos, "zsh's print -P expands its arguments as a prompt: with prompt_subst (oh-my-zsh sets it) $(…) runs")
+		}
+	case "getln":
+		// zsh's getln NAME… assigns lines of the buffer stack.
+		s.varOperands(argv[1:], "", true)
 	case "read":
 		s.varOperands(argv[1:], "adinNptu", true)
 	case "unset":
@@ -395,6 +483,8 @@ func (s *state) assignedName(w Word) {
 	s.checkVarName(w)
 	name, _, _ := strings.Cut(w.Value, "[")
 	s.checkEnv(name, w.Pos)
+	s.zshParam(name, w.Pos)
+	s.historyVar(name, w.Pos)
 }
 
 // hasShortOpt reports whether an option word in args contains flag.
@@ -485,6 +575,9 @@ func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) (stdin Word, 
 	}
 	rd.Target = targets[0]
 	t := rd.Target
+	if why := zshRedirect(r, c.src); why != "" {
+		s.find("parser.not_portable", rd.Pos, why)
+	}
 	switch r.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll,
 		syntax.RdrAllClob, syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
@@ -688,5 +781,90 @@ func (s *state) shellOption(sign byte, name string, p Pos) {
 		}
 	default:
 		s.sticky |= stickyGlob
+		if n := zshOptionName(name); len(name) > 1 && !bashSetOptions[name] && !zshOptionsHarmless[n] && !zshOptionsReading[n] {
+			// zsh's set -o and zsh -o take its own options: cdablevars,
+			// autocd, pushdminus, posixcd … change what cd or a command
+			// name means.
+			s.find("parser.not_portable", p, "option "+name+" changes how zsh reads or runs what follows (cd, command lookup, assignments): the gate does not follow it")
+		}
 	}
+}
+
+// zshOptions notes the options zsh's setopt and unsetopt change: those
+// that change nothing the gate reads pass, those that change what a
+// word or glob names make later globs and zsh's option-dependent
+// readings (extendedglob) refused, and any other is refused.
+func (s *state) zshOptions(args []Word) {
+	for _, a := range args {
+		if a.Dynamic || strings.HasPrefix(a.Value, "-") || strings.HasPrefix(a.Value, "+") {
+			s.sticky |= stickyGlob
+			s.find("parser.not_portable", a.Pos, "setopt with an option the gate cannot read: it may change how zsh reads what follows")
+			continue
+		}
+		name := zshOptionName(a.Value)
+		switch {
+		case zshOptionsHarmless[name]:
+		case zshOptionsReading[name]:
+			s.sticky |= stickyGlob
+		default:
+			s.sticky |= stickyGlob
+			s.find("parser.not_portable", a.Pos, "zsh option "+a.Value+" changes how zsh reads or runs what follows (cd, command lookup, assignments): the gate does not follow it")
+		}
+	}
+}
+
+// historyRefs adds the file bash's history builtin reads or writes:
+// -r, -n (read), -w, -a (write) take the file named after the options,
+// else $HISTFILE.
+func (s *state) historyRefs(cmd *Command) {
+	args := cmd.Argv[1:]
+	read, write := false, false
+	i := 0
+	for ; i < len(args); i++ {
+		v := args[i].Value
+		if args[i].Dynamic || len(v) < 2 || v[0] != '-' {
+			break
+		}
+		if v == "--" {
+			i++
+			break
+		}
+		read = read || strings.ContainsAny(v[1:], "rn")
+		write = write || strings.ContainsAny(v[1:], "wa")
+	}
+	if !read && !write || i < len(args) {
+		return // a file operand is checked as any operand is
+	}
+	w := Word{Value: "$HISTFILE", Pos: cmd.Argv[0].Pos, Dynamic: true}
+	if v, ok := s.varValue("HISTFILE"); ok {
+		w = Word{Value: v, Pos: cmd.Argv[0].Pos}
+	}
+	s.fileRef(cmd, w, RefEnv, write, false)
+}
+
+// varValue returns the value of a scalar variable the script assigned
+// statically (see staticAssign).
+func (s *state) varValue(name string) (string, bool) {
+	v, ok := s.vars[name]
+	if !ok || v.array || v.glob() || len(v.elems) != 1 {
+		return "", false
+	}
+	return v.elems[0].Value, true
+}
+
+// zshAutoCd reports a command name that zsh's auto_cd may take for a
+// directory to change to (a path that does not look like a program file:
+// ./secrets, src/, .., ~/x), or that zsh frameworks alias to cd (oh-my-zsh:
+// 1…9 run cd -1…-9). A bare name is not reported: the gate cannot tell a
+// program from a directory there.
+func zshAutoCd(v string) bool {
+	switch {
+	case v == "":
+		return false
+	case len(v) == 1 && v[0] >= '1' && v[0] <= '9', strings.Trim(v, ".") == "", strings.HasSuffix(v, "/"), v[0] == '~':
+		return true
+	case strings.Contains(v, "/"):
+		return !strings.Contains(path.Base(v), ".")
+	}
+	return false
 }

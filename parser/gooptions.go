@@ -38,3 +38,41 @@ func unknownGoOptions(cmd *Command, t *optTable, args []Word) {
 		}
 	}
 }
+
+// goIndirectFiles reports the files a go command reads or writes that
+// its own flags do not name directly (args are the words after go):
+//   - -overlay FILE is a JSON map from source paths to the files go
+//     compiles in their place (an ignored file there is read, and printed
+//     in the compiler's errors): an unknown reference, the gate cannot
+//     see inside it;
+//   - -test.cpuprofile=FILE and the other flags of the test binary
+//     (before or after -args) read or write the file named as go test's
+//     own -cpuprofile does (see goFlags).
+func (s *state) goIndirectFiles(cmd *Command, args []Word) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		if a.Dynamic || v == "--" || len(v) < 2 || v[0] != '-' {
+			continue // the subcommand, packages, or a flag's value
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
+		if name == "overlay" {
+			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
+				Message: "go -overlay reads the files its JSON map names in place of the sources"})
+			continue
+		}
+		rest, ok := strings.CutPrefix(name, "test.")
+		if kind := goFlags[rest]; !ok || kind != 'w' && kind != 'r' {
+			continue
+		}
+		w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return
+			}
+			i++
+			w = args[i]
+		}
+		s.fileRef(cmd, w, RefOption, goFlags[rest] == 'w', false)
+	}
+}

@@ -127,6 +127,7 @@ type program struct {
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
 	mergePrograms(programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms)
+	mergeReaderWriters(programs) // programs_zsh_readers.go: after the families, it adds to their entries
 	m := make(map[string]*program, len(programs)+2)
 	for name := range programs {
 		p := programs[name]

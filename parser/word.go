@@ -125,6 +125,9 @@ func (s *state) decodeParts(parts []syntax.WordPart, c *ctx, out *Word, quoted b
 		case *syntax.ParamExp:
 			if s.quiet == 0 {
 				s.paramExp(p, c)
+				if p.Short && i+1 < len(parts) {
+					s.zshSuffix(p, parts[i+1], c)
+				}
 			}
 			// After brace expansion, $HOME{a,b} reads $HOMEa: the name
 			// runs on into the literal that follows.
@@ -196,10 +199,11 @@ func appendQuoteMeta(dst, v []byte) []byte {
 // unquotedLit decodes an unquoted literal: backslash escapes, tilde
 // prefixes, glob characters.
 func (s *state) unquotedLit(v string, wordStart, last bool, c *ctx, out *Word) {
-	if why := zshLit(v, wordStart, last); why != "" && s.quiet == 0 {
+	ext := s.sticky&stickyGlob != 0 // an option may turn zsh's extendedglob on
+	if why := zshLit(v, wordStart, last, ext); why != "" && s.quiet == 0 {
 		s.find("parser.not_portable", out.Pos, why)
 	}
-	if i := strings.IndexByte(v, '~'); i > 0 || i == 0 && !wordStart {
+	if i := strings.IndexByte(v, '~'); ext && (i > 0 || i == 0 && !wordStart) {
 		s.zshTilde = true
 	}
 	if wordStart && strings.HasPrefix(v, "~") {
@@ -499,6 +503,7 @@ func (s *state) paramExp(p *syntax.ParamExp, c *ctx) {
 	if p.Exp != nil {
 		if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil {
 			s.checkEnv(p.Param.Value, pos) // ${PATH:=…} assigns
+			s.zshParam(p.Param.Value, pos)
 		}
 		if p.Exp.Op == syntax.OtherParamOps {
 			if op := p.Exp.Word.Lit(); op == "P" || op == "" {
@@ -508,3 +513,35 @@ func (s *state) paramExp(p *syntax.ParamExp, c *ctx) {
 		s.scanWord(p.Exp.Word, c)
 	}
 }
+
+// zshSuffix reports what zsh reads after an unbraced $name that bash
+// reads as a literal: a subscript $F[2,-1] or a modifier $F:h, $F:s/x/y/.
+// zsh names another word than bash, so a value the gate resolved is not
+// what zsh uses; a subscript zsh evaluates as arithmetic (a variable's
+// value runs as code there).
+func (s *state) zshSuffix(p *syntax.ParamExp, next syntax.WordPart, c *ctx) {
+	l, ok := next.(*syntax.Lit)
+	if !ok || l.Value == "" || p.Param == nil {
+		return
+	}
+	pos := c.pos(p.Pos())
+	switch v := l.Value; {
+	case v[0] == '[':
+		sub, _, _ := strings.Cut(v[1:], "]")
+		if strings.Trim(sub, "0123456789,-@*") != "" {
+			s.find("parser.arithmetic_variable", pos, "zsh reads $"+p.Param.Value+"["+sub+"] as a subscript, evaluated as arithmetic: a variable's value runs as code")
+			return
+		}
+		if _, known := s.resolve(p); known {
+			s.find("parser.not_portable", pos, "zsh reads $"+p.Param.Value+"["+sub+"] as a subscript of the value (bash as the value followed by ["+sub+"])")
+		}
+	case v[0] == ':' && len(v) > 1 && strings.IndexByte(zshModifiers, v[1]) >= 0:
+		if _, known := s.resolve(p); known {
+			s.find("parser.not_portable", pos, "zsh reads $"+p.Param.Value+v[:2]+" as a modifier of the value (bash as the value followed by "+v[:2]+")")
+		}
+	}
+}
+
+// zshModifiers are the letters zsh reads as a history-style modifier
+// after $name: (zshexpn(1), Modifiers), checked with zsh 5.9.
+const zshModifiers = "aAcefFghlPqQrstuwWx&"

@@ -311,6 +311,8 @@ func (s *state) shellString(w Word, name string, c *ctx, cwd cwdState) {
 	nc := innerCtx(c, name)
 	nc.src = w.Value
 	nc.fr = s.frameFor(w)
+	nc.zsh = strings.HasPrefix(name, "zsh ")
+	nc.zshTTY, s.zshTTY = s.zshTTY && nc.zsh, false
 	defer s.onlyExported()() // a new shell sees only exported variables
 	s.script(w.Value, nc, cwd, w.Pos)
 }
@@ -382,6 +384,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 	// -e, -u, -x, -v, -o pipefail|errexit|nounset|xtrace, --login,
 	// --norc, --noprofile), so that the wrapper is transparent.
 	plain := base == "bash" || base == "sh" || base == "dash" || base == "zsh"
+	interactive := false // -i: an interactive shell
 	i := 0
 	for ; i < len(args); i++ {
 		a := args[i]
@@ -413,6 +416,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 				hasC = true
 			}
 			hasS = hasS || v[j] == 's'
+			interactive = interactive || v[j] == 'i'
 			if strings.IndexByte(w.shortVal, v[j]) >= 0 {
 				// -O NAME, -o NAME: a shell option for the script.
 				name := v[j+1:]
@@ -448,7 +452,11 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 		}
 		s.add(*cmd)
 		if (hasS || i >= len(args)) && !containsWord(args, "--version") && !containsWord(args, "--help") {
+			// zsh -i reading its script: a # that starts a word is not a
+			// comment (interactivecomments is off by default).
+			s.zshTTY = base == "zsh" && interactive
 			s.stdinScript(cmd, base, c, cwd)
+			s.zshTTY = false
 		}
 		return
 	}
@@ -552,6 +560,7 @@ func (s *state) envAssign(cmd *Command, a Word) Assign {
 	name := a.Value[:n-1]
 	as := Assign{Name: name, Pos: a.Pos, Value: Word{Value: a.Value[n:], Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}}
 	s.exportEnv(cmd, name, as.Value, a.Pos)
+	s.zshParam(name, a.Pos) // a zsh the command runs imports some (ZDOTDIR, FPATH)
 	return as
 }
 

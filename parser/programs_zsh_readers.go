@@ -1,0 +1,64 @@
+package parser
+
+// readerWriters complete the entries of programs whose options or
+// operands turn a reader into a writer of a file it is given. Each
+// entry's files are set on the entry of programs of the same name when
+// that one has none, its guards added to that entry's, or the entry is
+// added (see mergeReaderWriters).
+//
+//	xxd [opts] [INFILE [OUTFILE]]     OUTFILE written: xxd -r x .git/config
+//	less -o FILE | -O FILE | --log-file=FILE | --LOG-FILE=FILE   FILE written
+//	     -k FILE | --lesskey-file=FILE   FILE read
+//	md5sum, sha*sum, b2sum, cksum -c|--check LIST   reads the files LIST names
+var readerWriters = map[string]program{
+	// xxd's value options (-c -g -l -n -o -s, also spelled -cols, -len,
+	// -seek …, attached or not) are not skipped: a value counted as an
+	// operand only moves the written operand later, never drops it.
+	"xxd": {files: fileSpec{writeLast: true}, dirSafe: true},
+	"less": {
+		files: fileSpec{skipVal: "bhjpPtxyz#", fileVal: "kT", writeVal: "oO",
+			longWrite: []string{"log-file", "LOG-FILE"}, longFile: []string{"lesskey-file", "tag-file"},
+			longSkip: []string{"pattern", "prompt", "tag", "tabs", "window", "max-back-scroll", "max-forw-scroll", "shift", "jump-target"}},
+		dirSafe: true,
+	},
+	// sha256sum -c LIST reads the files LIST names, which the gate
+	// cannot see (and tells whether each matches a hash of your choice).
+	"md5sum":    {guards: checksumGuards},
+	"sha1sum":   {guards: checksumGuards},
+	"sha224sum": {guards: checksumGuards},
+	"sha256sum": {guards: checksumGuards},
+	"sha384sum": {guards: checksumGuards},
+	"sha512sum": {guards: checksumGuards},
+	"b2sum":     {guards: checksumGuards},
+	"cksum":     {guards: checksumGuards},
+}
+
+var checksumGuards = []optionGuard{
+	{options: []string{"-c", "--check"}, why: "reads the files named in the checksum list, which the gate cannot check"},
+}
+
+// mergeReaderWriters adds readerWriters to m (programs, before progs
+// indexes it).
+func mergeReaderWriters(m map[string]program) {
+	for name, e := range readerWriters {
+		p, ok := m[name]
+		if !ok {
+			m[name] = e
+			continue
+		}
+		if p.files.isZero() {
+			p.files = e.files
+		}
+		p.dirSafe = p.dirSafe || e.dirSafe
+		p.guards = append(p.guards[:len(p.guards):len(p.guards)], e.guards...)
+		m[name] = p
+	}
+}
+
+// isZero reports a fileSpec that says nothing: every operand read.
+func (f *fileSpec) isZero() bool {
+	return !f.none && f.skipVal == "" && len(f.longSkip) == 0 && len(f.longFile) == 0 && len(f.longWrite) == 0 &&
+		!f.exact && f.fileVal == "" && f.writeVal == "" && !f.first && f.firstUnless == "" && f.recursive == "" &&
+		!f.implicitDot && !f.writeAll && !f.writeLast && f.writeIf == "" && f.optVal == "" && f.recurseVal == 0 &&
+		f.namesIf == "" && f.namesUnless == "" && f.reader == readNone
+}
