@@ -20,7 +20,7 @@
 // # Lifetime
 //
 // No command outlives the program that started it: the command's bash is
-// started with Pdeathsig, and a watchdog process shared by the program
+// started with Pdeathsig (on Linux), and a watchdog process shared by the program
 // kills the sessions of its commands when the program dies, even by
 // SIGKILL. What leaves its session (setsid, a daemon) escapes both; in
 // the sandbox, such processes are killed when the command ends (see
@@ -39,8 +39,15 @@
 // command too, and bash cannot undo that. A caller that wants to pass
 // Ctrl-C on should catch it with signal.Notify and call [Process.Signal].
 //
-// The package runs on Linux: it relies on process groups, waitid(2) and
-// the real-time signal numbering of glibc.
+// The package runs on Linux and macOS. On Linux it relies on process
+// groups and sessions, waitid(2), Pdeathsig, /proc and the real-time
+// signal numbering of glibc; on macOS on process groups and sessions, a
+// kqueue for the exit, the kernel's session table (kern.proc.session),
+// the platform's signal list (SIGEMT, SIGINFO, no real-time signals) and
+// the watchdog alone for the parent's death (there is no Pdeathsig).
+// The sandbox is Linux-only for now: on macOS a Sandbox that is not
+// Optional makes Start fail, saying so. On other systems the package
+// builds, and Start refuses with an error.
 //
 // # Security
 //

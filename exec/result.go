@@ -83,7 +83,7 @@ func (r Result) Explain() string {
 			b.WriteString(" (a command was found but could not be executed)")
 		case code == 127:
 			b.WriteString(" (a command was not found)")
-		case code > 128 && code <= 128+sigRTMax:
+		case code > 128 && code <= 128+sigMax:
 			fmt.Fprintf(&b, " (128+%d: a process it ran was ended by %s)", code-128, SignalName(syscall.Signal(code-128)))
 		}
 	case r.Signal != "":

@@ -10,9 +10,9 @@ import (
 
 // The watchdog ends the commands of a program that dies.
 //
-// Each command's bash is started with Pdeathsig in a session of its own,
-// so the kernel kills it when this program dies, even by SIGKILL; but what
-// bash started lives on.
+// Each command's bash is started in a session of its own (on Linux with
+// Pdeathsig, so the kernel kills it when this program dies, even by
+// SIGKILL; macOS has no such thing); but what bash started lives on.
 // The watchdog is one bash process per program, in a process group of its
 // own that ignores the terminal's signals, which reads "add PGID" and
 // "del PGID" lines from a pipe that only this program holds open. When
@@ -29,6 +29,9 @@ var dog struct {
 	busy bool // start failed: do not retry on every command
 }
 
+// watchdogScript reads the registrations, and at the end of its input
+// kills the registered groups, then the other groups of their sessions
+// (timeout cmd & makes one) with the platform's watchdogSessions.
 const watchdogScript = `trap '' INT TERM HUP QUIT TSTP TTIN TTOU
 declare -A g
 while read -r op id; do
@@ -38,19 +41,11 @@ while read -r op id; do
 	esac
 done
 for id in "${!g[@]}"; do kill -KILL -- "-$id"; done 2>/dev/null
-# Then the other groups of each session (timeout cmd & makes one).
-for pass in 1 2 3; do
-	for f in /proc/[0-9]*/stat; do
-		read -r s < "$f" || continue
-		s=${s##*) }
-		set -- $s
-		[[ $4 && ${g[$4]} ]] && kill -KILL "${f:6:-5}"
-	done 2>/dev/null
-done`
+` + watchdogSessions
 
 // watch registers process group pgid with the watchdog, starting it if
 // needed. It is best effort: without a watchdog, Pdeathsig still ends the
-// command's bash.
+// command's bash on Linux.
 func watch(pgid int) { dogSend(fmt.Sprintf("add %d\n", pgid)) }
 
 // unwatch unregisters process group pgid.
