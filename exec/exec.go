@@ -152,6 +152,8 @@ type Process struct {
 	background bool
 	waitErr    error
 
+	cg         *cgroup        // the command's cgroup, or nil: see reaper_linux.go
+	reaper     string         // Result.Reaper
 	sandbox    *SandboxReport // what sandbox the command runs in, or nil
 	sandboxRun *sandboxRun
 	sandboxEnd *SandboxReport // the final report, set before done is closed
@@ -271,7 +273,18 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		Sys: sysProcAttr(),
 	}
 	p.start = time.Now()
-	pid, sandbox, err := startProcess(shell, []string{"bash", "-c", c.Command}, attr, c.Sandbox)
+	argv := []string{"bash", "-c", c.Command}
+	cg := acquireCgroup()
+	cg.apply(attr.Sys)
+	pidfd := usePidfd(attr.Sys, c.Sandbox != nil)
+	pid, sandbox, err := startProcess(shell, argv, attr, c.Sandbox)
+	if err != nil && cg != nil {
+		// The fork could not enter the group: start without it.
+		cg.release()
+		cg, attr.Sys = nil, sysProcAttr()
+		pidfd = usePidfd(attr.Sys, c.Sandbox != nil)
+		pid, sandbox, err = startProcess(shell, argv, attr, c.Sandbox)
+	}
 	runtime.KeepAlive(stdin)
 	closeAll(childEnds)
 	childEnds = nil
@@ -279,7 +292,12 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
 	}
 	p.pid, p.sandbox, p.sandboxRun = pid, sandbox.rep(), sandbox
-	watch(pid)
+	p.cg, p.reaper = cg, ReaperSweep
+
+	if cg != nil {
+		p.reaper = ReaperCgroup
+	}
+	watch(pid, cg)
 	if c.SoftTimeout > 0 {
 		soft := make(chan struct{})
 		t := time.AfterFunc(c.SoftTimeout, func() { close(soft) })
@@ -288,7 +306,7 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	}
 
 	go func() {
-		err := waitExited(pid)
+		err := waitExitedFD(pid, pidfd)
 		p.exitedAt = time.Now()
 		if err != nil {
 			p.waitErr = fmt.Errorf("exec: wait for pid %d: %w", pid, err)
@@ -499,7 +517,7 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	p.reaped = true
 	signalled := p.signalled
 	p.mu.Unlock()
-	unwatch(p.pid) // before the reaping frees the group id for reuse
+	unwatch(p.pid, p.cg) // before the reaping frees the group id for reuse
 	var ws syscall.WaitStatus
 	err := p.waitErr
 	if err == nil {
@@ -526,6 +544,7 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	// The sandbox's last processes (those that left the session) and
 	// what they left behind.
 	p.sandboxEnd = p.sandboxRun.finish()
+	p.cg.release()
 	p.mu.Lock()
 	p.status, p.ws, p.waitErr = status, ws, err
 	p.mu.Unlock()
@@ -548,9 +567,17 @@ func (p *Process) signalLocked(sig syscall.Signal) error {
 	}
 	if terminating(sig) || sig == syscall.SIGCONT {
 		// The other groups of the command's session (timeout 300 cmd &
-		// puts timeout in a group of its own). The session id cannot be
-		// reused while bash, its leader, is not reaped.
-		signalSession(p.pid, sig)
+		// puts timeout in a group of its own): the rest of its cgroup,
+		// or a sweep of its session, whose id cannot be reused while
+		// bash, its leader, is not reaped. A sandboxed command's session
+		// is swept even with a cgroup, so that its report counts what
+		// left the session (SandboxReport.Survivors) before the cgroup
+		// ends the rest.
+		if p.cg != nil && p.sandboxRun == nil {
+			p.cg.signal(p.pid, sig)
+		} else {
+			signalSession(p.pid, sig)
+		}
 	}
 	return nil
 }
@@ -882,7 +909,7 @@ func (p *Process) result() (Result, error) {
 
 // state returns the current result without output.
 func (p *Process) state() (Result, error) {
-	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start), Sandbox: p.sandbox}
+	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start), Sandbox: p.sandbox, Reaper: p.reaper}
 	select {
 	case <-p.done:
 		p.mu.Lock()

@@ -92,3 +92,8 @@ func signalSession(sid int, sig syscall.Signal) {
 const watchdogSessions = `for pass in 1 2 3; do
 	for id in "${!g[@]}"; do pkill -KILL -s "$id"; done 2>/dev/null
 done`
+
+// usePidfd returns nil: there are no pidfds here.
+func usePidfd(*syscall.SysProcAttr, bool) *int { return nil }
+
+func waitExitedFD(pid int, _ *int) error { return waitExited(pid) }

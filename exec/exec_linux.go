@@ -41,6 +41,66 @@ func isTerminal(f *os.File) bool {
 	return err == nil && errno == 0
 }
 
+// usePidfd asks the fork of an unsandboxed command for a pidfd, so that
+// its exit is seen by the network poller, with the end of its output,
+// rather than by a thread blocked in waitid. It returns where the pidfd
+// will be (-1 if the kernel gives none), or nil.
+func usePidfd(sys *syscall.SysProcAttr, sandboxed bool) *int {
+	if sandboxed {
+		return nil
+	}
+	fd := -1
+	sys.PidFD = &fd
+	return &fd
+}
+
+// waitExitedFD blocks until process pid has exited, without reaping it,
+// by its pidfd when there is one, which it closes.
+func waitExitedFD(pid int, pidfd *int) error {
+	if pidfd == nil || *pidfd < 0 {
+		return waitExited(pid)
+	}
+	fd := *pidfd
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		syscall.Close(fd)
+		return waitExited(pid)
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	defer f.Close()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return waitExited(pid)
+	}
+	var werr error
+	err = rc.Read(func(fd uintptr) bool {
+		const (
+			pPIDFD  = 3          // P_PIDFD
+			wNoWait = 0x01000000 // WNOWAIT
+		)
+		var siginfo [16]uint64
+		for {
+			_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPIDFD, fd,
+				uintptr(unsafe.Pointer(&siginfo[0])), syscall.WEXITED|syscall.WNOHANG|wNoWait, 0, 0)
+			switch {
+			case errno == syscall.EINTR:
+				continue
+			case errno != 0:
+				werr = errno
+				return true
+			}
+			// si_pid, after si_signo, si_errno, si_code and the
+			// alignment of the union that holds it (to a pointer), is 0
+			// while the process runs.
+			const pidOff = (3*4 + unsafe.Sizeof(uintptr(0)) - 1) &^ (unsafe.Sizeof(uintptr(0)) - 1)
+			return *(*int32)(unsafe.Pointer(uintptr(unsafe.Pointer(&siginfo[0])) + pidOff)) != 0
+		}
+	})
+	if err != nil {
+		return waitExited(pid)
+	}
+	return werr
+}
+
 // waitExited blocks until process pid has exited, without reaping it.
 func waitExited(pid int) error {
 	const (

@@ -27,3 +27,8 @@ func waitExited(int) error { return errPlatform }
 func signalSession(int, syscall.Signal) {}
 
 const watchdogSessions = ``
+
+// usePidfd returns nil: there are no pidfds here.
+func usePidfd(*syscall.SysProcAttr, bool) *int { return nil }
+
+func waitExitedFD(pid int, _ *int) error { return waitExited(pid) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -549,8 +550,9 @@ func TestBlockedTee(t *testing.T) {
 	}
 }
 
-// TestEscapedProcess shows the limit of process groups: a process in a new
-// session is not ended, but Wait still returns once its pipes are closed.
+// TestEscapedProcess: a process in a new session that holds the pipes
+// does not hold up Wait. The sweep (process groups and the session) does
+// not end it; a cgroup does.
 func TestEscapedProcess(t *testing.T) {
 	t.Parallel()
 	// setsid, not a group leader here, calls setsid(2) and execs sleep, so
@@ -563,6 +565,88 @@ func TestEscapedProcess(t *testing.T) {
 	defer syscall.Kill(pid, syscall.SIGKILL)
 	if !r.BackgroundKilled || r.Status != exec.StatusCompleted {
 		t.Errorf("Run = %s, BackgroundKilled %v; want completed, and the escaped process's pipes given up", r.Explain(), r.BackgroundKilled)
+	}
+	checkEscapee(t, r, pid)
+}
+
+// checkEscapee checks the fate of pid, a process of the command r that
+// left its session: a cgroup ends it, the sweep cannot.
+func checkEscapee(t *testing.T, r exec.Result, pid int) {
+	t.Helper()
+	if r.Reaper != exec.ExpectedReaper() {
+		t.Errorf("Reaper = %q, want %q", r.Reaper, exec.ExpectedReaper())
+	}
+	switch r.Reaper {
+	case exec.ReaperCgroup:
+		eventually(t, fmt.Sprintf("process %d, in a session of its own, outlived the run in a cgroup", pid), func() bool { return dead(pid) })
+	case exec.ReaperSweep:
+		time.Sleep(100 * time.Millisecond)
+		if dead(pid) {
+			t.Errorf("process %d, in a session of its own, was ended by the sweep: the case does not escape the session", pid)
+		}
+	default:
+		t.Errorf("unknown Reaper %q", r.Reaper)
+	}
+}
+
+// TestLeftoversEnded: what a command leaves running without holding its
+// output — a background child in its group, a child in a group of its own
+// (timeout makes one), and a daemon in a session of its own — is ended
+// when it exits, as far as its Reaper reaches. Run by TestReapers with
+// each mechanism.
+func TestLeftoversEnded(t *testing.T) {
+	t.Parallel()
+	const cmd = `sleep 300 </dev/null >/dev/null 2>&1 & echo $!
+		timeout 300 sleep 301 </dev/null >/dev/null 2>&1 & echo $!
+		setsid sh -c 'sleep 302 >/dev/null 2>&1 & echo $!' </dev/null 2>/dev/null`
+	r := run(t, exec.Cmd{Command: cmd})
+	if r.Status != exec.StatusCompleted || r.BackgroundKilled {
+		t.Fatalf("Run = %s, BackgroundKilled %v; want completed without holders", r.Explain(), r.BackgroundKilled)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(r.Stdout.Data)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("stdout %q: %v", r.Stdout.Data, err)
+		}
+		pids = append(pids, pid)
+	}
+	if len(pids) != 3 {
+		t.Fatalf("stdout %q, want 3 pids", r.Stdout.Data)
+	}
+	defer syscall.Kill(pids[2], syscall.SIGKILL)
+	for _, pid := range pids[:2] {
+		eventually(t, fmt.Sprintf("process %d outlived the run", pid), func() bool { return dead(pid) })
+	}
+	checkEscapee(t, r, pids[2])
+}
+
+// TestReapers runs the tests of what outlives a command in a fresh copy
+// of the test binary with each mechanism: the default (a cgroup where this
+// user may make one, else the sweep) and the sweep forced. Where a cgroup
+// is not available, the default run is the sweep's, and the log says so.
+func TestReapers(t *testing.T) {
+	if os.Getenv("CMDGUARD_EXEC_REAPER") != "" {
+		return // a copy run by this test
+	}
+	t.Parallel()
+	const escapes = "^(TestLeftoversEnded|TestEscapedProcess|TestParentKilled|TestBackgroundHoldingPipes|TestSandboxEndsEscapees|TestKill|TestManyCommands)$"
+	for _, mode := range []string{"default", exec.ReaperSweep} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			cmd := osexec.Command(os.Args[0], "-test.run", escapes, "-test.count", "1", "-test.v")
+			cmd.Env = append(os.Environ(), "CMDGUARD_EXEC_REAPER="+mode)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("escape tests with CMDGUARD_EXEC_REAPER=%s: %v\n%s", mode, err, out)
+			}
+			if !bytes.Contains(out, []byte("--- PASS: TestLeftoversEnded")) {
+				t.Fatalf("escape tests with CMDGUARD_EXEC_REAPER=%s ran no TestLeftoversEnded:\n%s", mode, out)
+			}
+			if mode == "default" && !exec.ReaperAvailable(exec.ReaperCgroup) {
+				t.Logf("no cgroup is available to this user: the default run was the sweep's")
+			}
+		})
 	}
 }
 
@@ -741,7 +825,8 @@ func TestConcurrentUse(t *testing.T) {
 // descriptors.
 func TestManyCommands(t *testing.T) {
 	run(t, exec.Cmd{Command: "true"}) // let the runtime set up its poller
-	before := fdCount(t)
+	// The cgroups kept for reuse hold descriptors of their own.
+	before := fdCount(t) - exec.PooledFDs()
 	const n = 200
 	results := make([]exec.Result, n)
 	errs := make([]error, n)
@@ -780,9 +865,9 @@ func TestManyCommands(t *testing.T) {
 		// SIGKILL has been sent; the dead still have to be reaped by init.
 		eventually(t, fmt.Sprintf("command %d: process group %d is still there", i, r.Pid), func() bool { return groupGone(r.Pid) })
 	}
-	if after := fdCount(t); after != before {
-		t.Errorf("%d file descriptors before, %d after", before, after)
-	}
+	eventually(t, fmt.Sprintf("%d file descriptors before, %d after", before, fdCount(t)-exec.PooledFDs()), func() bool {
+		return fdCount(t)-exec.PooledFDs() == before
+	})
 }
 
 func fdCount(t *testing.T) int {
