@@ -629,11 +629,11 @@ func TestReapers(t *testing.T) {
 	if os.Getenv("CMDGUARD_EXEC_REAPER") != "" {
 		return // a copy run by this test
 	}
-	t.Parallel()
+	// Not parallel, nor its runs: each runs 200 commands at once
+	// (TestManyCommands).
 	const escapes = "^(TestLeftoversEnded|TestEscapedProcess|TestParentKilled|TestBackgroundHoldingPipes|TestSandboxEndsEscapees|TestKill|TestManyCommands)$"
 	for _, mode := range []string{"default", exec.ReaperSweep} {
 		t.Run(mode, func(t *testing.T) {
-			t.Parallel()
 			cmd := osexec.Command(os.Args[0], "-test.run", escapes, "-test.count", "1", "-test.v")
 			cmd.Env = append(os.Environ(), "CMDGUARD_EXEC_REAPER="+mode)
 			out, err := cmd.CombinedOutput()
