@@ -284,6 +284,9 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		cg, attr.Sys = nil, sysProcAttr()
 		pidfd = usePidfd(attr.Sys, c.Sandbox != nil)
 		pid, sandbox, err = startProcess(shell, argv, attr, c.Sandbox)
+		if err == nil {
+			disableCgroups() // the group was at fault: not again
+		}
 	}
 	runtime.KeepAlive(stdin)
 	closeAll(childEnds)

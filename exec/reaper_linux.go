@@ -207,11 +207,11 @@ func (cg *cgroup) remove() {
 // commands end by the sweep.
 func acquireCgroup() *cgroup {
 	cgroups.once.Do(cgroupInit)
+	cgroups.mu.Lock()
+	defer cgroups.mu.Unlock()
 	if cgroups.base == "" {
 		return nil
 	}
-	cgroups.mu.Lock()
-	defer cgroups.mu.Unlock()
 	if n := len(cgroups.idle); n > 0 {
 		cg := cgroups.idle[n-1]
 		cgroups.idle = cgroups.idle[:n-1]
@@ -324,7 +324,7 @@ func (cg *cgroup) release() {
 // seen here on 6.18.
 func (cg *cgroup) recycle() {
 	cgroups.mu.Lock()
-	if len(cgroups.idle) < cgroupIdleMax && !cg.killed {
+	if len(cgroups.idle) < cgroupIdleMax && !cg.killed && cgroups.base != "" {
 		cgroups.idle = append(cgroups.idle, cg)
 		cgroups.mu.Unlock()
 		return
@@ -337,10 +337,26 @@ func (cg *cgroup) recycle() {
 // for the watchdog; "" when there are none.
 func cgroupPrefix() string {
 	cgroups.once.Do(cgroupInit)
+	cgroups.mu.Lock()
+	defer cgroups.mu.Unlock()
 	if cgroups.base == "" {
 		return ""
 	}
 	return filepath.Join(cgroups.base, cgroups.prefix)
+}
+
+// disableCgroups gives the cgroups up for this process: a fork could not
+// enter one. Commands end by the sweep from now on.
+func disableCgroups() {
+	cgroups.once.Do(cgroupInit)
+	cgroups.mu.Lock()
+	idle := cgroups.idle
+	cgroups.base, cgroups.idle = "", nil
+	cgroups.err = errors.New("a fork could not enter its cgroup")
+	cgroups.mu.Unlock()
+	for _, cg := range idle {
+		cg.remove()
+	}
 }
 
 // pooledFDs counts the descriptors of the groups kept or being emptied.
@@ -358,6 +374,8 @@ func reaperAvailable(name string) bool {
 		return true
 	case ReaperCgroup:
 		cgroups.once.Do(cgroupInit)
+		cgroups.mu.Lock()
+		defer cgroups.mu.Unlock()
 		return cgroups.base != ""
 	}
 	return false
