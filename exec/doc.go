@@ -20,11 +20,11 @@
 // # Lifetime
 //
 // No command outlives the program that started it: the command's bash is
-// started with Pdeathsig, and a watchdog process shared by the program
-// kills the sessions of its commands when the program dies, even by
-// SIGKILL. What leaves its session (setsid, a daemon) escapes both; in
-// the sandbox, such processes are killed when the command ends (see
-// [SandboxReport.Survivors]).
+// started with Pdeathsig (on Linux), and a watchdog process shared by the program
+// kills the sessions and cgroups of its commands when the program dies,
+// even by SIGKILL. Without a cgroup, what leaves its session (setsid, a
+// daemon) escapes both; in the sandbox, such processes are killed when
+// the command ends (see [SandboxReport.Survivors]).
 //
 // A command's life is [StatusRunning], then [StatusCompleted],
 // [StatusTimedOut] or [StatusKilled]. Its [Result] carries either an exit
@@ -39,8 +39,15 @@
 // command too, and bash cannot undo that. A caller that wants to pass
 // Ctrl-C on should catch it with signal.Notify and call [Process.Signal].
 //
-// The package runs on Linux: it relies on process groups, waitid(2) and
-// the real-time signal numbering of glibc.
+// The package runs on Linux and macOS. On Linux it relies on process
+// groups and sessions, waitid(2), Pdeathsig, /proc and the real-time
+// signal numbering of glibc; on macOS on process groups and sessions, a
+// kqueue for the exit, the kernel's session table (kern.proc.session),
+// the platform's signal list (SIGEMT, SIGINFO, no real-time signals) and
+// the watchdog alone for the parent's death (there is no Pdeathsig).
+// The sandbox is Linux-only for now: on macOS a Sandbox that is not
+// Optional makes Start fail, saying so. On other systems the package
+// builds, and Start refuses with an error.
 //
 // # Security
 //
@@ -58,13 +65,20 @@
 // Ending a command ends its whole process group, and every other group of
 // its session (timeout, job control and setpgid make one): the signal,
 // SIGCONT, a grace period, then SIGKILL. When the main process exits, the
-// rest of its session is killed too, after a short drain window if its
-// output is still held open, so no process outlives the run. A process
-// that leaves the session (setsid, a daemon that double-forks into a new session)
-// escapes this; only a container or cgroup can hold such processes, and
-// this package does not provide one. Reading from the pipes of an escaped
-// process stops after a second drain window, so that [Process.Wait] still
-// returns.
+// rest is killed too, after a short drain window if its output is still
+// held open, so no process outlives the run. How the rest is found is
+// [Result.Reaper]: where this process may make cgroups (cgroup v2, as
+// root, or in a systemd user session), each command runs in a cgroup of
+// its own, entered at the fork, whose end costs one read when nothing is
+// left and one write to cgroup.kill when something is; that also ends
+// what left the session (setsid, a daemon that double-forks into a new
+// session). The groups are made next to this process's own cgroup, named
+// cmdguard-PID-N, kept for reuse, and those of a process that is gone are
+// removed by the next one. Elsewhere, and with CMDGUARD_EXEC_REAPER=sweep,
+// the rest is found by a pass over /proc for the command's session, and
+// a process that leaves the session escapes. Reading from the pipes of an
+// escaped process stops after a second drain window, so that
+// [Process.Wait] still returns.
 //
 // # Sandbox
 //

@@ -12,7 +12,6 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
-	"unsafe"
 )
 
 // Default durations used when the corresponding [Cmd] field is zero.
@@ -153,6 +152,8 @@ type Process struct {
 	background bool
 	waitErr    error
 
+	cg         *cgroup        // the command's cgroup, or nil: see reaper_linux.go
+	reaper     string         // Result.Reaper
 	sandbox    *SandboxReport // what sandbox the command runs in, or nil
 	sandboxRun *sandboxRun
 	sandboxEnd *SandboxReport // the final report, set before done is closed
@@ -167,6 +168,9 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	}
 	if c.Stdin != nil && c.StdinPipe {
 		return nil, errors.New("exec: both Stdin and StdinPipe are set")
+	}
+	if errPlatform != nil {
+		return nil, errPlatform
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("exec: start: %w", err)
@@ -262,15 +266,28 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		Dir:   c.Dir,
 		Env:   c.Env,
 		Files: []uintptr{stdin.Fd(), outW.Fd(), errW.Fd()},
-		// Pdeathsig ends bash if this program dies; the watchdog ends
-		// the rest of the session (see watchdog.go). A session of its own,
-		// not just a process group: a program the command starts may
-		// make a group of its own (timeout does, so do job control and
-		// setpgid), but it cannot leave the session without setsid.
-		Sys: &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL},
+		// A session of its own, not just a process group: a program the
+		// command starts may make a group of its own (timeout does, so do
+		// job control and setpgid), but it cannot leave the session
+		// without setsid. See sysProcAttr for the parent-death watch.
+		Sys: sysProcAttr(),
 	}
 	p.start = time.Now()
-	pid, sandbox, err := startProcess(shell, []string{"bash", "-c", c.Command}, attr, c.Sandbox)
+	argv := []string{"bash", "-c", c.Command}
+	cg := acquireCgroup()
+	cg.apply(attr.Sys)
+	pidfd := usePidfd(attr.Sys, c.Sandbox != nil)
+	pid, sandbox, err := startProcess(shell, argv, attr, c.Sandbox)
+	if err != nil && cg != nil {
+		// The fork could not enter the group: start without it.
+		cg.release()
+		cg, attr.Sys = nil, sysProcAttr()
+		pidfd = usePidfd(attr.Sys, c.Sandbox != nil)
+		pid, sandbox, err = startProcess(shell, argv, attr, c.Sandbox)
+		if err == nil {
+			disableCgroups() // the group was at fault: not again
+		}
+	}
 	runtime.KeepAlive(stdin)
 	closeAll(childEnds)
 	childEnds = nil
@@ -278,7 +295,12 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
 	}
 	p.pid, p.sandbox, p.sandboxRun = pid, sandbox.rep(), sandbox
-	watch(pid)
+	p.cg, p.reaper = cg, ReaperSweep
+
+	if cg != nil {
+		p.reaper = ReaperCgroup
+	}
+	watch(pid, cg)
 	if c.SoftTimeout > 0 {
 		soft := make(chan struct{})
 		t := time.AfterFunc(c.SoftTimeout, func() { close(soft) })
@@ -287,7 +309,7 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	}
 
 	go func() {
-		err := waitExited(pid)
+		err := waitExitedFD(pid, pidfd)
 		p.exitedAt = time.Now()
 		if err != nil {
 			p.waitErr = fmt.Errorf("exec: wait for pid %d: %w", pid, err)
@@ -345,16 +367,6 @@ const (
 	maxRead  = 64 << 10
 	pipeSize = 1 << 20
 )
-
-// growPipe asks the kernel for a pipe of pipeSize bytes, so that a chatty
-// command is woken less often. It is only an optimisation; a refusal
-// (pipe-max-size, the user's pipe budget) is ignored.
-func growPipe(f *os.File) {
-	const fSetPipeSz = 1031 // F_SETPIPE_SZ
-	if sc, err := f.SyscallConn(); err == nil {
-		sc.Control(func(fd uintptr) { syscall.Syscall(syscall.SYS_FCNTL, fd, fSetPipeSz, pipeSize) })
-	}
-}
 
 // readInto copies f into b and tee until f ends or is closed.
 func readInto(f *os.File, b *Buffer, tee io.Writer, done chan<- struct{}) {
@@ -508,7 +520,7 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	p.reaped = true
 	signalled := p.signalled
 	p.mu.Unlock()
-	unwatch(p.pid) // before the reaping frees the group id for reuse
+	unwatch(p.pid, p.cg) // before the reaping frees the group id for reuse
 	var ws syscall.WaitStatus
 	err := p.waitErr
 	if err == nil {
@@ -535,6 +547,7 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	// The sandbox's last processes (those that left the session) and
 	// what they left behind.
 	p.sandboxEnd = p.sandboxRun.finish()
+	p.cg.release()
 	p.mu.Lock()
 	p.status, p.ws, p.waitErr = status, ws, err
 	p.mu.Unlock()
@@ -557,185 +570,19 @@ func (p *Process) signalLocked(sig syscall.Signal) error {
 	}
 	if terminating(sig) || sig == syscall.SIGCONT {
 		// The other groups of the command's session (timeout 300 cmd &
-		// puts timeout in a group of its own). The session id cannot be
-		// reused while bash, its leader, is not reaped.
-		signalSession(p.pid, sig)
+		// puts timeout in a group of its own): the rest of its cgroup,
+		// or a sweep of its session, whose id cannot be reused while
+		// bash, its leader, is not reaped. A sandboxed command's session
+		// is swept even with a cgroup, so that its report counts what
+		// left the session (SandboxReport.Survivors) before the cgroup
+		// ends the rest.
+		if p.cg != nil && p.sandboxRun == nil {
+			p.cg.signal(p.pid, sig)
+		} else {
+			signalSession(p.pid, sig)
+		}
 	}
 	return nil
-}
-
-// signalSession sends sig to every process of session sid that is not in
-// process group sid (kill(-sid) reaches those). It reads /proc; the
-// requests of commands ending at once share one pass.
-func signalSession(sid int, sig syscall.Signal) {
-	req := sweepReq{sid, sig, make(chan struct{})}
-	sweeps.mu.Lock()
-	sweeps.pending = append(sweeps.pending, req)
-	if sweeps.running {
-		sweeps.mu.Unlock()
-		<-req.done
-		return
-	}
-	sweeps.running = true
-	for len(sweeps.pending) > 0 {
-		batch := sweeps.pending
-		sweeps.pending = nil
-		sweeps.mu.Unlock()
-		sweepSessions(batch)
-		for _, r := range batch {
-			close(r.done)
-		}
-		sweeps.mu.Lock()
-	}
-	sweeps.running = false
-	sweeps.mu.Unlock()
-}
-
-type sweepReq struct {
-	sid  int
-	sig  syscall.Signal
-	done chan struct{}
-}
-
-var sweeps struct {
-	mu      sync.Mutex
-	pending []sweepReq
-	running bool
-}
-
-// sweepSessions makes one pass over /proc for the requests. It reads
-// each process's stat with raw system calls into reused buffers: it runs
-// at the end of every command, so it allocates nothing per process.
-func sweepSessions(reqs []sweepReq) {
-	proc, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return
-	}
-	defer syscall.Close(proc)
-	var dents [8 << 10]byte
-	var path [32]byte // "PID/stat\x00"
-	var stat [512]byte
-	for {
-		n, err := syscall.Getdents(proc, dents[:])
-		if err != nil || n <= 0 {
-			return
-		}
-		for off := 0; off < n; {
-			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name
-			reclen := int(dents[off+16]) | int(dents[off+17])<<8
-			name := dents[off+19 : off+reclen]
-			off += reclen
-			pid, ok := atoi(name)
-			if !ok {
-				continue
-			}
-			k := copy(path[:], name[:clen(name)])
-			k += copy(path[k:], "/stat\x00")
-			fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&path[0])),
-				uintptr(syscall.O_RDONLY|syscall.O_CLOEXEC), 0, 0, 0)
-			if errno != 0 {
-				continue
-			}
-			m, _ := syscall.Read(int(fd), stat[:])
-			syscall.Close(int(fd))
-			if m <= 0 {
-				continue
-			}
-			pgrp, sess, ok := statGroups(stat[:m])
-			if !ok || pgrp == sess {
-				continue // a session leader's group gets kill(-pgid)
-			}
-			for _, r := range reqs {
-				if r.sid == sess && pid != sess {
-					syscall.Kill(pid, r.sig)
-				}
-			}
-		}
-	}
-}
-
-// clen is the length of the NUL-terminated name in b.
-func clen(b []byte) int {
-	for i, c := range b {
-		if c == 0 {
-			return i
-		}
-	}
-	return len(b)
-}
-
-// atoi parses the NUL-terminated decimal name of a /proc entry.
-func atoi(b []byte) (int, bool) {
-	n, digits := 0, 0
-	for _, c := range b {
-		if c == 0 {
-			break
-		}
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-		digits++
-	}
-	return n, digits > 0
-}
-
-// statGroups returns the process group and session of a /proc/PID/stat
-// line: "pid (comm) state ppid pgrp session …", where comm may hold
-// anything, so fields are counted from the last ')'.
-func statGroups(b []byte) (pgrp, sess int, ok bool) {
-	i := len(b) - 1
-	for i >= 0 && b[i] != ')' {
-		i--
-	}
-	if i < 0 {
-		return 0, 0, false
-	}
-	var f [4]int // state, ppid, pgrp, session: numbers from the 2nd on
-	field := -1
-	for j := i + 1; j < len(b) && field < 4; j++ {
-		switch c := b[j]; {
-		case c == ' ':
-			field++
-		case field >= 1 && c >= '0' && c <= '9':
-			f[field] = f[field]*10 + int(c-'0')
-		}
-	}
-	return f[2], f[3], field >= 3
-}
-
-// isTerminal reports whether f is a terminal.
-func isTerminal(f *os.File) bool {
-	sc, err := f.SyscallConn()
-	if err != nil {
-		return false
-	}
-	var errno syscall.Errno
-	var termios syscall.Termios
-	err = sc.Control(func(fd uintptr) {
-		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&termios)))
-	})
-	return err == nil && errno == 0
-}
-
-// waitExited blocks until process pid has exited, without reaping it.
-func waitExited(pid int) error {
-	const (
-		pPID    = 1          // P_PID
-		wNoWait = 0x01000000 // WNOWAIT
-	)
-	var siginfo [16]uint64
-	for {
-		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid),
-			uintptr(unsafe.Pointer(&siginfo[0])), syscall.WEXITED|wNoWait, 0, 0)
-		switch errno {
-		case 0:
-			return nil
-		case syscall.EINTR:
-			continue
-		}
-		return errno
-	}
 }
 
 func (p *Process) started() bool { return p != nil && p.done != nil }
@@ -783,7 +630,7 @@ func (p *Process) Signal(sig syscall.Signal) error {
 	if !p.started() {
 		return ErrNotStarted
 	}
-	if sig < 0 || sig > sigRTMax {
+	if sig < 0 || int(sig) > sigMax {
 		return fmt.Errorf("exec: invalid signal %d", int(sig))
 	}
 	return p.signal(sig)
@@ -806,7 +653,7 @@ func (p *Process) Kill(sig syscall.Signal) (Result, error) {
 	if !p.started() {
 		return Result{}, ErrNotStarted
 	}
-	if sig < 0 || sig > sigRTMax {
+	if sig < 0 || int(sig) > sigMax {
 		return Result{}, fmt.Errorf("exec: invalid signal %d", int(sig))
 	}
 	if sig == 0 {
@@ -1065,7 +912,7 @@ func (p *Process) result() (Result, error) {
 
 // state returns the current result without output.
 func (p *Process) state() (Result, error) {
-	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start), Sandbox: p.sandbox}
+	r := Result{Pid: p.pid, Status: StatusRunning, Duration: time.Since(p.start), Sandbox: p.sandbox, Reaper: p.reaper}
 	select {
 	case <-p.done:
 		p.mu.Lock()

@@ -49,24 +49,13 @@ func rssHelper() int {
 			len(r.Stdout.Data), r.Stdout.Next, rssLimit, rssStreamBytes)
 		return 2
 	}
-	status, err := os.ReadFile("/proc/self/status")
+	peak, err := peakRSS()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	for line := range strings.Lines(string(status)) {
-		if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(kb), " kB"))
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				return 2
-			}
-			fmt.Println(n << 10)
-			return 0
-		}
-	}
-	fmt.Fprintln(os.Stderr, "no VmHWM in /proc/self/status")
-	return 2
+	fmt.Println(peak)
+	return 0
 }
 
 // TestMemoryBounded runs the capture of a 500 MB stream in a fresh copy of

@@ -41,6 +41,25 @@ type Result struct {
 	// Sandbox says what sandbox the command ran in, or is nil when
 	// Cmd.Sandbox was nil.
 	Sandbox *SandboxReport
+	// Reaper names the mechanism that finds and ends what the command
+	// leaves behind once its main process has exited (the rest of its
+	// process group is always ended with kill(-pgid)):
+	//
+	//   - ReaperCgroup: the command ran in a cgroup v2 group of its own,
+	//     entered at the fork; its end reads whether the group is still
+	//     populated, and only then ends it with cgroup.kill. This also ends
+	//     processes that left the command's session (setsid, daemons). It
+	//     is used where this process may make child groups of its own
+	//     cgroup (root; a systemd user session delegates the user's).
+	//   - ReaperSweep: the fallback, a pass over /proc that signals the
+	//     processes of the command's session outside its group; a process
+	//     that left the session escapes it (outside the sandbox).
+	//
+	// A sandboxed command's session is also swept (see
+	// SandboxReport.Survivors). The environment variable
+	// CMDGUARD_EXEC_REAPER=sweep, read once per process, forces the
+	// fallback.
+	Reaper string
 }
 
 // Truncated reports whether either stream dropped bytes.
@@ -83,7 +102,7 @@ func (r Result) Explain() string {
 			b.WriteString(" (a command was found but could not be executed)")
 		case code == 127:
 			b.WriteString(" (a command was not found)")
-		case code > 128 && code <= 128+sigRTMax:
+		case code > 128 && code <= 128+sigMax:
 			fmt.Fprintf(&b, " (128+%d: a process it ran was ended by %s)", code-128, SignalName(syscall.Signal(code-128)))
 		}
 	case r.Signal != "":

@@ -6,48 +6,6 @@ import (
 	"syscall"
 )
 
-// Real-time signal numbers as glibc and bash see them: the kernel's first
-// two real-time signals are reserved by the C library.
-const (
-	sigRTMin = 34
-	sigRTMax = 64
-)
-
-// signalNames holds the POSIX names of the standard Linux signals.
-var signalNames = [...]string{
-	syscall.SIGHUP:    "SIGHUP",
-	syscall.SIGINT:    "SIGINT",
-	syscall.SIGQUIT:   "SIGQUIT",
-	syscall.SIGILL:    "SIGILL",
-	syscall.SIGTRAP:   "SIGTRAP",
-	syscall.SIGABRT:   "SIGABRT",
-	syscall.SIGBUS:    "SIGBUS",
-	syscall.SIGFPE:    "SIGFPE",
-	syscall.SIGKILL:   "SIGKILL",
-	syscall.SIGUSR1:   "SIGUSR1",
-	syscall.SIGSEGV:   "SIGSEGV",
-	syscall.SIGUSR2:   "SIGUSR2",
-	syscall.SIGPIPE:   "SIGPIPE",
-	syscall.SIGALRM:   "SIGALRM",
-	syscall.SIGTERM:   "SIGTERM",
-	syscall.SIGSTKFLT: "SIGSTKFLT",
-	syscall.SIGCHLD:   "SIGCHLD",
-	syscall.SIGCONT:   "SIGCONT",
-	syscall.SIGSTOP:   "SIGSTOP",
-	syscall.SIGTSTP:   "SIGTSTP",
-	syscall.SIGTTIN:   "SIGTTIN",
-	syscall.SIGTTOU:   "SIGTTOU",
-	syscall.SIGURG:    "SIGURG",
-	syscall.SIGXCPU:   "SIGXCPU",
-	syscall.SIGXFSZ:   "SIGXFSZ",
-	syscall.SIGVTALRM: "SIGVTALRM",
-	syscall.SIGPROF:   "SIGPROF",
-	syscall.SIGWINCH:  "SIGWINCH",
-	syscall.SIGIO:     "SIGIO",
-	syscall.SIGPWR:    "SIGPWR",
-	syscall.SIGSYS:    "SIGSYS",
-}
-
 // SignalName returns the POSIX name of sig as bash's `kill -l` prints it:
 // "SIGKILL", "SIGSEGV", real-time signals as "SIGRTMIN+n" in the lower half
 // and "SIGRTMAX-n" in the upper half. A number without a name is "SIGn".
@@ -55,6 +13,8 @@ func SignalName(sig syscall.Signal) string {
 	switch {
 	case sig > 0 && int(sig) < len(signalNames) && signalNames[sig] != "":
 		return signalNames[sig]
+	case sigRTMin == 0:
+		// The platform has no real-time signals.
 	case sig == sigRTMin:
 		return "SIGRTMIN"
 	case sig == sigRTMax:
@@ -76,10 +36,10 @@ func ParseSignal(s string) (syscall.Signal, bool) {
 		name = "SIG" + name
 	}
 	if n, err := strconv.Atoi(name[len("SIG"):]); err == nil {
-		return syscall.Signal(n), n > 0 && n <= sigRTMax
+		return syscall.Signal(n), n > 0 && n <= sigMax
 	}
 	for base, sign := range map[string]int{"SIGRTMIN+": 1, "SIGRTMAX-": -1} {
-		if rest, ok := strings.CutPrefix(name, base); ok {
+		if rest, ok := strings.CutPrefix(name, base); ok && sigRTMin != 0 {
 			n, err := strconv.Atoi(rest)
 			sig := syscall.Signal(sigRTMin)
 			if sign < 0 {
@@ -91,9 +51,9 @@ func ParseSignal(s string) (syscall.Signal, bool) {
 	}
 	switch name {
 	case "SIGRTMIN":
-		return sigRTMin, true
+		return sigRTMin, sigRTMin != 0
 	case "SIGRTMAX":
-		return sigRTMax, true
+		return sigRTMax, sigRTMin != 0
 	case "SIGIOT":
 		return syscall.SIGABRT, true
 	case "SIGPOLL":

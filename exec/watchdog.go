@@ -10,14 +10,15 @@ import (
 
 // The watchdog ends the commands of a program that dies.
 //
-// Each command's bash is started with Pdeathsig in a session of its own,
-// so the kernel kills it when this program dies, even by SIGKILL; but what
-// bash started lives on.
+// Each command's bash is started in a session of its own (on Linux with
+// Pdeathsig, so the kernel kills it when this program dies, even by
+// SIGKILL; macOS has no such thing); but what bash started lives on.
 // The watchdog is one bash process per program, in a process group of its
 // own that ignores the terminal's signals, which reads "add PGID" and
 // "del PGID" lines from a pipe that only this program holds open. When
 // this program ends, however it ends, the kernel closes the pipe, and the
-// watchdog kills every process group still registered, and every other
+// watchdog ends every cgroup of this program's commands (cgroup.kill),
+// kills every process group still registered, and every other
 // process of their sessions (a program may make a group of its own:
 // timeout does). A group is unregistered before its leader is reaped, so
 // a reused group or session id is never killed. A process that leaves
@@ -29,7 +30,13 @@ var dog struct {
 	busy bool // start failed: do not retry on every command
 }
 
+// watchdogScript reads the registrations, and at the end of its input
+// ends every cgroup of this program's commands (their directories start
+// with $1, see reaper_linux.go), kills the registered groups, then the
+// other groups of their sessions (timeout cmd & makes one) with the
+// platform's watchdogSessions.
 const watchdogScript = `trap '' INT TERM HUP QUIT TSTP TTIN TTOU
+cgp=$1
 declare -A g
 while read -r op id; do
 	case $op in
@@ -37,24 +44,28 @@ while read -r op id; do
 	del) unset "g[$id]" ;;
 	esac
 done
+[[ $cgp ]] && for d in "$cgp"*; do echo 1 > "$d/cgroup.kill"; done 2>/dev/null
 for id in "${!g[@]}"; do kill -KILL -- "-$id"; done 2>/dev/null
-# Then the other groups of each session (timeout cmd & makes one).
-for pass in 1 2 3; do
-	for f in /proc/[0-9]*/stat; do
-		read -r s < "$f" || continue
-		s=${s##*) }
-		set -- $s
-		[[ $4 && ${g[$4]} ]] && kill -KILL "${f:6:-5}"
-	done 2>/dev/null
-done`
+` + watchdogSessions
 
 // watch registers process group pgid with the watchdog, starting it if
-// needed. It is best effort: without a watchdog, Pdeathsig still ends the
-// command's bash.
-func watch(pgid int) { dogSend(fmt.Sprintf("add %d\n", pgid)) }
+// needed. A command in a cgroup is not registered: the watchdog ends all
+// of this program's cgroups. It is best effort: without a watchdog,
+// Pdeathsig still ends the command's bash on Linux.
+func watch(pgid int, cg *cgroup) {
+	if cg != nil {
+		dogSend("")
+		return
+	}
+	dogSend(fmt.Sprintf("add %d\n", pgid))
+}
 
 // unwatch unregisters process group pgid.
-func unwatch(pgid int) { dogSend(fmt.Sprintf("del %d\n", pgid)) }
+func unwatch(pgid int, cg *cgroup) {
+	if cg == nil {
+		dogSend(fmt.Sprintf("del %d\n", pgid))
+	}
+}
 
 func dogSend(line string) {
 	dog.mu.Lock()
@@ -65,7 +76,7 @@ func dogSend(line string) {
 			return
 		}
 	}
-	if dog.w == nil {
+	if dog.w == nil || line == "" {
 		return
 	}
 	// Lines are far shorter than PIPE_BUF, so each write is atomic.
@@ -94,7 +105,7 @@ func startWatchdog() error {
 		return err
 	}
 	defer null.Close()
-	pid, _, err := syscall.StartProcess(bash, []string{"cmdguard-watchdog", "-c", watchdogScript}, &syscall.ProcAttr{
+	pid, _, err := syscall.StartProcess(bash, []string{"cmdguard-watchdog", "-c", watchdogScript, "cmdguard-watchdog", cgroupPrefix()}, &syscall.ProcAttr{
 		Dir:   "/",
 		Env:   []string{},
 		Files: []uintptr{r.Fd(), null.Fd(), null.Fd()},

@@ -69,8 +69,8 @@ func (c *cli) acp(args []string) int {
 	agent := osexec.Command(argv[0], argv[1:]...)
 	agent.Dir = dir
 	agent.Stderr = c.stderr
-	// The agent ends with cmdguard, even when cmdguard is killed.
-	agent.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	// The agent ends with cmdguard, even when cmdguard is killed (Linux).
+	agent.SysProcAttr = agentAttr()
 	agentIn, err := agent.StdinPipe()
 	if err != nil {
 		fmt.Fprintf(c.stderr, "cmdguard: acp: %v\n", err)
