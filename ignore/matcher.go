@@ -13,8 +13,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // DefaultMaxEntries is the walk bound used when Options.MaxEntries is zero.
@@ -538,19 +536,15 @@ func decide(chain [][]*list, s int, p string, isDir bool, budget *int) *pattern 
 // readIgnoreFile reads one ignore file; name is its root-relative path,
 // used in errors. The key is that of the open file.
 func readIgnoreFile(abs, name string) ([]byte, statKey, error) {
-	// O_NONBLOCK: a FIFO planted under an ignore-file name must not hang
-	// the Matcher; it is refused below like any other non-regular file.
-	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	f, k, err := openFile(abs)
 	if err != nil {
-		return nil, statKey{}, &Error{Source: name, Err: &fs.PathError{Op: "open", Path: abs, Err: err}}
-	}
-	f := os.NewFile(uintptr(fd), abs)
-	defer f.Close()
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+		var pe *fs.PathError
+		if !errors.As(err, &pe) {
+			err = &fs.PathError{Op: "open", Path: abs, Err: err}
+		}
 		return nil, statKey{}, &Error{Source: name, Err: err}
 	}
-	k := keyOf(&st)
+	defer f.Close()
 	if !k.isRegular() {
 		typ := "unknown type"
 		if fi, err := f.Stat(); err == nil {

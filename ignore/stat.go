@@ -1,10 +1,6 @@
 package ignore
 
-import (
-	"time"
-
-	"golang.org/x/sys/unix"
-)
+import "time"
 
 // racyWindow is how old a file's timestamps must be, compared with the
 // moment it was examined, for an equal stat later to prove that it did
@@ -21,43 +17,29 @@ const racyWindow = 2 * time.Second
 type statKey struct {
 	dev, ino     uint64
 	mode         uint32
+	typ          fileType
 	size         int64
 	mtime, ctime int64 // nanoseconds
 }
 
-func keyOf(st *unix.Stat_t) statKey {
-	return statKey{
-		dev: uint64(st.Dev), ino: uint64(st.Ino), mode: uint32(st.Mode), size: st.Size,
-		mtime: unix.TimespecToNsec(st.Mtim), ctime: unix.TimespecToNsec(st.Ctim),
-	}
-}
+// fileType is a statKey's kind of file, from the platform's mode bits.
+type fileType uint8
 
-func (k statKey) isDir() bool     { return k.mode&unix.S_IFMT == unix.S_IFDIR }
-func (k statKey) isLink() bool    { return k.mode&unix.S_IFMT == unix.S_IFLNK }
-func (k statKey) isRegular() bool { return k.mode&unix.S_IFMT == unix.S_IFREG }
+const (
+	typeOther fileType = iota
+	typeRegular
+	typeDir
+	typeLink
+)
+
+func (k statKey) isDir() bool     { return k.typ == typeDir }
+func (k statKey) isLink() bool    { return k.typ == typeLink }
+func (k statKey) isRegular() bool { return k.typ == typeRegular }
 
 // trusted reports whether k, taken at or after now, may vouch for the
 // file later: its timestamps are older than the racy window.
 func (k statKey) trusted(now int64, window time.Duration) bool {
 	return max(k.mtime, k.ctime) < now-int64(window)
-}
-
-// lstatKey is lstat(2) without following a final symlink.
-func lstatKey(path string) (statKey, error) {
-	var st unix.Stat_t
-	if err := unix.Lstat(path, &st); err != nil {
-		return statKey{}, err
-	}
-	return keyOf(&st), nil
-}
-
-// statKeyOf is stat(2), following symlinks.
-func statKeyOf(path string) (statKey, error) {
-	var st unix.Stat_t
-	if err := unix.Stat(path, &st); err != nil {
-		return statKey{}, err
-	}
-	return keyOf(&st), nil
 }
 
 func now() int64 { return time.Now().UnixNano() }
