@@ -136,9 +136,7 @@ func runShell(t *testing.T, shell, cmd, root string) string {
 func TestZshDifferential(t *testing.T) {
 	t.Parallel()
 	for _, need := range []string{"bash", "zsh", "git", "xxd", "go"} {
-		if _, err := exec.LookPath(need); err != nil {
-			t.Fatalf("this test needs %s (CI installs it: apt-get install -y zsh xxd): %v", need, err)
-		}
+		needProgram(t, need)
 	}
 	tests := []struct {
 		class, shell, cmd string
@@ -240,9 +238,7 @@ ls`},
 // the line sets, it refuses.
 func TestZshDefaultLiterals(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("zsh"); err != nil {
-		t.Fatalf("this test needs zsh: %v", err)
-	}
+	needProgram(t, "zsh")
 	root := zshFixture(t)
 	g, err := cmdguard.Open(root)
 	if err != nil {

@@ -199,6 +199,8 @@ func checkAwkStats(t testing.TB, dir, prog string, st *awkStats) []string {
 // awkScratch returns a scratch directory after checking gawk is there.
 func awkScratch(t testing.TB) string {
 	t.Helper()
+	needProgram(t, "gawk")
+	needProgram(t, "mawk")
 	out, err := exec.Command("gawk", "--version").Output()
 	if err != nil || !bytes.HasPrefix(out, []byte("GNU Awk 5")) {
 		t.Fatalf("the awk differential needs gawk 5 (its debugger's dump): %v %.40s", err, out)

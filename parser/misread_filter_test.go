@@ -110,9 +110,7 @@ func compareFiles(t *testing.T, what string, real, got []string, exact bool) {
 // every file grep -r reads; the filter passes exactly those.
 func TestGrepFilterDifferential(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("grep"); err != nil {
-		t.Fatal("grep is the oracle of this test:", err)
-	}
+	needProgram(t, "grep")
 	top := makeFilterTree(t)
 	for _, opts := range [][]string{
 		{"--include=*.go"}, {"--include", "*.md"}, {"--include=*.go", "--include=*.md"}, {"--exclude=*.go"},
@@ -150,9 +148,7 @@ func TestGrepFilterDifferential(t *testing.T) {
 // passes exactly those.
 func TestRgFilterDifferential(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("rg"); err != nil {
-		t.Fatal("rg is the oracle of this test (apt-get install ripgrep):", err)
-	}
+	needProgram(t, "rg")
 	top := makeFilterTree(t)
 	for _, opts := range [][]string{
 		{"-g", "*.md"}, {"--glob=*.go"}, {"-g", "!*.go"}, {"-g", "*.go", "-g", "!vendor"}, {"-g", "!vendor/"},

@@ -225,6 +225,7 @@ func sedParseError(msg string) bool {
 // scripts, after checking that sed is GNU sed with --debug.
 func sedScratch(t testing.TB) (string, string) {
 	t.Helper()
+	needProgram(t, "sed")
 	out, err := exec.Command("sed", "--version").Output()
 	if err != nil || !bytes.Contains(out, []byte("GNU sed")) {
 		t.Fatalf("the sed differential needs GNU sed (4.6 or later, for --debug): %v %.40s", err, out)
