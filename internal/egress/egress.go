@@ -418,6 +418,9 @@ func (p *Proxy) http(ctx context.Context, c net.Conn, br *bufio.Reader) {
 	defer up.Close()
 	// One request per connection: the request says so, and the response
 	// is copied back until the server closes.
+	// The Host header is the URL's, the name that was decided: a
+	// different one would reach another site on the same server.
+	req.Host = ""
 	req.Header.Del("Proxy-Connection")
 	req.Header.Del("Proxy-Authorization")
 	req.Close = true

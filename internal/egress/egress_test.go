@@ -113,6 +113,21 @@ func TestHTTPAndConnect(t *testing.T) {
 	if err != nil || code != 200 || body != fmt.Sprintf("hello allowed.test:%d", pp) {
 		t.Errorf("plain HTTP to a listed host = %d %q %v, want 200 hello", code, body, err)
 	}
+	// A Host header other than the URL's is not passed on.
+	c, err := net.Dial("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(c, "GET http://allowed.test:%d/ HTTP/1.1\r\nHost: unlisted.test\r\n\r\n", pp)
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	c.Close()
+	if want := fmt.Sprintf("hello allowed.test:%d", pp); string(b) != want {
+		t.Errorf("a spoofed Host header: %q, want %q", b, want)
+	}
 	code, body, err = get(t, client(sock, tlsSrv), fmt.Sprintf("https://a.sub.test:%d/", tp))
 	if err != nil || code != 200 || !strings.HasPrefix(body, "hello a.sub.test") {
 		t.Errorf("CONNECT to a listed host = %d %q %v, want 200 hello", code, body, err)
@@ -138,6 +153,7 @@ func TestHTTPAndConnect(t *testing.T) {
 	ds, dropped := p.Decisions()
 	want := []string{
 		fmt.Sprintf("http allowed.test:%d allowed allowed.test:%d", pp, pp),
+		fmt.Sprintf("http allowed.test:%d allowed allowed.test:%d", pp, pp),
 		fmt.Sprintf("connect a.sub.test:%d allowed *.sub.test:%d", tp, tp),
 		fmt.Sprintf("http refused.test:%d refused not in sandbox.network", pp),
 		fmt.Sprintf("http allowed.test:%d refused not in sandbox.network", tp),
@@ -157,8 +173,8 @@ func TestHTTPAndConnect(t *testing.T) {
 		t.Errorf("decisions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Only the listed names were looked up.
-	if n := lookups.Load(); n != 2 {
-		t.Errorf("%d lookups, want 2 (the listed names only)", n)
+	if n := lookups.Load(); n != 3 {
+		t.Errorf("%d lookups, want 3 (the listed names only)", n)
 	}
 }
 
