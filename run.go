@@ -284,6 +284,9 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 	pl := sandboxplan.New(g.root, pol, sandboxplan.Homes(append(slices.Clip(env), req.Env...)))
 	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required && !req.Sandbox,
 		Hide: pl.Hide, Protect: pl.Protect, Absent: pl.Absent, Err: pl.Err}
+	if cfg.Egress != nil && !cfg.Network {
+		sb.Proxy = newNetProxy(cfg.Egress)
+	}
 	if after := pl.After; after != nil {
 		sb.After = func() []exec.Quarantined {
 			var out []exec.Quarantined

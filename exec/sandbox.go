@@ -47,6 +47,13 @@ type Sandbox struct {
 	// interface: it cannot connect to anything outside, not even to a
 	// port listening on the host's 127.0.0.1.
 	Network bool
+	// Proxy, when not nil and Network is false, is the command's way out:
+	// it serves a listener on 127.0.0.1:[ProxyPort] inside the network
+	// namespace, and the command's environment points HTTP_PROXY,
+	// HTTPS_PROXY, ALL_PROXY (both cases), npm's, pip's, cargo's and git's
+	// proxy settings at it. It is started before the command; one that
+	// cannot start is a sandbox that cannot be set up.
+	Proxy Proxy
 	// Optional runs the command without the sandbox, and says so in
 	// [SandboxReport.Error], when it cannot be set up. When false, [Start]
 	// fails with the reason and the command does not run.
@@ -85,6 +92,8 @@ type SandboxReport struct {
 	// running after the command's session was ended (they had left it,
 	// with setsid or as a daemon) and were killed.
 	Survivors int `json:"survivors,omitempty"`
+	// Connections lists what the sandbox's Proxy decided, in order.
+	Connections []Connection `json:"connections,omitempty"`
 }
 
 // A Quarantined path was created inside the sandbox where nothing may be
@@ -102,6 +111,7 @@ type sandboxRun struct {
 	report *SandboxReport
 	userns devIno // the sandbox's user namespace; zero when not applied
 	after  func() []Quarantined
+	proxy  Proxy // started; stopped by finish
 }
 
 type devIno struct{ dev, ino uint64 }
@@ -144,6 +154,9 @@ func (r *sandboxRun) finish() *SandboxReport {
 	rep := *r.report
 	if r.userns != (devIno{}) {
 		rep.Survivors = killSandbox(r.userns)
+	}
+	if r.proxy != nil {
+		rep.Connections = r.proxy.Stop()
 	}
 	if r.after != nil {
 		rep.Quarantined = r.after()

@@ -60,6 +60,10 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		Hide:    outermost(sb.Hide),
 		Network: sb.Network,
 	}
+	egress := sb.Proxy != nil && !sb.Network
+	if egress {
+		cfg.EgressPort, cfg.Env = ProxyPort, proxyEnv(attr.Env, ProxyPort)
+	}
 	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect} {
 		for _, s := range list {
 			if !sandboxinit.Valid(s) {
@@ -79,6 +83,15 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		return 0, nil, fmt.Errorf("sandbox: pipe: %w", err)
 	}
 	defer stR.Close()
+	var egressR, egressW *os.File
+	if egress {
+		if egressR, egressW, err = egressPair(); err != nil {
+			cfgR.Close()
+			stW.Close()
+			return 0, nil, fmt.Errorf("sandbox: %w", err)
+		}
+		defer egressR.Close()
+	}
 
 	sys := *attr.Sys
 	sys.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
@@ -101,11 +114,16 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		Files: append(slices.Clip(attr.Files), cfgR.Fd(), stW.Fd()),
 		Sys:   &sys,
 	}
+	if egress {
+		child.Files = append(child.Files, egressW.Fd())
+	}
 	pid, _, err = syscall.StartProcess("/proc/self/exe", []string{"cmdguard-sandbox-setup"}, child)
 	runtime.KeepAlive(cfgR)
 	runtime.KeepAlive(stW)
+	runtime.KeepAlive(egressW)
 	cfgR.Close()
 	stW.Close()
+	egressW.Close()
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: new user and mount namespaces: %w", err)
 	}
@@ -128,9 +146,27 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		return failed(fmt.Errorf("send setup: %w", err))
 	}
 	cfgW.Close()
+	if egress {
+		if err := egressStart(egressR, sb.Proxy); err != nil {
+			// The setup waits for the proxy's word: closing the socket
+			// ends it. If it failed first, its status says why.
+			egressR.Close()
+			if _, serr := readStatus(stR, sb.Network); serr != nil && !strings.HasPrefix(serr.Error(), "egress: the proxy did not start") {
+				return failed(serr)
+			}
+			return failed(err)
+		}
+	}
 	run, err = readStatus(stR, sb.Network)
 	if err != nil {
+		if egress {
+			sb.Proxy.Stop()
+		}
 		return failed(err)
+	}
+	if egress {
+		run.proxy = sb.Proxy
+		run.report.Layers = append(run.report.Layers, "proxy")
 	}
 	return pid, run, nil
 }

@@ -25,8 +25,13 @@ type Sandbox struct {
 	// "~/PATH" in the home directory, absolute paths, or paths relative
 	// to the project root; each may hold glob characters.
 	Protect []Pattern `json:"protect"`
-	// Network lets commands reach the network.
+	// Network lets commands reach the network. It is false when the
+	// policy lists the hosts commands may reach (Egress).
 	Network bool `json:"network"`
+	// Egress, from sandbox.network written as a list, names the hosts a
+	// command may reach, through a proxy, from a network namespace that
+	// has only loopback; nil when sandbox.network is true or false.
+	Egress []HostRule `json:"egress,omitempty"`
 	// Required refuses to run a command when the sandbox cannot be set
 	// up; otherwise the command runs without it and the result says so.
 	Required bool `json:"required"`
@@ -42,6 +47,9 @@ func (p *Policy) Sandbox() Sandbox {
 	s := p.sandbox
 	s.Hide = append([]Pattern(nil), s.Hide...)
 	s.Protect = append([]Pattern(nil), s.Protect...)
+	if s.Egress != nil {
+		s.Egress = append(make([]HostRule, 0, len(s.Egress)), s.Egress...)
+	}
 	s.set = nil
 	return s
 }
@@ -65,7 +73,11 @@ func (d *decoder) sandboxSettings(n *yaml.Node) {
 		case "enabled":
 			s.Enabled = d.boolean(v)
 		case "network":
-			s.Network = d.boolean(v)
+			if v.Kind == yaml.SequenceNode {
+				s.Egress = d.hostRules(v)
+			} else {
+				s.Network = d.boolean(v)
+			}
 		case "required":
 			s.Required = d.boolean(v)
 		case "hide":
@@ -132,7 +144,7 @@ func (d *decoder) sandboxDefaults() {
 		s.Protect = ds.Protect
 	}
 	if !s.set["network"] {
-		s.Network = ds.Network
+		s.Network, s.Egress = ds.Network, ds.Egress
 	}
 	if !s.set["required"] {
 		// A policy file's sandbox is required unless it says otherwise;

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"slices"
@@ -115,6 +116,13 @@ func (c *cli) run(args []string) int {
 	out.Sandbox = res.Sandbox
 	if res.Sandbox != nil && !res.Sandbox.Applied && f.format == "text" {
 		fmt.Fprintf(c.stderr, "cmdguard: ran WITHOUT the sandbox (required: false): %s\n", res.Sandbox.Error)
+	}
+	if res.Sandbox != nil {
+		for _, n := range res.Sandbox.Connections {
+			if !n.Allowed {
+				fmt.Fprintf(c.stderr, "network: refused %s, %s\n", net.JoinHostPort(n.Host, strconv.Itoa(n.Port)), n.Reason)
+			}
+		}
 	}
 	if res.Sandbox != nil && f.format == "text" {
 		for _, q := range res.Sandbox.Quarantined {

@@ -31,6 +31,9 @@ const FailExit = 125
 const (
 	ConfigFd = 3
 	StatusFd = 4
+	// EgressFd, with Config.EgressPort, is a Unix socket to the caller:
+	// see egressListen.
+	EgressFd = 5
 )
 
 // Config is what the setup is told to do.
@@ -43,6 +46,9 @@ type Config struct {
 	Protect []string // made read-only
 	Hide    []string // covered
 	Network bool
+	// EgressPort, when not 0, is the port of 127.0.0.1 in the network
+	// namespace where the caller's proxy listens (sent through EgressFd).
+	EgressPort int
 }
 
 // Encode writes c as NUL-terminated strings (none of them can hold a
@@ -69,6 +75,7 @@ func (c *Config) Encode() []byte {
 	} else {
 		str("0")
 	}
+	str(itoa(c.EgressPort))
 	return b
 }
 

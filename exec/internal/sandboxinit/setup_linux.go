@@ -164,8 +164,8 @@ func decode(b []byte) (c Config, ok bool) {
 		}
 		return l, true
 	}
-	var oks [9]bool
-	var v, net string
+	var oks [10]bool
+	var v, net, egress string
 	v, oks[0] = next()
 	c.Shell, oks[1] = next()
 	c.Argv, oks[2] = list()
@@ -175,13 +175,15 @@ func decode(b []byte) (c Config, ok bool) {
 	c.Protect, oks[6] = list()
 	c.Hide, oks[7] = list()
 	net, oks[8] = next()
+	egress, oks[9] = next()
 	for _, o := range oks {
 		if !o {
 			return c, false
 		}
 	}
 	c.Network = net == "1"
-	return c, v == "v2" && len(b) == 0
+	c.EgressPort, ok = atoi(egress)
+	return c, ok && c.EgressPort < 1<<16 && v == "v2" && len(b) == 0
 }
 
 func errnoMsg(what, p string, err error) string {
@@ -222,6 +224,11 @@ func setup(cfg *Config) (hidden, protected, abi int, msg string) {
 	if !cfg.Network {
 		if err := loopbackUp(); err != nil {
 			return 0, 0, 0, errnoMsg("network namespace: bring up lo", "", err)
+		}
+		if cfg.EgressPort != 0 {
+			if msg := egressListen(cfg.EgressPort); msg != "" {
+				return 0, 0, 0, msg
+			}
 		}
 	}
 	// The working directory was entered before the mounts: enter it
