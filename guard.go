@@ -127,14 +127,21 @@ type Guard struct {
 }
 
 // Open builds the Guard for the project that dir belongs to: the policy
-// is the first .cmdguard.yaml found walking up from dir (the embedded
-// default when there is none), and the project root is the policy's
-// directory — or, with the default policy, the nearest enclosing git work
-// tree, else dir itself. With the default policy, a .cmdguard.yaml
+// is the first .cmdguard.yaml found walking up from dir's real path
+// (symlinks resolved; the embedded default when there is none), and the
+// project root is the policy's directory — or, with the default policy,
+// the nearest enclosing git work tree, else dir itself. With the default policy, a .cmdguard.yaml
 // created later in the root applies from the next check on.
 func Open(dir string) (*Guard, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
+		return nil, fmt.Errorf("cmdguard: %w", err)
+	}
+	// The walk starts from the real directory: a link into the project
+	// from a place with a laxer policy (LAX/link -> PROJECT/src) must
+	// not pick LAX's policy, and a link out of the project is judged
+	// where it leads.
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, fmt.Errorf("cmdguard: %w", err)
 	}
 	path, ok, err := policy.Find(dir)
