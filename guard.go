@@ -12,6 +12,7 @@ import (
 	"github.com/cmdguard/cmdguard/internal/analysis"
 	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/internal/refcheck"
+	"github.com/cmdguard/cmdguard/internal/sandboxplan"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -354,7 +355,7 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 		sb := st.Policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Homes: homes(append(slices.Clip(base), added...))}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
@@ -362,3 +363,16 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
+
+// homes are the home directories whose agents' settings are protected:
+// the caller's and every one a HOME in env names (sandboxplan.Homes),
+// each also by its real path.
+func homes(env []string) []string {
+	hs := sandboxplan.Homes(env)
+	for _, h := range hs {
+		if r, err := filepath.EvalSymlinks(h); err == nil && !slices.Contains(hs, r) {
+			hs = append(hs, r)
+		}
+	}
+	return hs
+}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/agentfiles"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -24,6 +25,9 @@ type Checker struct {
 	// the policy file. .git/hooks, .git/config, policy files and ignore
 	// files are protected whatever it holds.
 	Protected []string
+	// Homes are the home directories whose agents' settings
+	// (agentfiles.Home) are protected too.
+	Homes []string
 }
 
 // Command checks the file references of one analysed command (c is read
@@ -221,13 +225,17 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			rc.addFrom("ignore.denied", fr.Pos, msg, r.Source)
 		}
 		if (fr.Write || !isReader(rc.c.MatchArgv)) && x.isProtected(rel) {
-			verb := "writes "
-			if !fr.Write {
-				verb = "names " // a program that may write through an option the gate does not know
+			what := ", which steers the gate or git"
+			if agentfiles.InProject(rel) {
+				what = ", an agent's settings (its hooks, permissions or MCP servers)"
 			}
-			rc.add("path.protected", fr.Pos, verb+rel+", which steers the gate or git")
+			rc.add("path.protected", fr.Pos, verbOf(fr)+rel+what)
 			break
 		}
+	}
+	if f.OutsideRoot && (fr.Write || !isReader(rc.c.MatchArgv)) &&
+		(agentfiles.InHome(info.Abs, x.Homes) || agentfiles.InHome(info.Real, x.Homes)) {
+		rc.add("path.protected", fr.Pos, verbOf(fr)+info.Real+", an agent's settings (its hooks, permissions or MCP servers)")
 	}
 	if f.OutsideRoot && !fr.Maybe {
 		where := info.Abs
@@ -240,6 +248,16 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		rc.recursive(fr.Pos, name, info.RealRel)
 	}
 	return f
+}
+
+// verbOf says how a command touches a protected path: it writes it, or
+// names it to a program that may write through an option the gate does
+// not know.
+func verbOf(fr *parser.FileRef) string {
+	if fr.Write {
+		return "writes "
+	}
+	return "names "
 }
 
 // recursive checks a directory that a program reads recursively: it
@@ -269,15 +287,16 @@ func match(ign *ignore.Matcher, rel string, info ignore.PathInfo) (ignore.Result
 }
 
 // isProtected reports whether a write to the root-relative path rel could
-// change what the gate or git runs: .git/hooks, .git/config, the .git
-// directory itself, policy files and ignore files.
+// change what the gate, git or an agent runs: .git/hooks, .git/config,
+// the .git directory itself, policy files, ignore files and the agents'
+// settings (agentfiles.Project).
 func (x *Checker) isProtected(rel string) bool {
 	switch {
 	case rel == ".git", rel == ".git/config", rel == ".git/hooks", len(rel) > 10 && rel[:10] == ".git/hooks" && rel[10] == '/':
 		return true
 	case path.Base(rel) == policy.FileName, x.Ign.IsIgnoreFile(rel):
 		return true
-	case nestedGitInternal(rel):
+	case nestedGitInternal(rel), agentfiles.InProject(rel):
 		return true
 	}
 	for _, p := range x.Protected {
