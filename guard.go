@@ -355,7 +355,7 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 		sb := st.Policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Homes: homes(append(slices.Clip(base), added...))}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Homes: homes(append(slices.Clip(base), added...))}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}

@@ -25,6 +25,10 @@ type Checker struct {
 	// the policy file. .git/hooks, .git/config, policy files and ignore
 	// files are protected whatever it holds.
 	Protected []string
+	// Start is the directory the command line starts in (absolute): a
+	// command's cd steps (parser.Command.Chdirs) are replayed from it as
+	// bash does. Empty: the parser's lexical Cwd is used.
+	Start string
 	// Homes are the home directories whose agents' settings
 	// (agentfiles.Home) are protected too.
 	Homes []string
@@ -33,6 +37,7 @@ type Checker struct {
 // Command checks the file references of one analysed command (c is read
 // only: it may be the memo's) into out.Files and findings.
 func (x *Checker) Command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
+	c = x.chdir(c, out, findings)
 	var gl Globs // each glob expanded once, for both checks
 	if !c.CwdDynamic {
 		globOptions(c, &gl, findings)
