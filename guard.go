@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
 	"github.com/cmdguard/cmdguard/internal/live"
@@ -355,7 +356,7 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 		sb := st.Policy.Sandbox()
 		in.Sandboxed = sb.Required && (req.Sandboxed || sb.Enabled)
 	}
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Homes: homes(append(slices.Clip(base), added...))}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Git: st.Git, GitDirEnv: envValue(base, "GIT_DIR"), Homes: homes(append(slices.Clip(base), added...))}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
@@ -375,4 +376,15 @@ func homes(env []string) []string {
 		}
 	}
 	return hs
+}
+
+// envValue returns the value of name in env ("" when unset).
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
 }

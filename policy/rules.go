@@ -25,6 +25,8 @@ var registry = []RuleInfo{
 	{ID: "gate.error", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the gate failed while checking"},
 	{ID: "gate.panic", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the gate panicked while checking"},
 	{ID: "gate.timeout", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "checking took longer than allowed"},
+	{ID: "git.config_runs", Verdict: Deny, Loosest: Allow, Description: "a git command uses a git directory other than the project's own (--git-dir, $GIT_DIR, a .git file, commondir, a bare or nested repository, one outside the project) whose configuration holds a key that runs a program (core.fsmonitor, core.pager, alias.*, filter.*.clean, …)"},
+	{ID: "git.config_unknown", Verdict: Ask, Loosest: Allow, Description: "a git command uses a git directory other than the project's own whose configuration the gate cannot read, or that sets a key the gate does not know, or the git directory is not known before it runs"},
 	{ID: "git.dangerous_config", Verdict: Deny, Loosest: Allow, Description: "git -c sets a key that runs a command (core.pager, core.sshCommand, alias.*, …)"},
 	{ID: "ignore.contains_ignored", Verdict: Ask, Loosest: Allow, Description: "a directory given to a recursive reader contains ignored files"},
 	{ID: "ignore.denied", Verdict: Deny, Loosest: Allow, Description: "a file reference matches an ignore rule"},

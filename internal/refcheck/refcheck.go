@@ -9,6 +9,7 @@ import (
 
 	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/internal/agentfiles"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -29,6 +30,10 @@ type Checker struct {
 	// command's cd steps (parser.Command.Chdirs) are replayed from it as
 	// bash does. Empty: the parser's lexical Cwd is used.
 	Start string
+	// Git is the project's own repository: its configuration is the
+	// person's. GitDirEnv is $GIT_DIR of the trusted environment.
+	Git       gitdir.Repo
+	GitDirEnv string
 	// Homes are the home directories whose agents' settings
 	// (agentfiles.Home) are protected too.
 	Homes []string
@@ -38,6 +43,7 @@ type Checker struct {
 // only: it may be the memo's) into out.Files and findings.
 func (x *Checker) Command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
 	c = x.chdir(c, out, findings)
+	x.gitConfig(c, findings)
 	var gl Globs // each glob expanded once, for both checks
 	if !c.CwdDynamic {
 		globOptions(c, &gl, findings)
