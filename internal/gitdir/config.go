@@ -347,6 +347,9 @@ func Find(dir string) (string, error) {
 	}
 }
 
+// IsGitDir reports whether d is a git directory, as git checks it.
+func IsGitDir(d string) bool { return isGitDir(d) }
+
 // isGitDir reports what git's is_git_directory checks: HEAD, and objects
 // and refs directories (or a commondir file standing for them).
 func isGitDir(d string) bool {

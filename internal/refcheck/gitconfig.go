@@ -39,11 +39,19 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	if x.Git.Dir != "" && real == x.Git.Dir {
 		return
 	}
+	if _, err := realDir(real); err != nil {
+		add("git.config_unknown", "git uses "+gitDir+", which does not exist yet: what configuration it will hold is not known before it runs")
+		return
+	}
 	home := ""
 	if len(x.Homes) > 0 {
 		home = x.Homes[0]
 	}
-	entries, _, err := gitdir.Configs(gitDir, home)
+	entries, files, err := gitdir.Configs(gitDir, home)
+	if err == nil && len(files) == 0 {
+		add("git.config_unknown", "git uses "+gitDir+", which has no configuration yet: one written before git runs is not known")
+		return
+	}
 	var unknown string
 	for _, e := range entries {
 		if slices.Contains(x.Git.Files, gitdir.Real(e.File)) {
@@ -76,6 +84,9 @@ func (x *Checker) selectGitDir(c *parser.Command) (gitDir, why string) {
 	dir := c.Cwd
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(x.Root, dir)
+	}
+	if _, err := realDir(dir); err != nil {
+		return "", "it runs in " + dir + ", which does not exist yet (" + err.Error() + ")"
 	}
 	opt, bare := "", false
 	argv := c.Argv
@@ -139,4 +150,26 @@ loop:
 		return "", err.Error()
 	}
 	return d, ""
+}
+
+// gitInternal reports a real path that is a git directory, or its
+// configuration, commondir, HEAD or hooks: whatever its name (a bare
+// repository, a hand-made git directory), writing it changes what a git
+// command run there executes.
+func gitInternal(p string) bool {
+	if gitdir.IsGitDir(p) {
+		return true
+	}
+	rest := filepath.Base(p)
+	for d, n := filepath.Dir(p), 0; n < 4 && filepath.Dir(d) != d; d, n = filepath.Dir(d), n+1 {
+		if gitdir.IsGitDir(d) {
+			switch rest {
+			case "config", "config.worktree", "commondir", "HEAD", "hooks":
+				return true
+			}
+			return strings.HasPrefix(rest, "hooks/")
+		}
+		rest = filepath.Base(d) + "/" + rest
+	}
+	return false
 }

@@ -244,6 +244,9 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			break
 		}
 	}
+	if fr.Write && !f.OutsideRoot && !x.isProtected(info.RealRel) && gitInternal(info.Real) {
+		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", in a git directory: git runs what its configuration and hooks name")
+	}
 	if f.OutsideRoot && (fr.Write || !isReader(rc.c.MatchArgv)) &&
 		(agentfiles.InHome(info.Abs, x.Homes) || agentfiles.InHome(info.Real, x.Homes)) {
 		rc.add("path.protected", fr.Pos, verbOf(fr)+info.Real+", an agent's settings (its hooks, permissions or MCP servers)")
