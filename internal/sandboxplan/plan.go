@@ -470,18 +470,30 @@ func protectedPaths(root string, pol *policy.Policy, cfg policy.Sandbox, homes [
 	// exists with no symbolic link on the way: the directories above an
 	// absent path become mounts of their own, which a missing or linked
 	// directory cannot (path.protected still refuses the command).
-	agent := func(p string) {
-		_, err := os.Lstat(p)
-		if d := filepath.Dir(p); err == nil || realDir(d) {
-			ps = append(ps, protectedPath{p, WhyAgent})
+	// A path whose directory is missing too is watched by its first
+	// missing directory (creating .claude, then .claude/settings.json).
+	agent := func(base, p string) {
+		for {
+			_, err := os.Lstat(p)
+			d := filepath.Dir(p)
+			if err == nil || realDir(d) {
+				if !slices.ContainsFunc(ps, func(q protectedPath) bool { return q.path == p }) {
+					ps = append(ps, protectedPath{p, WhyAgent})
+				}
+				return
+			}
+			if d == base || len(d) <= len(base) {
+				return
+			}
+			p = d
 		}
 	}
 	for _, p := range agentfiles.Project {
-		agent(filepath.Join(root, p))
+		agent(root, filepath.Join(root, p))
 	}
 	for _, h := range homes {
 		for _, p := range agentfiles.Home {
-			agent(filepath.Join(h, p))
+			agent(h, filepath.Join(h, p))
 		}
 	}
 	for _, pt := range cfg.Protect {
