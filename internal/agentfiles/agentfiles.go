@@ -9,6 +9,7 @@
 package agentfiles
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -99,4 +100,21 @@ func under(rel, e string) bool {
 		return rel == t || strings.HasPrefix(rel, e)
 	}
 	return rel == e
+}
+
+// Holds reports whether the directory dir (a real path) holds one of
+// Project that exists: moving or removing dir (mv .claude x, rm -rf
+// .claude) removes the settings as surely as writing them.
+func Holds(dir string) bool {
+	name := strings.ToLower(filepath.Base(dir))
+	for _, e := range Project {
+		first, rest, ok := strings.Cut(e, "/")
+		if !ok || strings.ToLower(first) != name || rest == "" {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, rest)); err == nil {
+			return true
+		}
+	}
+	return false
 }

@@ -244,6 +244,9 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			break
 		}
 	}
+	if fr.Write && info.IsDir && !f.OutsideRoot && agentfiles.Holds(info.Real) {
+		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", which holds an agent's settings (its hooks, permissions or MCP servers)")
+	}
 	if fr.Write && !f.OutsideRoot && !x.isProtected(info.RealRel) && gitInternal(info.Real) {
 		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", in a git directory: git runs what its configuration and hooks name")
 	}
