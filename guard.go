@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
 	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/internal/refcheck"
+	"github.com/cmdguard/cmdguard/internal/sandboxplan"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -130,14 +132,21 @@ type Guard struct {
 }
 
 // Open builds the Guard for the project that dir belongs to: the policy
-// is the first .cmdguard.yaml found walking up from dir (the embedded
-// default when there is none), and the project root is the policy's
-// directory — or, with the default policy, the nearest enclosing git work
-// tree, else dir itself. With the default policy, a .cmdguard.yaml
+// is the first .cmdguard.yaml found walking up from dir's real path
+// (symlinks resolved; the embedded default when there is none), and the
+// project root is the policy's directory — or, with the default policy,
+// the nearest enclosing git work tree, else dir itself. With the default policy, a .cmdguard.yaml
 // created later in the root applies from the next check on.
 func Open(dir string) (*Guard, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
+		return nil, fmt.Errorf("cmdguard: %w", err)
+	}
+	// The walk starts from the real directory: a link into the project
+	// from a place with a laxer policy (LAX/link -> PROJECT/src) must
+	// not pick LAX's policy, and a link out of the project is judged
+	// where it leads.
+	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, fmt.Errorf("cmdguard: %w", err)
 	}
 	path, ok, err := policy.Find(dir)
@@ -360,7 +369,7 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 			in.Sandboxed = sb.Required || g.sandboxWorks() == nil
 		}
 	}
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Git: st.Git, GitDirEnv: envValue(base, "GIT_DIR"), Homes: homes(append(slices.Clip(base), added...))}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
@@ -368,3 +377,27 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
+
+// homes are the home directories whose agents' settings are protected:
+// the caller's and every one a HOME in env names (sandboxplan.Homes),
+// each also by its real path.
+func homes(env []string) []string {
+	hs := sandboxplan.Homes(env)
+	for _, h := range hs {
+		if r, err := filepath.EvalSymlinks(h); err == nil && !slices.Contains(hs, r) {
+			hs = append(hs, r)
+		}
+	}
+	return hs
+}
+
+// envValue returns the value of name in env ("" when unset).
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == name {
+			v = val
+		}
+	}
+	return v
+}

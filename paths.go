@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -70,9 +69,12 @@ func (g *Guard) CheckFile(ctx context.Context, req FileRequest) (d Decision, err
 	cwd := g.cwd(req.Cwd)
 	argv := []string{prog, "--", req.Path}
 	c := &parser.Command{Args: argv, MatchArgv: argv, Cwd: cwd, Pos: parser.Pos{Line: 1, Col: 1}}
-	fr := &parser.FileRef{Path: filepath.Clean(req.Path), Pos: parser.Pos{Line: 1, Col: len(prog) + 5}, Kind: parser.RefArg, Write: req.Write, Recursive: req.Recursive && !req.Write}
+	// The path is not cleaned: the kernel follows a symlink before the ..
+	// after it (lk/../db.txt with lk -> secrets/sub is secrets/db.txt), and
+	// so does the resolution, as for a command's file references.
+	fr := &parser.FileRef{Path: req.Path, Pos: parser.Pos{Line: 1, Col: len(prog) + 5}, Kind: parser.RefArg, Write: req.Write, Recursive: req.Recursive && !req.Write}
 	var findings []policy.Finding
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Homes: homes(nil)}
 	files := rc.FileRef(c, fr, new(refcheck.Globs), []policy.File{}, &findings)
 	d.Commands = []Command{{Argv: argv, MatchArgv: argv, Dynamic: make([]bool, len(argv)), Pos: pos(c.Pos),
 		Wrappers: []string{}, Redirects: []policy.Redirect{}, Cwd: cwd, Files: files}}

@@ -167,6 +167,11 @@ type Command struct {
 	// last known directory.
 	Cwd        string `json:"cwd"`
 	CwdDynamic bool   `json:"cwd_dynamic,omitempty"`
+	// Chdirs are the cd steps from Options.Cwd to Cwd, unresolved, for a
+	// caller that resolves them with the file system as bash does (see
+	// CdStep). Empty when no cd came before; not to be used when
+	// CwdDynamic is set.
+	Chdirs []CdStep `json:"chdirs,omitempty"`
 	// UnknownOptions are the options of a program the analysis knows
 	// every option of (the options of its entry in programs) that are not among them: they
 	// may write a file or run a program. A policy decides what they mean

@@ -377,8 +377,9 @@ func (c *ctx) text(n syntax.Node) string {
 
 // cwdState is the effective working directory at some point of a chain.
 type cwdState struct {
-	dir string
-	dyn bool
+	dir   string
+	dyn   bool
+	chain *cdChain // the cd steps to dir (Command.Chdirs)
 }
 
 // merge joins two paths of control flow: if they disagree, the directory
@@ -647,7 +648,7 @@ func (s *state) compoundRedirects(st *syntax.Stmt, first int, cwd cwdState, c *c
 	if first == len(s.res.Commands) {
 		tmp.Pos = c.pos(st.Pos())
 		tmp.Wrappers = c.wrappers
-		tmp.Cwd, tmp.CwdDynamic = cwd.dir, cwd.dyn
+		tmp.Cwd, tmp.CwdDynamic, tmp.Chdirs = cwd.dir, cwd.dyn, cwd.chain.steps()
 		s.add(tmp)
 		return
 	}
@@ -789,7 +790,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		return cwd, cwd
 	case *syntax.TestClause:
 		s.cwd = cwd
-		cmd := Command{Pos: c.pos(x.Left), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+		cmd := Command{Pos: c.pos(x.Left), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn, Chdirs: cwd.chain.steps()}
 		cmd.Argv = append(cmd.Argv, Word{Value: "[[", Pos: cmd.Pos})
 		cmd.Argv = s.testExpr(x.X, c, cmd.Argv)
 		cmd.Argv = append(cmd.Argv, Word{Value: "]]", Pos: c.pos(x.Right)})
@@ -804,7 +805,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		return s.declClause(x, cwd, c)
 	case *syntax.LetClause:
 		s.cwd = cwd
-		cmd := Command{Pos: c.pos(x.Let), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+		cmd := Command{Pos: c.pos(x.Let), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn, Chdirs: cwd.chain.steps()}
 		cmd.Argv = append(cmd.Argv, Word{Value: "let", Pos: cmd.Pos})
 		for _, e := range x.Exprs {
 			s.arithm(e, c)

@@ -12,7 +12,7 @@ import (
 // statement such as "> f").
 func (s *state) callExpr(st *syntax.Stmt, ce *syntax.CallExpr, cwd cwdState, c *ctx) (succ, fail cwdState) {
 	s.cwd = cwd
-	cmd := Command{Pos: c.pos(st.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+	cmd := Command{Pos: c.pos(st.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn, Chdirs: cwd.chain.steps()}
 	if ce != nil {
 		// A prefix assignment (VAR=x cmd) reaches cmd's environment; a
 		// bare one (VAR=x) only the shell's, unless set -a exports it.
@@ -121,7 +121,7 @@ func (s *state) historyVar(name string, p Pos) {
 // declClause walks export/declare/local/readonly/typeset/nameref.
 func (s *state) declClause(d *syntax.DeclClause, cwd cwdState, c *ctx) (succ, fail cwdState) {
 	s.cwd = cwd
-	cmd := Command{Pos: c.pos(d.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+	cmd := Command{Pos: c.pos(d.Pos()), Wrappers: c.wrappers, Cwd: cwd.dir, CwdDynamic: cwd.dyn, Chdirs: cwd.chain.steps()}
 	cmd.Argv = append(cmd.Argv, Word{Value: d.Variant.Value, Pos: cmd.Pos})
 	if d.Variant.Value == "nameref" {
 		s.find("parser.eval", cmd.Pos, "nameref variables redirect assignments to other names")
@@ -299,10 +299,14 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 			return cwd // pushd -n, popd -n: only the stack changes
 		}
 	}
+	physical := false
 	for len(args) > 0 && len(args[0].Value) > 1 && args[0].Value[0] == '-' && !args[0].Dynamic {
 		if args[0].Value == "--" {
 			args = args[1:]
 			break
+		}
+		if i := strings.LastIndexAny(args[0].Value, "LP"); i > 0 {
+			physical = args[0].Value[i] == 'P' // the last of -L and -P wins
 		}
 		args = args[1:]
 	}
@@ -322,16 +326,22 @@ func (s *state) cd(argv []Word, cwd cwdState) cwdState {
 	} else {
 		dir = args[0]
 	}
+	step := CdStep{Dir: dir.Value, Physical: physical}
 	switch {
+	case dir.Value == "-" && argv[0].Value == "cd" && !dir.Dynamic && !physical:
+		if back, ok := cwd.back(); ok {
+			return back
+		}
+		return dyn
 	case dir.Dynamic || dir.Glob || dir.Value == "-" || strings.HasPrefix(dir.Value, "+") && argv[0].Value == "pushd":
 		return dyn
 	case path.IsAbs(dir.Value):
-		return cwdState{dir: path.Clean(dir.Value)}
+		return cwdState{dir: path.Clean(dir.Value), chain: cwd.push(step)}
 	case s.opts.Env["CDPATH"] != "" && !strings.HasPrefix(dir.Value, "./") && !strings.HasPrefix(dir.Value, "../") &&
 		dir.Value != "." && dir.Value != "..":
 		return dyn
 	}
-	return cwdState{dir: joinDir(cwd.dir, dir.Value), dyn: cwd.dyn}
+	return cwdState{dir: joinDir(cwd.dir, dir.Value), dyn: cwd.dyn, chain: cwd.push(step)}
 }
 
 // builtin reports builtins that run text as code or install callbacks,

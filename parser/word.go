@@ -310,7 +310,7 @@ func (s *state) tilde(v string, last, inAssign bool, out *Word) string {
 
 // pwd is the value of $PWD at the current command, if known.
 func (s *state) pwd() (string, bool) {
-	if s.cwd.dyn || s.sticky&stickyPWD != 0 || !strings.HasPrefix(s.cwd.dir, "/") {
+	if s.cwd.dyn || s.sticky&stickyPWD != 0 || !strings.HasPrefix(s.cwd.dir, "/") || s.cwd.chain.unsure() {
 		return "", false
 	}
 	return s.cwd.dir, true

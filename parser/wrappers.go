@@ -285,7 +285,7 @@ func (s *state) inner(argv []Word, name string, c *ctx, cwd cwdState, inShell bo
 	}
 	nc := innerCtx(c, name)
 	cmd := Command{Argv: argv[:len(argv):len(argv)], Pos: argv[0].Pos, Wrappers: nc.wrappers,
-		Cwd: cwd.dir, CwdDynamic: cwd.dyn}
+		Cwd: cwd.dir, CwdDynamic: cwd.dyn, Chdirs: cwd.chain.steps()}
 	if edit != nil {
 		edit(&cmd)
 	}
@@ -569,7 +569,8 @@ func (s *state) chdir(cwd cwdState, dir Word) cwdState {
 	if dir.Dynamic || dir.Glob {
 		return cwdState{dir: cwd.dir, dyn: true}
 	}
-	return cwdState{dir: joinDir(cwd.dir, dir.Value), dyn: cwd.dyn && !path.IsAbs(dir.Value)}
+	return cwdState{dir: joinDir(cwd.dir, dir.Value), dyn: cwd.dyn && !path.IsAbs(dir.Value),
+		chain: cwd.push(CdStep{Dir: dir.Value, Physical: true})}
 }
 
 // splitString splits the STRING of env -S into words, parsing it as one

@@ -57,6 +57,10 @@ type Snapshot struct {
 	// the policy file itself (ignore files and .git/hooks are checked
 	// apart).
 	Protected []string
+	// Git is the project's own repository (see refcheck.Checker.Git).
+	Git gitdir.Repo
+	// git are git's files the snapshot was built from (gitFiles).
+	git []watchedFile
 	// memo remembers the analyses of the command strings checked with
 	// this snapshot's policy (see package analysis); nil remembers nothing.
 	Memo *analysis.Memo
@@ -69,6 +73,9 @@ type watchedFile struct {
 	key     fileKey
 	trusted bool
 	data    []byte
+	// dir: a directory that must stay one (its entries change all the
+	// time: a .git directory).
+	dir bool
 }
 
 type fileKey struct {
@@ -117,6 +124,10 @@ func (s *Source) watch(path string) watchedFile {
 // enough.
 func (w *watchedFile) unchanged(window time.Duration) bool {
 	t := time.Now().UnixNano()
+	if w.dir {
+		fi, err := os.Stat(w.path)
+		return err == nil && fi.IsDir()
+	}
 	k, err := statFile(w.path)
 	switch {
 	case err != nil:
@@ -141,7 +152,7 @@ func (s *Source) Current() (*Snapshot, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	cur := s.cur.Load()
-	if cur == nil || cur.Err != nil || !s.unchanged() { // a failed load is tried again
+	if cur == nil || cur.Err != nil || !s.unchanged() || !s.gitUnchanged(cur) { // a failed load is tried again
 		cur = s.load()
 		s.cur.Store(cur)
 	}
@@ -203,7 +214,53 @@ func (s *Source) load() *Snapshot {
 		}
 		s.watched = watched
 	}
-	return newSnapshot(p, s.Root, s.Max)
+	git := s.gitFiles()
+	st := newSnapshot(p, s.Root, s.Max)
+	st.git = git
+	return st
+}
+
+// gitFiles examines git's files as they are before a snapshot is
+// built: the .git at the root and above it up to the first one (a git
+// init creates one), the .git file, commondir, the configuration files
+// and their includes (git config core.hooksPath .husky moves the hooks:
+// what is protected changes). A change makes the next check load again.
+func (s *Source) gitFiles() []watchedFile {
+	var ws []watchedFile
+	for d := s.Root; ; d = filepath.Dir(d) {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Stat(g); err == nil && fi.IsDir() {
+			ws = append(ws, watchedFile{path: g, dir: true})
+			break
+		}
+		w := s.watch(g)
+		ws = append(ws, w)
+		if !w.missing || filepath.Dir(d) == d {
+			break
+		}
+	}
+	d, err := gitdir.Find(s.Root)
+	if err != nil || d == "" {
+		return ws
+	}
+	common, _ := gitdir.Common(d)
+	files := []string{filepath.Join(d, "commondir"), filepath.Join(common, "config"), filepath.Join(d, "config.worktree"), filepath.Join(common, "config.worktree")}
+	home, _ := os.UserHomeDir()
+	_, read, _ := gitdir.Configs(d, home)
+	for _, f := range append(files, read...) {
+		ws = append(ws, s.watch(f))
+	}
+	return ws
+}
+
+// gitUnchanged reports whether git's files of cur are as they were.
+func (s *Source) gitUnchanged(cur *Snapshot) bool {
+	for i := range cur.git {
+		if !cur.git[i].unchanged(s.window()) {
+			return false
+		}
+	}
+	return true
 }
 
 // newSnapshot prepares the Matcher of policy p for root.
@@ -217,7 +274,8 @@ func newSnapshot(p *policy.Policy, root string, maxEntries int) *Snapshot {
 	if err != nil {
 		return &Snapshot{Policy: p, Err: fmt.Errorf("cmdguard: load ignore files: %w", err)}
 	}
-	st := &Snapshot{Policy: p, Ign: m, Memo: analysis.NewMemo()}
+	home, _ := os.UserHomeDir()
+	st := &Snapshot{Policy: p, Ign: m, Memo: analysis.NewMemo(), Git: gitdir.Own(root, home)}
 	st.Protected = protected
 	if path := p.Path(); path != "" {
 		if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {

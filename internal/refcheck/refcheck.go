@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/agentfiles"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -24,11 +26,24 @@ type Checker struct {
 	// the policy file. .git/hooks, .git/config, policy files and ignore
 	// files are protected whatever it holds.
 	Protected []string
+	// Start is the directory the command line starts in (absolute): a
+	// command's cd steps (parser.Command.Chdirs) are replayed from it as
+	// bash does. Empty: the parser's lexical Cwd is used.
+	Start string
+	// Git is the project's own repository: its configuration is the
+	// person's. GitDirEnv is $GIT_DIR of the trusted environment.
+	Git       gitdir.Repo
+	GitDirEnv string
+	// Homes are the home directories whose agents' settings
+	// (agentfiles.Home) are protected too.
+	Homes []string
 }
 
 // Command checks the file references of one analysed command (c is read
 // only: it may be the memo's) into out.Files and findings.
 func (x *Checker) Command(c *parser.Command, out *policy.Command, findings *[]policy.Finding) {
+	c = x.chdir(c, out, findings)
+	x.gitConfig(c, findings)
 	var gl Globs // each glob expanded once, for both checks
 	if !c.CwdDynamic {
 		globOptions(c, &gl, findings)
@@ -244,16 +259,26 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 			}
 		}
 		if (fr.Write || !parser.ReadsOnly(rc.c.MatchArgv)) && x.isProtected(rel) {
-			verb := "writes "
-			if !fr.Write {
-				verb = "names " // a program that may write through an option the gate does not know
+			what := ", which steers the gate or git"
+			if agentfiles.InProject(rel) {
+				what = ", an agent's settings (its hooks, permissions or MCP servers)"
 			}
-			rc.add("path.protected", fr.Pos, verb+rel+", which steers the gate or git")
+			rc.add("path.protected", fr.Pos, verbOf(fr)+rel+what)
 			if x.sandboxProtects(rel) {
 				rc.enforced("the sandbox makes " + rel + " read-only")
 			}
 			break
 		}
+	}
+	if fr.Write && info.IsDir && !f.OutsideRoot && agentfiles.Holds(info.Real) {
+		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", which holds an agent's settings (its hooks, permissions or MCP servers)")
+	}
+	if fr.Write && !f.OutsideRoot && !x.isProtected(info.RealRel) && gitInternal(info.Real) {
+		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", in a git directory: git runs what its configuration and hooks name")
+	}
+	if f.OutsideRoot && (fr.Write || !parser.ReadsOnly(rc.c.MatchArgv)) &&
+		(agentfiles.InHome(info.Abs, x.Homes) || agentfiles.InHome(info.Real, x.Homes)) {
+		rc.add("path.protected", fr.Pos, verbOf(fr)+info.Real+", an agent's settings (its hooks, permissions or MCP servers)")
 	}
 	if f.OutsideRoot && !fr.Maybe {
 		where := info.Abs
@@ -270,6 +295,16 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		rc.recursive(fr, name, info.RealRel, !fr.Write && rc.sandboxReads())
 	}
 	return f
+}
+
+// verbOf says how a command touches a protected path: it writes it, or
+// names it to a program that may write through an option the gate does
+// not know.
+func verbOf(fr *parser.FileRef) string {
+	if fr.Write {
+		return "writes "
+	}
+	return "names "
 }
 
 // recursive checks a directory that a program reads recursively: it
@@ -320,15 +355,16 @@ func match(ign *ignore.Matcher, rel string, info ignore.PathInfo) (ignore.Result
 }
 
 // isProtected reports whether a write to the root-relative path rel could
-// change what the gate or git runs: .git/hooks, .git/config, the .git
-// directory itself, policy files and ignore files.
+// change what the gate, git or an agent runs: .git/hooks, .git/config,
+// the .git directory itself, policy files, ignore files and the agents'
+// settings (agentfiles.Project).
 func (x *Checker) isProtected(rel string) bool {
 	switch {
 	case rel == ".git", rel == ".git/config", rel == ".git/hooks", len(rel) > 10 && rel[:10] == ".git/hooks" && rel[10] == '/':
 		return true
 	case path.Base(rel) == policy.FileName, x.Ign.IsIgnoreFile(rel):
 		return true
-	case nestedGitInternal(rel):
+	case nestedGitInternal(rel), agentfiles.InProject(rel):
 		return true
 	}
 	for _, p := range x.Protected {
@@ -346,7 +382,7 @@ func (x *Checker) isProtected(rel string) bool {
 // creates. A nested repository's git directory and the .git directory
 // itself stay writable there.
 func (x *Checker) sandboxProtects(rel string) bool {
-	if path.Base(rel) == policy.FileName || x.Ign.IsIgnoreFile(rel) {
+	if path.Base(rel) == policy.FileName || x.Ign.IsIgnoreFile(rel) || agentfiles.InProject(rel) {
 		return true
 	}
 	for _, p := range x.Protected {

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/cmdguard/cmdguard/ignore"
+	"github.com/cmdguard/cmdguard/internal/agentfiles"
 	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -417,6 +418,7 @@ const (
 	WhyPolicy = "a policy file: it would govern the commands checked below it"
 	WhyIgnore = "an ignore file: its patterns ('!' re-includes) would change what the next check and sandbox hide"
 	WhyListed = "listed in the policy's sandbox protect:"
+	WhyAgent  = "an agent's settings: the agent would read its hooks, permissions or MCP servers from it"
 	WhyGitDir = "a new git repository: git would run its hooks and read its config for the commands run below it"
 )
 
@@ -461,6 +463,39 @@ func protectedPaths(root string, pol *policy.Policy, cfg policy.Sandbox, homes [
 			ps = append(ps, protectedPath{f, whyFile(f)})
 		}
 	}
+	// The agents' settings, in the project and in each home directory
+	// (the same lists path.protected reads): a run must not rewrite
+	// the hook that runs the gate, nor add one.
+	// One that does not exist is watched only where its directory
+	// exists with no symbolic link on the way: the directories above an
+	// absent path become mounts of their own, which a missing or linked
+	// directory cannot (path.protected still refuses the command).
+	// A path whose directory is missing too is watched by its first
+	// missing directory (creating .claude, then .claude/settings.json).
+	agent := func(base, p string) {
+		for {
+			_, err := os.Lstat(p)
+			d := filepath.Dir(p)
+			if err == nil || realDir(d) {
+				if !slices.ContainsFunc(ps, func(q protectedPath) bool { return q.path == p }) {
+					ps = append(ps, protectedPath{p, WhyAgent})
+				}
+				return
+			}
+			if d == base || len(d) <= len(base) {
+				return
+			}
+			p = d
+		}
+	}
+	for _, p := range agentfiles.Project {
+		agent(root, filepath.Join(root, p))
+	}
+	for _, h := range homes {
+		for _, p := range agentfiles.Home {
+			agent(h, filepath.Join(h, p))
+		}
+	}
 	for _, pt := range cfg.Protect {
 		var pats []string
 		switch rest, home := strings.CutPrefix(pt.Pattern, "~/"); {
@@ -485,6 +520,17 @@ func protectedPaths(root string, pol *policy.Policy, cfg policy.Sandbox, homes [
 		}
 	}
 	return ps, files, dirs, nil
+}
+
+// realDir reports whether d is an existing directory reached with no
+// symbolic link.
+func realDir(d string) bool {
+	r, err := filepath.EvalSymlinks(d)
+	if err != nil || r != d {
+		return false
+	}
+	fi, err := os.Stat(d)
+	return err == nil && fi.IsDir()
 }
 
 // watchedNames are the names of the files a sandboxed command may not

@@ -1,0 +1,175 @@
+package refcheck
+
+import (
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/cmdguard/cmdguard/internal/gitdir"
+	"github.com/cmdguard/cmdguard/parser"
+	"github.com/cmdguard/cmdguard/policy"
+)
+
+// gitConfig vets the git directory a git command selects: --git-dir,
+// --bare, -C, $GIT_DIR of the trusted environment, or discovery from the
+// directory it runs in (a .git directory or file, a bare repository, a
+// repository outside the project entered with cd). git reads that
+// directory's configuration and runs what it names: a key that runs a
+// program is git.config_runs; a key the gate does not know, or a
+// configuration it cannot read, is git.config_unknown. The project's own
+// repository (x.Git) is the person's: its configuration files are not
+// vetted (they are protected paths instead).
+func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
+	if len(c.Args) == 0 || path.Base(c.Args[0]) != "git" {
+		return
+	}
+	add := func(rule, msg string) {
+		*findings = append(*findings, policy.Finding{Rule: rule, Pos: pos(c.Pos), Message: msg})
+	}
+	gitDir, why := x.selectGitDir(c)
+	if why != "" {
+		add("git.config_unknown", "cannot tell which git directory git uses: "+why)
+		return
+	}
+	if gitDir == "" {
+		return // no repository: git reads only the person's own configuration
+	}
+	real := gitdir.Real(gitDir)
+	if x.Git.Dir != "" && real == x.Git.Dir {
+		return
+	}
+	if _, err := realDir(real); err != nil {
+		add("git.config_unknown", "git uses "+gitDir+", which does not exist yet: what configuration it will hold is not known before it runs")
+		return
+	}
+	home := ""
+	if len(x.Homes) > 0 {
+		home = x.Homes[0]
+	}
+	entries, files, err := gitdir.Configs(gitDir, home)
+	if err == nil && len(files) == 0 {
+		add("git.config_unknown", "git uses "+gitDir+", which has no configuration yet: one written before git runs is not known")
+		return
+	}
+	var unknown string
+	for _, e := range entries {
+		if slices.Contains(x.Git.Files, gitdir.Real(e.File)) {
+			continue // the project's own configuration (a linked worktree shares it)
+		}
+		switch gitdir.Classify(e.Key, e.Value) {
+		case gitdir.Runs:
+			add("git.config_runs", "git reads the configuration of "+gitDir+" ("+e.File+"), whose "+e.Key+" runs a program ("+quote(e.Value)+")")
+			return
+		case gitdir.Unknown:
+			if unknown == "" {
+				unknown = e.Key + " (" + e.File + ")"
+			}
+		}
+	}
+	switch {
+	case err != nil:
+		add("git.config_unknown", "cannot read the configuration git reads in "+gitDir+": "+err.Error())
+	case unknown != "":
+		add("git.config_unknown", "git reads the configuration of "+gitDir+", which sets "+unknown+": a key the gate does not know may run a program")
+	}
+}
+
+// selectGitDir returns the git directory git uses for c, or why it
+// cannot be known ("" and "" when there is none).
+func (x *Checker) selectGitDir(c *parser.Command) (gitDir, why string) {
+	if c.CwdDynamic {
+		return "", "it runs in a directory not known before it runs"
+	}
+	dir := c.Cwd
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(x.Root, dir)
+	}
+	if _, err := realDir(dir); err != nil {
+		return "", "it runs in " + dir + ", which does not exist yet (" + err.Error() + ")"
+	}
+	opt, bare := "", false
+	argv := c.Argv
+loop:
+	for i := 1; i < len(argv); i++ {
+		w := argv[i]
+		if w.Dynamic {
+			return "", "the option " + quote(w.Value) + " is not known before it runs"
+		}
+		v := w.Value
+		next := func() (string, bool) {
+			if i+1 >= len(argv) || argv[i+1].Dynamic {
+				return "", false
+			}
+			i++
+			return argv[i].Value, true
+		}
+		switch {
+		case v == "-C":
+			d, ok := next()
+			if !ok {
+				return "", "git -C names a directory not known before it runs"
+			}
+			if d == "" {
+				continue // git -C "" stays
+			}
+			r, err := realDir(joinPhys(dir, d))
+			if err != nil {
+				return "", "git -C " + quote(d) + ": " + err.Error()
+			}
+			dir = r
+		case v == "--git-dir":
+			d, ok := next()
+			if !ok {
+				return "", "--git-dir names a directory not known before it runs"
+			}
+			opt = d
+		case strings.HasPrefix(v, "--git-dir="):
+			opt = v[len("--git-dir="):]
+		case v == "--bare":
+			bare = true
+		case v == "-c" || v == "--config-env" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix" || v == "--list-cmds":
+			if _, ok := next(); !ok {
+				return "", v + " takes a value not known before it runs"
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			break loop
+		}
+	}
+	switch {
+	case opt != "":
+		return joinPhys(dir, opt), ""
+	case x.GitDirEnv != "":
+		return joinPhys(dir, x.GitDirEnv), ""
+	case bare:
+		return dir, ""
+	}
+	d, err := gitdir.Find(dir)
+	if err != nil {
+		return "", err.Error()
+	}
+	return d, ""
+}
+
+// gitInternal reports a real path that is a git directory, or its
+// configuration, commondir, HEAD or hooks: whatever its name (a bare
+// repository, a hand-made git directory), writing it changes what a git
+// command run there executes.
+func gitInternal(p string) bool {
+	if gitdir.IsGitDir(p) {
+		return true
+	}
+	rest := filepath.Base(p)
+	for d, n := filepath.Dir(p), 0; n < 4 && filepath.Dir(d) != d; d, n = filepath.Dir(d), n+1 {
+		if gitdir.IsGitDir(d) {
+			switch rest {
+			case "config", "config.worktree", "commondir", "HEAD", "hooks":
+				return true
+			}
+			return strings.HasPrefix(rest, "hooks/")
+		}
+		rest = filepath.Base(d) + "/" + rest
+	}
+	return false
+}
