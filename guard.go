@@ -126,6 +126,8 @@ type Guard struct {
 	// managed is the managed policy layered over every check (see
 	// ManagedPath).
 	managed *live.File
+	// log receives every decision (SetDecisionLog); nil logs nothing.
+	log DecisionLog
 	// procs holds the commands Start started, for Close.
 	procs *procSet
 	// stageHook, when set (by tests only), is called before each stage of
@@ -221,7 +223,7 @@ func open(src *source) (*Guard, error) {
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile()}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog()}, nil
 }
 
 // source is where the Guard's policy and ignore files come from, kept
@@ -277,6 +279,9 @@ func (g *Guard) Explain(ctx context.Context, req Request) (Decision, error) {
 
 func (g *Guard) check(ctx context.Context, req Request, explain bool) (Decision, error) {
 	d, _, err := g.checkPolicy(ctx, req, explain)
+	if g != nil {
+		g.logCheck(&req, &d)
+	}
 	return d, err
 }
 
