@@ -199,3 +199,8 @@ func (g *Guard) lintManaged(file string) []policy.Diagnostic {
 	}
 	return diags
 }
+
+// SandboxAvailable reports whether this machine's kernel sets cmdguard's
+// sandbox up (nil), or why not. It starts one sandboxed no-op command the
+// first time a process asks, and keeps the answer.
+func SandboxAvailable() error { return sandboxWorks() }
