@@ -48,6 +48,10 @@ type Decision struct {
 	Reasons  []Reason     `json:"reasons"`
 	Commands []Command    `json:"commands"`
 	Trace    policy.Trace `json:"trace,omitempty"` // only from Explain
+	// Layer names the layer whose reason decided ("managed", "project"
+	// or "embedded") when a managed policy is in force (see
+	// [ManagedPath]); empty otherwise.
+	Layer string `json:"layer,omitempty"`
 }
 
 // Request is what the gate is asked about.
@@ -121,6 +125,11 @@ func (r *Request) env() (base, added []string) {
 type Guard struct {
 	root string
 	src  *source
+	// managed is the managed policy layered over every check (see
+	// ManagedPath).
+	managed *live.File
+	// log receives every decision (SetDecisionLog); nil logs nothing.
+	log DecisionLog
 	// procs holds the commands Start started, for Close.
 	procs *procSet
 	// stageHook, when set (by tests only), is called before each stage of
@@ -223,7 +232,7 @@ func open(src *source) (*Guard, error) {
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.Root, src: src, procs: &procSet{}}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog()}, nil
 }
 
 // source is where the Guard's policy and ignore files come from, kept
@@ -279,6 +288,9 @@ func (g *Guard) Explain(ctx context.Context, req Request) (Decision, error) {
 
 func (g *Guard) check(ctx context.Context, req Request, explain bool) (Decision, error) {
 	d, _, err := g.checkPolicy(ctx, req, explain)
+	if g != nil {
+		g.logCheck(&req, &d)
+	}
 	return d, err
 }
 
@@ -316,6 +328,15 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		pd, d.Trace = st.Policy.Explain(ctx, in)
 	} else {
 		pd = st.Policy.Evaluate(ctx, in)
+	}
+	g.stage("managed")
+	var trace *policy.Trace
+	if explain {
+		trace = &d.Trace
+	}
+	if pd, d.Layer, err = g.applyManaged(ctx, in, pd, trace); err != nil {
+		d.Verdict, d.Reasons, d.Commands = pd.Verdict, pd.Reasons, []Command{}
+		return d, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), nil, err

@@ -59,6 +59,7 @@ func Lint(path string) ([]policy.Diagnostic, error) {
 	if err != nil {
 		return append(diags, ignoreDiagnostics(err, filepath.Dir(file), file)...), nil
 	}
+	diags = append(diags, g.lintManaged(file)...)
 	return append(diags, g.lintIgnoreFiles(file)...), nil
 }
 

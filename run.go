@@ -113,12 +113,15 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	req.Request.Sandboxed, req.Request.running = req.Sandbox, true
 	d, used, err := g.checkPolicy(ctx, req.Request, false)
 	if err != nil {
+		g.logStart(&req, d, false, nil, err)
 		return d, nil, fmt.Errorf("%w: %w", ErrRefused, err)
 	}
+	asked := d.Verdict == Ask && req.Approve != nil
 	switch {
 	case d.Verdict == Allow:
-	case d.Verdict == Ask && req.Approve != nil && req.Approve(d):
+	case asked && req.Approve(d):
 	default:
+		g.logStart(&req, d, asked, nil, nil)
 		return d, nil, fmt.Errorf("%w: %s", ErrRefused, d.Verdict)
 	}
 	cfg := used.Exec() // the policy the command was allowed by
@@ -148,6 +151,7 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 		c.Sandbox.Optional = false
 	}
 	p, err := g.procs.start(life, c)
+	g.logStart(&req, d, asked, p, err)
 	return d, p, err
 }
 

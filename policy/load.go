@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -61,6 +62,8 @@ type Policy struct {
 	exec        Exec
 	sandbox     Sandbox
 	rego        *regoPolicy
+	// skip holds top-level keys another reader owns (see WithSkipKeys).
+	skip []string
 }
 
 // tie is a prefix listed in two of allow:, ask: and deny:.
@@ -412,7 +415,9 @@ func (d *decoder) decode(data []byte) {
 		case "env_safe":
 			d.envSafe(v)
 		default:
-			d.errorf(k, "unknown key %q", k.Value)
+			if !slices.Contains(d.p.skip, k.Value) {
+				d.errorf(k, "unknown key %q", k.Value)
+			}
 		}
 	}
 	if !haveVersion {

@@ -188,6 +188,14 @@ func WithSpelling(f Spelling) LoadOption {
 	return func(p *Policy) { p.spell = f }
 }
 
+// WithSkipKeys makes the loader accept the top-level keys named, without
+// reading them: a file that is more than a policy (cmdguard's managed
+// file, with its decision_log: and bundle:) is read by its owner for
+// those keys and loaded as a policy for the rest.
+func WithSkipKeys(keys ...string) LoadOption {
+	return func(p *Policy) { p.skip = append(p.skip, keys...) }
+}
+
 // need is what a wide rule's words after its leading words say, as the
 // policy's Spelling reads them.
 type need struct{ opts, operands []string }

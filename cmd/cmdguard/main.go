@@ -145,6 +145,8 @@ Exit codes: 0 converted, 3 not converted.`,
 			(*cli).serve},
 		{"mcp", "", "serve the gated shell tools to an MCP client (stdio or streamable HTTP)", mcpAbout,
 			(*cli).mcp},
+		{"status", "", "show the layers in force, the decision log's sinks and the sandbox", statusAbout,
+			(*cli).status},
 		{"acp", "[--] AGENT [ARGS...]", "stand between an editor and an ACP agent: its terminals and file requests gated", acpAbout,
 			(*cli).acp},
 	}
@@ -252,6 +254,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		name, rest = "policy "+rest[0], rest[1:]
 	}
 	if sc, ok := lookupSub(name); ok {
+		defer startDecisionLog(name)()
 		return sc.run(env, rest)
 	}
 	switch name {

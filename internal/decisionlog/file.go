@@ -1,0 +1,103 @@
+package decisionlog
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// FileSink appends events as JSON lines to a file (mode 0600, its
+// directory made 0700), and rotates it by size: past MaxBytes the file
+// becomes path.1, path.1 path.2, …, up to Keep old files.
+type FileSink struct {
+	Path     string
+	MaxBytes int64 // 10 MiB when zero
+	Keep     int   // 3 when zero
+
+	f    *os.File
+	size int64
+}
+
+// Name returns "file:" and the path.
+func (s *FileSink) Name() string { return "file:" + s.Path }
+
+func (s *FileSink) open() error {
+	if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(s.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	s.f, s.size = f, fi.Size()
+	return nil
+}
+
+// Write appends batch, one JSON object a line.
+func (s *FileSink) Write(_ context.Context, batch []Event) error {
+	if s.f == nil {
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
+	w := bufio.NewWriter(s.f)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range batch {
+		if err := enc.Encode(&batch[i]); err != nil {
+			return err
+		}
+	}
+	n := int64(w.Buffered())
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	s.size += n
+	if s.size >= s.max() {
+		return s.rotate()
+	}
+	return nil
+}
+
+func (s *FileSink) max() int64 {
+	if s.MaxBytes > 0 {
+		return s.MaxBytes
+	}
+	return 10 << 20
+}
+
+func (s *FileSink) rotate() error {
+	s.f.Close()
+	s.f = nil
+	keep := s.Keep
+	if keep <= 0 {
+		keep = 3
+	}
+	os.Remove(s.Path + "." + strconv.Itoa(keep))
+	for i := keep - 1; i >= 1; i-- {
+		os.Rename(s.Path+"."+strconv.Itoa(i), s.Path+"."+strconv.Itoa(i+1))
+	}
+	if err := os.Rename(s.Path, s.Path+".1"); err != nil {
+		return fmt.Errorf("rotate: %w", err)
+	}
+	return nil
+}
+
+// Close closes the file.
+func (s *FileSink) Close(context.Context) error {
+	if s.f == nil {
+		return nil
+	}
+	err := s.f.Close()
+	s.f = nil
+	return err
+}
