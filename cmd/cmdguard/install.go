@@ -14,15 +14,15 @@ import (
 
 func (c *cli) install(args []string) int {
 	flags := c.flagSet("install")
-	user := flags.Bool("user", false, "install for the user (~/.claude, ~/.gemini, $CODEX_HOME, ~/.cursor, ~/Documents/Cline, ~/.config/opencode, ~/.config/kilo)")
+	user := flags.Bool("user", false, "install for the user (~/.claude, ~/.gemini, $CODEX_HOME, ~/.cursor, ~/Documents/Cline)")
 	flags.Bool("project", true, "install in the project (the default)")
 	uninstall := flags.Bool("uninstall", false, "remove what install added")
 	dir := flags.String("dir", ".", "the project `DIR`")
 	askAsDeny := flags.Bool("ask-as-deny", false, "the hook answers ask as deny (headless runs)")
 	bin := flags.String("bin", "", "the cmdguard `PATH` the hook runs (default: cmdguard when that is this program on PATH, else this program's absolute path)")
 	dryRun := flags.Bool("dry-run", false, "show the change, write nothing")
-	sandbox := flags.Bool("sandbox", false, "claude, codex, gemini, opencode, kilo: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox); the default for them")
-	noSandbox := flags.Bool("no-sandbox", false, "claude, codex, gemini, opencode, kilo: the hook only checks; allowed commands run as the agent runs them, and runners of project code (go test, npm test, make) ask")
+	sandbox := flags.Bool("sandbox", false, "claude, codex, gemini: the hook runs allowed commands under cmdguard's kernel sandbox (cmdguard run --sandbox); the default for them")
+	noSandbox := flags.Bool("no-sandbox", false, "claude, codex, gemini: the hook only checks; allowed commands run as the agent runs them, and runners of project code (go test, npm test, make) ask")
 	mcp := flags.Bool("mcp", false, "add cmdguard's MCP server (cmdguard mcp) to the agent's MCP servers instead of the hook (claude, cursor, gemini)")
 	if isHelp(args) {
 		c.parseFlags(flags, []string{"--help"})
