@@ -62,7 +62,7 @@ func TestPluginSettings(t *testing.T) {
 		if _, err := ss[0].Install([]byte("export const Mine = async () => ({})\n")); err == nil {
 			t.Errorf("install overwrote a plugin that is not cmdguard's")
 		}
-		older := strings.Replace(hook.OpencodePlugin, "const timeoutMs = 10000", "const timeoutMs = 5000", 1)
+		older := strings.Replace(hook.OpencodePlugin, "const maxAnswer = 1 << 20", "const maxAnswer = 1 << 16", 1)
 		if got, err := ss[0].Install([]byte(older)); err != nil || string(got) != hook.OpencodePlugin {
 			t.Errorf("an older plugin of cmdguard's was not replaced (%v)", err)
 		}

@@ -19,12 +19,11 @@ const judged = new Set([
   "notebook_read", "notebook_edit", "notebook_execute",
 ]);
 
-const timeoutMs = 10000;
 const maxAnswer = 1 << 20;
 
 // check runs argv with input on stdin and resolves to its exit code and
-// output; it never rejects.
-function check(argv, input) {
+// output; it never rejects. Past timeoutMs the hook is killed.
+function check(argv, input, timeoutMs) {
   return new Promise((resolve) => {
     let out = "", err = "", done = false, child;
     const finish = (r) => {
@@ -78,6 +77,7 @@ export const CmdguardPlugin = async (ctx, options) => {
   const ok = Array.isArray(argv) && argv.length > 0 && argv.every((s) => typeof s === "string" && s !== "");
   const i = ok ? argv.indexOf("--agent") : -1;
   const agent = i >= 0 && i + 1 < argv.length ? argv[i + 1] : "opencode";
+  const timeoutMs = Number.isFinite(options?.timeout) && options.timeout > 0 ? options.timeout : 10000;
   return {
     "tool.execute.before": async (input, output) => {
       if (!judged.has(input?.tool)) return;
@@ -92,7 +92,7 @@ export const CmdguardPlugin = async (ctx, options) => {
         worktree: ctx?.worktree,
         tool_input: output?.args ?? null,
       };
-      const v = verdict(await check(argv, JSON.stringify(call) + "\n"));
+      const v = verdict(await check(argv, JSON.stringify(call) + "\n", timeoutMs));
       if (!v.allow) throw new Error(v.reason);
       if (v.args) {
         // In place: the agent runs the tool with this very object.
