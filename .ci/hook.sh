@@ -20,7 +20,7 @@ if ! (cd scripts/agents && timeout "${AGENT_NPM_TIMEOUT:-300}" npm ci --no-audit
 	exit 0
 fi
 # The agents installed: now every check must hold.
-timeout 900 scripts/agents/run.sh || exit 1
+timeout 2400 scripts/agents/run.sh || exit 1
 timeout 300 scripts/agents/execpolicy.sh || exit 1
 # import opencode/kilo: the examples against the agents' own Wildcard.match.
 node scripts/agents/opencode-permission.mjs || exit 1
