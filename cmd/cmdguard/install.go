@@ -187,6 +187,12 @@ func afterInstall(agent hook.Agent, uninstall, sandbox bool) string {
 		return s
 	case hook.Cline:
 		return "Turn hooks on in Cline (CLI: cline config set hooks-enabled=true).\n"
+	case hook.Opencode, hook.Kilo:
+		s := "A plugin cannot ask: cmdguard's ask is a deny there, with the reason. Restart " + string(agent) + " to load the plugin.\n"
+		if sandbox {
+			s += "--sandbox needs a version of " + string(agent) + " that runs a tool with the args object its plugins saw (opencode 1.18.33 and Kilo CLI 7.7.7 do); one that copies them runs the command as the model wrote it, unsandboxed.\n"
+		}
+		return s
 	}
 	return ""
 }
