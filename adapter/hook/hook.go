@@ -11,7 +11,8 @@
 // tools (Claude Code's Read, Edit, MultiEdit, Write, NotebookEdit and
 // Grep; Gemini's read_file, write_file and replace; Cursor's
 // beforeReadFile; Cline's read_file, write_to_file, replace_in_file and
-// search_files) are judged with [cmdguard.Guard.CheckFile]; every other
+// search_files; opencode's and Kilo's read, write, edit, grep, glob, list
+// and apply_patch) are judged with [cmdguard.Guard.CheckFile]; every other
 // tool passes untouched. The policy is the one found from the command's
 // directory inside the session's project, never from a directory the
 // model named for one call.
@@ -25,7 +26,7 @@
 // Codex), exit code 2 with the reason on stderr, so that even an agent
 // that could not read the JSON blocks. When the dialect is unknown, the
 // answer is a deny in every dialect at once. An ask is answered as a deny
-// where the agent cannot ask (Codex, Cline), and wherever
+// where the agent cannot ask (Codex, Cline, opencode and Kilo's plugin), and wherever
 // [Options.AskAsDeny] is set (headless runs).
 package hook
 
