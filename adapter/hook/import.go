@@ -881,6 +881,18 @@ func (im *Import) opencode(data []byte, perm *jnode) error {
 		if len(tokens) == 0 {
 			continue
 		}
+		// "git push*" (a deny or ask): narrowed to the whole words "git
+		// push", so that a wider allow before it does not decide git push.
+		if lit := strings.TrimSuffix(pat, "*"); v != cmdguard.Allow && lit != pat && !strings.HasSuffix(lit, " ") &&
+			!strings.ContainsAny(lit, "*?") && len(strings.Fields(lit)) > 0 {
+			im.warn(src, native, fmt.Sprintf("a glob inside a word: imported as the prefix %q, whole words only (%q is not %s)", lit, lit+"x", v))
+			im.Rules = append(im.Rules, Rule{Tokens: strings.Fields(lit), Verdict: v, Source: src, Native: native, rank: i})
+			continue
+		}
+		if strings.ContainsAny(strings.Join(tokens, " "), "*?") {
+			im.warn(src, native, "a glob inside the pattern; cmdguard's prefixes match whole words: left out")
+			continue
+		}
 		if !strings.HasSuffix(pat, " *") {
 			im.warn(src, native, "matches exactly this command line; imported as a prefix")
 			if v == cmdguard.Allow {
