@@ -19,7 +19,16 @@ func TestInstallFilesProtected(t *testing.T) {
 	for _, agent := range hook.Agents {
 		for _, scope := range []hook.Scope{hook.Project, hook.User} {
 			var files []string
-			if s, err := hook.HookSettings(agent, scope, loc, "cmdguard hook --agent "+string(agent)); err == nil {
+			if agent == hook.Opencode || agent == hook.Kilo {
+				// A plugin file and its entry in the agent's config.
+				ss, err := hook.PluginSettings(agent, scope, loc, []string{"cmdguard", "hook", "--agent", string(agent)})
+				if err != nil {
+					t.Errorf("PluginSettings(%s): %v", agent, err)
+				}
+				for _, s := range ss {
+					files = append(files, s.File)
+				}
+			} else if s, err := hook.HookSettings(agent, scope, loc, "cmdguard hook --agent "+string(agent)); err == nil {
 				files = append(files, s.File)
 			} else {
 				t.Errorf("HookSettings(%s): %v", agent, err)

@@ -1,5 +1,6 @@
 // Package hook answers the pre-tool hooks of the coding agents people
-// already run — Claude Code, Gemini CLI, Codex CLI, Cursor and Cline — with
+// already run — Claude Code, Gemini CLI, Codex CLI, Cursor, Cline, and
+// opencode and the Kilo CLI through cmdguard's plugin for them — with
 // cmdguard's verdict, in each agent's own dialect; it also writes the hook
 // into each agent's settings ([HookSettings], [Settings.Install]) and
 // converts the agents' own command rules into a policy ([ImportRules]).
@@ -10,7 +11,8 @@
 // tools (Claude Code's Read, Edit, MultiEdit, Write, NotebookEdit and
 // Grep; Gemini's read_file, write_file and replace; Cursor's
 // beforeReadFile; Cline's read_file, write_to_file, replace_in_file and
-// search_files) are judged with [cmdguard.Guard.CheckFile]; every other
+// search_files; opencode's and Kilo's read, write, edit, grep, glob, list
+// and apply_patch) are judged with [cmdguard.Guard.CheckFile]; every other
 // tool passes untouched. The policy is the one found from the command's
 // directory inside the session's project, never from a directory the
 // model named for one call.
@@ -24,7 +26,7 @@
 // Codex), exit code 2 with the reason on stderr, so that even an agent
 // that could not read the JSON blocks. When the dialect is unknown, the
 // answer is a deny in every dialect at once. An ask is answered as a deny
-// where the agent cannot ask (Codex, Cline), and wherever
+// where the agent cannot ask (Codex, Cline, opencode and Kilo's plugin), and wherever
 // [Options.AskAsDeny] is set (headless runs).
 package hook
 
@@ -52,10 +54,15 @@ const (
 	Codex  Agent = "codex"
 	Cursor Agent = "cursor"
 	Cline  Agent = "cline"
+	// Opencode is opencode's tool.execute.before hook, as cmdguard's
+	// plugin for it sends it (plugins/opencode/cmdguard.js, [PluginSettings]).
+	Opencode Agent = "opencode"
+	// Kilo is the Kilo CLI, built on opencode: the same plugin and dialect.
+	Kilo Agent = "kilo"
 )
 
 // Agents lists every dialect, in the order of their user bases.
-var Agents = []Agent{Claude, Codex, Gemini, Cursor, Cline}
+var Agents = []Agent{Claude, Codex, Gemini, Cursor, Cline, Opencode, Kilo}
 
 // ParseAgent returns the Agent named s, or an error.
 func ParseAgent(s string) (Agent, error) {
@@ -64,7 +71,7 @@ func ParseAgent(s string) (Agent, error) {
 			return a, nil
 		}
 	}
-	return "", fmt.Errorf("unknown agent %q (want claude, gemini, codex, cursor or cline)", s)
+	return "", fmt.Errorf("unknown agent %q (want claude, gemini, codex, cursor, cline, opencode or kilo)", s)
 }
 
 // Defaults of [Options].
@@ -218,6 +225,11 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 		a.pass, a.verdict = true, cmdguard.Allow
 		return a
 	}
+	if c.unjudged != "" {
+		a.verdict = cmdguard.Ask
+		a.reason = fmt.Sprintf("cmdguard: %s of %s: ask: %s", c.tool, c.path, c.unjudged)
+		return a
+	}
 	dir, inside := guardDir(c, opts)
 	g, err := open(opts.Policy, dir)
 	if err != nil {
@@ -243,9 +255,13 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	if outside {
 		sandboxed = false
 	}
-	switch c.kind {
-	case toolShell:
+	switch {
+	case c.kind == toolShell:
 		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd), Sandboxed: sandboxed})
+	case len(c.paths) > 0:
+		if d, c.path, err = checkPaths(ctx, g, c, opts.Env); err != nil && c.path == "" {
+			return failure(c.agent, err.Error())
+		}
 	default:
 		d, err = g.CheckFile(ctx, cmdguard.FileRequest{Path: c.path, Cwd: c.cwd, Write: c.kind == toolWrite, Recursive: c.kind == toolSearch})
 	}
@@ -268,10 +284,11 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 
 // Rewrites reports whether agent's hook can rewrite the command it runs
 // (Options.Sandbox): Claude Code and Codex through updatedInput, Gemini
-// CLI through hookSpecificOutput.tool_input. Cursor's and Cline's hooks
-// answer only allow, deny or ask.
+// CLI through hookSpecificOutput.tool_input, opencode and the Kilo CLI
+// through the plugin, which sets the tool's args in place. Cursor's and
+// Cline's hooks answer only allow, deny or ask.
 func Rewrites(agent Agent) bool {
-	return agent == Claude || agent == Codex || agent == Gemini
+	return agent == Claude || agent == Codex || agent == Gemini || agent == Opencode || agent == Kilo
 }
 
 // SandboxCommand is the shell line that runs command under cmdguard's
@@ -431,6 +448,8 @@ type call struct {
 	command    string                     // toolShell
 	input      map[string]json.RawMessage // the shell tool's input, to rewrite (Claude, Codex, Gemini)
 	path       string                     // toolRead, toolWrite
+	paths      []string                   // several files written by one call (opencode's apply_patch)
+	unjudged   string                     // a tool that runs code cmdguard cannot check: why (asked)
 	cwd        string                     // where the command runs: absolute
 	// project is where the agent's session is (the input's cwd or
 	// workspace root): the policy is found from there, never from a
@@ -458,6 +477,10 @@ type input struct {
 		ToolName   string          `json:"toolName"`
 		Parameters json.RawMessage `json:"parameters"`
 	} `json:"preToolUse"`
+	// opencode and Kilo (cmdguard's plugin)
+	Tool      string  `json:"tool"`
+	Directory *string `json:"directory"`
+	AgentName string  `json:"agent"`
 }
 
 func str(p *string) string {
@@ -488,7 +511,8 @@ func parse(raw []byte, agent Agent, env []string) (call, error) {
 		if detected == Claude {
 			c.claudeSure = hasEnv(env, "CLAUDECODE", "1")
 		}
-	case detected != "" && detected != agent && !(agent == Codex && detected == Claude) && !(agent == Claude && detected == Codex):
+	case detected != "" && detected != agent && !(agent == Codex && detected == Claude) && !(agent == Claude && detected == Codex) &&
+		!(agent == Kilo && detected == Opencode) && !(agent == Opencode && detected == Kilo):
 		return c, fmt.Errorf("the hook input looks like %s's, not %s's", detected, agent)
 	default:
 		c.claudeSure = true
@@ -503,6 +527,8 @@ func parse(raw []byte, agent Agent, env []string) (call, error) {
 		err = c.cursor(&in)
 	case Cline:
 		err = c.cline(&in)
+	case Opencode, Kilo:
+		err = c.opencode(&in)
 	default:
 		err = fmt.Errorf("unknown agent %q", c.agent)
 	}
@@ -530,6 +556,10 @@ func parse(raw []byte, agent Agent, env []string) (call, error) {
 func detect(in *input) Agent {
 	ev := str(in.HookEventName)
 	switch {
+	case ev == opencodeEvent && in.AgentName == string(Kilo):
+		return Kilo
+	case ev == opencodeEvent:
+		return Opencode
 	case in.ClinePreTool != nil || str(in.HookName) == "PreToolUse":
 		return Cline
 	case ev == "BeforeTool":
@@ -789,7 +819,7 @@ func (c *call) cline(in *input) error {
 // agent's dialect.
 func (a answer) render(opts Options) ([]byte, int) {
 	v, r := a.verdict, a.reason
-	if v == cmdguard.Ask && (opts.AskAsDeny || a.agent == Codex || a.agent == Cline || (a.agent == Claude && !a.claudeSure)) {
+	if v == cmdguard.Ask && (opts.AskAsDeny || a.agent == Codex || a.agent == Cline || a.agent == Opencode || a.agent == Kilo || (a.agent == Claude && !a.claudeSure)) {
 		v, a.asked = cmdguard.Deny, true
 		r += " — needs a person's approval, and this agent cannot ask: denied"
 	}
@@ -802,6 +832,8 @@ func (a answer) render(opts Options) ([]byte, int) {
 	}
 	var out any
 	switch {
+	case a.agent == Opencode || a.agent == Kilo:
+		out = a.opencodeAnswer(v, r)
 	case a.pass && a.err == "":
 		out = map[string]any{} // not judged: the agent's normal flow
 	case a.agent == Claude || a.agent == Codex:
@@ -851,6 +883,7 @@ func (a answer) render(opts Options) ([]byte, int) {
 			"permission": "deny", "user_message": r, "agent_message": r,
 			"cancel": true, "errorMessage": r,
 		}
+		// (the opencode plugin reads "decision" and "reason", as Gemini's)
 		code = ExitBlock
 	}
 	b, err := json.Marshal(out)

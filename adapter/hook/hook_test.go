@@ -57,7 +57,10 @@ var inputs = map[string]string{
 	"cursor":         `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","workspace_roots":[CWD],"cursor_version":"2.1.46","model":"m","user_email":"u@example.com","command":CMD,"cwd":CWD}`,
 	"cursor-nocwd":   `{"conversation_id":"c","generation_id":"g","hook_event_name":"beforeShellExecution","workspace_roots":[CWD],"cursor_version":"2.1.46","command":CMD,"cwd":""}`,
 	"cursor-pretool": `{"hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":CMD,"working_directory":CWD},"cwd":CWD,"workspace_roots":[CWD],"conversation_id":"c"}`,
-	"cline":          `{"clineVersion":"3.40.0","hookName":"PreToolUse","timestamp":"1","taskId":"t","workspaceRoots":[CWD],"userId":"u","preToolUse":{"toolName":"execute_command","parameters":{"command":CMD,"requires_approval":false}}}`,
+	// opencode and Kilo: what cmdguard's plugin sends (plugins/opencode/cmdguard.js), recorded from opencode 1.18.33.
+	"opencode": `{"hook_event_name":"tool.execute.before","agent":"opencode","tool":"bash","session_id":"ses_2f0c1e7a8ffeYt1q","call_id":"toolu_2","directory":CWD,"worktree":CWD,"tool_input":{"command":CMD,"description":"run it"}}`,
+	"kilo":     `{"hook_event_name":"tool.execute.before","agent":"kilo","tool":"bash","session_id":"ses_2f0c1e7a8ffeYt1q","call_id":"toolu_2","directory":CWD,"worktree":CWD,"tool_input":{"command":CMD,"description":"run it"}}`,
+	"cline":    `{"clineVersion":"3.40.0","hookName":"PreToolUse","timestamp":"1","taskId":"t","workspaceRoots":[CWD],"userId":"u","preToolUse":{"toolName":"execute_command","parameters":{"command":CMD,"requires_approval":false}}}`,
 }
 
 func fill(tmpl, cwd, cmd string) string {
@@ -193,6 +196,15 @@ func TestDialects(t *testing.T) {
 		{name: "cline deny", agent: "cline", input: "cline", cmd: "cat .env", want: obj{"cancel": true, "errorMessage": envReason}},
 		{name: "cline ask is cancel", agent: "cline", input: "cline", cmd: "npm install", want: obj{"cancel": true, "errorMessage": "~cannot ask"}},
 		{name: "cline detected", input: "cline", cmd: "cat .env", want: obj{"cancel": true}},
+		// opencode and Kilo (the plugin): allow, deny; ask → deny (a plugin cannot ask).
+		{name: "opencode allow", agent: "opencode", input: "opencode", cmd: "git status", want: obj{"decision": "allow", "reason": nil, "args": nil}},
+		{name: "opencode deny", agent: "opencode", input: "opencode", cmd: "cat .env", want: obj{"decision": "deny", "reason": envReason}},
+		{name: "opencode ask is deny", agent: "opencode", input: "opencode", cmd: "npm install", want: obj{"decision": "deny", "reason": "~policy.no_match"}},
+		{name: "opencode ask says why", agent: "opencode", input: "opencode", cmd: "npm install", want: obj{"decision": "deny", "reason": "~needs a person's approval"}},
+		{name: "opencode detected", input: "opencode", cmd: "cat .env", want: obj{"decision": "deny", "reason": envReason}},
+		{name: "kilo deny", agent: "kilo", input: "kilo", cmd: "cat .env", want: obj{"decision": "deny", "reason": envReason}},
+		{name: "kilo detected", input: "kilo", cmd: "npm install", want: obj{"decision": "deny", "reason": "~cannot ask"}},
+		{name: "kilo reads opencode's input", agent: "kilo", input: "opencode", cmd: "git status", want: obj{"decision": "allow"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,14 +237,16 @@ func TestFailClosed(t *testing.T) {
 	bad := project(t, "version: 1\ndefault: allow\nallow: [ls\n") // YAML syntax error
 	huge := fill(inputs["claude"], root, "echo "+strings.Repeat("a", 9<<20))
 	deny := map[string]obj{
-		"claude": claudeOut("deny", "~fails closed"),
-		"codex":  claudeOut("deny", "~fails closed"),
-		"gemini": {"decision": "deny", "reason": "~fails closed"},
-		"cursor": cursorOut("deny", "~fails closed"),
-		"cline":  {"cancel": true, "errorMessage": "~fails closed"},
-		"":       {"decision": "deny", "permission": "deny", "cancel": true, "hookSpecificOutput": obj{"permissionDecision": "deny"}},
+		"claude":   claudeOut("deny", "~fails closed"),
+		"codex":    claudeOut("deny", "~fails closed"),
+		"gemini":   {"decision": "deny", "reason": "~fails closed"},
+		"cursor":   cursorOut("deny", "~fails closed"),
+		"cline":    {"cancel": true, "errorMessage": "~fails closed"},
+		"opencode": {"decision": "deny", "reason": "~fails closed"},
+		"kilo":     {"decision": "deny", "reason": "~fails closed"},
+		"":         {"decision": "deny", "permission": "deny", "cancel": true, "hookSpecificOutput": obj{"permissionDecision": "deny"}},
 	}
-	exit := map[string]int{"claude": 2, "codex": 2, "gemini": 2, "cursor": 0, "cline": 0, "": 2}
+	exit := map[string]int{"claude": 2, "codex": 2, "gemini": 2, "cursor": 0, "cline": 0, "opencode": 2, "kilo": 2, "": 2}
 	tests := []struct {
 		name, input string
 		policy      string
@@ -252,7 +266,7 @@ func TestFailClosed(t *testing.T) {
 		{name: "policy file missing", input: "AGENT", policy: "/nonexistent/.cmdguard.yaml", why: "policy did not load"},
 	}
 	for _, tt := range tests {
-		for _, agent := range []string{"claude", "codex", "gemini", "cursor", "cline", ""} {
+		for _, agent := range []string{"claude", "codex", "gemini", "cursor", "cline", "opencode", "kilo", ""} {
 			t.Run(tt.name+"/"+agent, func(t *testing.T) {
 				t.Parallel()
 				in := tt.reader
@@ -321,6 +335,13 @@ func TestBadCalls(t *testing.T) {
 		{"cline missing command", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"execute_command","parameters":{}}}`, "has no command"},
 		{"claude Read without a path", "claude", `{"hook_event_name":"PreToolUse","cwd":` + q(root) + `,"tool_name":"Read","tool_input":{}}`, "has no file_path"},
 		{"empty command", "claude", fill(inputs["claude"], root, ""), "parser.empty"},
+		{"opencode missing command", "opencode", `{"hook_event_name":"tool.execute.before","tool":"bash","directory":` + q(root) + `,"tool_input":{"workdir":"/"}}`, "has no command"},
+		{"opencode args null", "opencode", `{"hook_event_name":"tool.execute.before","tool":"bash","directory":` + q(root) + `,"tool_input":null}`, "no tool input"},
+		{"opencode no directory", "opencode", `{"hook_event_name":"tool.execute.before","tool":"bash","tool_input":{"command":"ls"}}`, "no absolute working directory"},
+		{"opencode read without a path", "opencode", `{"hook_event_name":"tool.execute.before","tool":"read","directory":` + q(root) + `,"tool_input":{}}`, "has no filePath"},
+		{"opencode apply_patch naming no file", "opencode", `{"hook_event_name":"tool.execute.before","tool":"apply_patch","directory":` + q(root) + `,"tool_input":{"patchText":"*** Begin Patch\n*** End Patch"}}`, "names no file"},
+		{"opencode wrong event", "opencode", `{"hook_event_name":"tool.execute.after","tool":"bash","directory":` + q(root) + `,"tool_input":{"command":"ls"}}`, "is not tool.execute.before"},
+		{"opencode input given to claude", "claude", fill(inputs["opencode"], root, "ls"), "looks like opencode"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -347,6 +368,9 @@ func TestFileTools(t *testing.T) {
 	root := project(t, testPolicy)
 	env := filepath.Join(root, ".env")
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	oc := func(tool, args string) string {
+		return `{"hook_event_name":"tool.execute.before","agent":"opencode","tool":"` + tool + `","session_id":"s","call_id":"c","directory":` + q(root) + `,"worktree":` + q(root) + `,"tool_input":` + args + `}`
+	}
 	claude := func(tool, param, path string) string {
 		return `{"hook_event_name":"PreToolUse","cwd":` + q(root) + `,"tool_name":"` + tool + `","tool_input":{"` + param + `":` + q(path) + `,"content":"x"}}`
 	}
@@ -384,6 +408,24 @@ func TestFileTools(t *testing.T) {
 		{"cline read_file .env", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"read_file","parameters":{"path":".env"}}}`, obj{"cancel": true, "errorMessage": "~ignore.denied"}},
 		{"cline write_to_file source", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"write_to_file","parameters":{"path":"src/x.go","content":"x"}}}`, obj{"cancel": false}},
 		{"cline other tool untouched", "cline", `{"hookName":"PreToolUse","workspaceRoots":[` + q(root) + `],"preToolUse":{"toolName":"browser_action","parameters":{}}}`, obj{"cancel": nil}},
+		{"opencode read .env", "opencode", oc("read", `{"filePath":`+q(env)+`}`), obj{"decision": "deny", "reason": "~read of " + env + ": deny: 1:8 ignore.denied"}},
+		{"opencode read relative .env", "opencode", oc("read", `{"filePath":".env"}`), obj{"decision": "deny", "reason": "~ignore.denied"}},
+		{"opencode read source", "opencode", oc("read", `{"filePath":"src/main.go"}`), obj{"decision": "allow", "reason": nil}},
+		{"opencode write policy", "opencode", oc("write", `{"filePath":".cmdguard.yaml","content":"default: allow"}`), obj{"decision": "deny", "reason": "~path.protected"}},
+		{"opencode edit .env", "opencode", oc("edit", `{"filePath":`+q(env)+`,"oldString":"a","newString":"b"}`), obj{"decision": "deny", "reason": "~ignore.denied"}},
+		{"opencode grep the project", "opencode", oc("grep", `{"pattern":"TOKEN"}`), obj{"decision": "deny", "reason": "~ignore.contains_ignored"}},
+		{"opencode grep src", "opencode", oc("grep", `{"pattern":"x","path":"src"}`), obj{"decision": "allow"}},
+		{"opencode glob the project", "opencode", oc("glob", `{"pattern":"**/*"}`), obj{"decision": "allow"}},
+		{"opencode list .git/hooks is fine", "opencode", oc("list", `{"path":".git"}`), obj{"decision": "allow"}},
+		{"opencode apply_patch .env among others", "opencode", oc("apply_patch", `{"patchText":"*** Begin Patch\n*** Update File: src/main.go\n@@\n-a\n+b\n*** Add File: .env\n+TOKEN=y\n*** End Patch"}`), obj{"decision": "deny", "reason": "~apply_patch of .env: deny"}},
+		{"opencode apply_patch move onto the policy", "opencode", oc("apply_patch", `{"patchText":"*** Begin Patch\n*** Update File: src/main.go\n*** Move to: .cmdguard.yaml\n*** End Patch"}`), obj{"decision": "deny", "reason": "~path.protected"}},
+		{"opencode apply_patch source", "opencode", oc("apply_patch", `{"patchText":"*** Begin Patch\n*** Update File: src/main.go\n@@\n-a\n+b\n*** End Patch"}`), obj{"decision": "allow"}},
+		{"kilo notebook_read .env", "kilo", oc("notebook_read", `{"path":".env"}`), obj{"decision": "deny", "reason": "~ignore.denied"}},
+		{"kilo notebook_execute asks", "kilo", oc("notebook_execute", `{"path":"src/a.ipynb","index":0}`), obj{"decision": "deny", "reason": "~cannot check"}},
+		{"opencode other tool untouched", "opencode", oc("webfetch", `{"url":"https://example.com/.env"}`), obj{"decision": "allow", "reason": nil}},
+		{"opencode workdir", "opencode", oc("bash", `{"command":"cat ../.env","workdir":"src"}`), obj{"decision": "deny", "reason": "~ignore.denied"}},
+		// A directory the model names for one call does not pick the policy.
+		{"opencode workdir elsewhere", "opencode", oc("bash", `{"command":"cat `+root+`/keys.secret","workdir":"/"}`), obj{"decision": "deny", "reason": "~ignore.denied"}},
 	}
 	// ~ in a file tool's path is the home directory, as the agents read it.
 	home := filepath.Dir(root)
@@ -428,6 +470,7 @@ func TestPolicyDir(t *testing.T) {
 		{"claude project dir from env", hook.Options{Agent: "claude", Env: []string{"CLAUDE_PROJECT_DIR=" + root}}, fill(inputs["claude"], lax, "cat "+secret), claudeOut("deny", "~ignore.denied")},
 		{"gemini project dir from env", hook.Options{Agent: "gemini", Env: []string{"GEMINI_PROJECT_DIR=" + root}}, fill(inputs["gemini"], lax, "cat "+secret), obj{"decision": "deny"}},
 		// Inside the project, the command's own directory finds the policy.
+		{"opencode workdir elsewhere", hook.Options{Agent: "opencode", Dir: lax}, strings.Replace(fill(inputs["opencode"], root, "cat "+secret), `"description"`, `"workdir":`+jsonString(lax)+`,"description"`, 1), obj{"decision": "deny", "reason": "~ignore.denied"}},
 		{"codex workdir inside", hook.Options{Agent: "codex", Dir: root}, fill(inputs["codex"], filepath.Join(root, "src"), "cat ../keys.secret"), claudeOut("deny", "~ignore.denied")},
 	}
 	for _, tt := range tests {

@@ -48,7 +48,7 @@ type Import struct {
 }
 
 // ImportFormats lists the formats Import reads.
-var ImportFormats = []string{"claude", "gemini", "codex", "roo", "kilo", "cline"}
+var ImportFormats = []string{"claude", "gemini", "codex", "roo", "kilo", "opencode", "cline"}
 
 // ImportRules converts a native rule file of the given format (claude,
 // gemini, codex, roo, kilo, cline) into cmdguard prefix rules, keeping the
@@ -72,6 +72,8 @@ func ImportRules(format, file string, data []byte) (*Import, error) {
 		err = im.roo(data, false)
 	case "kilo":
 		err = im.roo(data, true)
+	case "opencode":
+		err = im.opencodeConfig(data)
 	case "cline":
 		err = im.cline(data)
 	default:
@@ -791,8 +793,51 @@ func (im *Import) roo(data []byte, kilo bool) error {
 	return nil
 }
 
-// opencode reads Kilo ≥ 1.0's permission.bash map: globs, the last
-// matching rule wins.
+// opencodeConfig reads an opencode.json (or kilo.json): its permission
+// map, a string for every tool or an object with bash.
+func (im *Import) opencodeConfig(data []byte) error {
+	clean := stripJSONC(data)
+	root, err := parseJSON(clean)
+	if err != nil {
+		return err
+	}
+	if root.kind != '{' {
+		return errNotObject([]string{"the top level"})
+	}
+	p := root.get("permission")
+	switch {
+	case p == nil:
+		im.warn(im.File+":1", "(no permission)", "no permission map found")
+		return nil
+	case p.kind == '{':
+		return im.opencode(clean, p)
+	}
+	var s string
+	if err := json.Unmarshal(clean[p.start:p.end], &s); err != nil {
+		return fmt.Errorf("%s: permission is neither an object nor a string", im.at(clean, p.start))
+	}
+	return im.opencodeAll(clean, p.start, s)
+}
+
+// opencodeAll is a permission (or permission.bash) that is one word for
+// every command.
+func (im *Import) opencodeAll(data []byte, off int, s string) error {
+	v := verdictWord(s, 99)
+	native := fmt.Sprintf("%q", s)
+	switch v {
+	case 99:
+		return fmt.Errorf("%s: permission %s is not allow, ask or deny", im.at(data, off), native)
+	case cmdguard.Allow:
+		im.warn(im.at(data, off), native, "allows every command; cmdguard's default stays ask")
+	default:
+		im.Default = v
+	}
+	return nil
+}
+
+// opencode reads Kilo ≥ 1.0's and opencode's permission.bash map: globs
+// matched against the whole command line (a trailing " *" also matches
+// the command without arguments), the last matching rule wins.
 func (im *Import) opencode(data []byte, perm *jnode) error {
 	bash := perm.get("bash")
 	if bash == nil {
@@ -800,9 +845,10 @@ func (im *Import) opencode(data []byte, perm *jnode) error {
 	}
 	if bash.kind != '{' {
 		var s string
-		_ = json.Unmarshal(data[bash.start:bash.end], &s)
-		im.Default = verdictWord(s, cmdguard.Ask)
-		return nil
+		if err := json.Unmarshal(data[bash.start:bash.end], &s); err != nil {
+			return fmt.Errorf("%s: permission.bash is neither an object nor a string", im.at(data, bash.start))
+		}
+		return im.opencodeAll(data, bash.start, s)
 	}
 	for i, pat := range bash.keys {
 		e := bash.vals[i]
@@ -818,8 +864,14 @@ func (im *Import) opencode(data []byte, perm *jnode) error {
 			continue
 		}
 		if pat == "*" {
+			// The last match wins: every rule before "*" never decides.
+			for _, r := range im.Rules {
+				im.warn(r.Source, r.Native, fmt.Sprintf("never decides in the source: the later %s (%s) matches every command; left out", native, src))
+			}
+			im.Rules = nil
 			if v == cmdguard.Allow {
 				im.warn(src, native, "allows every command; cmdguard's default stays ask")
+				im.Default = cmdguard.Ask
 				continue
 			}
 			im.Default = v
@@ -827,6 +879,18 @@ func (im *Import) opencode(data []byte, perm *jnode) error {
 		}
 		tokens := strings.Fields(strings.TrimSuffix(strings.TrimSpace(pat), " *"))
 		if len(tokens) == 0 {
+			continue
+		}
+		// "git push*" (a deny or ask): narrowed to the whole words "git
+		// push", so that a wider allow before it does not decide git push.
+		if lit := strings.TrimSuffix(pat, "*"); v != cmdguard.Allow && lit != pat && !strings.HasSuffix(lit, " ") &&
+			!strings.ContainsAny(lit, "*?") && len(strings.Fields(lit)) > 0 {
+			im.warn(src, native, fmt.Sprintf("a glob inside a word: imported as the prefix %q, whole words only (%q is not %s)", lit, lit+"x", v))
+			im.Rules = append(im.Rules, Rule{Tokens: strings.Fields(lit), Verdict: v, Source: src, Native: native, rank: i})
+			continue
+		}
+		if strings.ContainsAny(strings.Join(tokens, " "), "*?") {
+			im.warn(src, native, "a glob inside the pattern; cmdguard's prefixes match whole words: left out")
 			continue
 		}
 		if !strings.HasSuffix(pat, " *") {

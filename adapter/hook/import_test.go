@@ -2,6 +2,7 @@ package hook_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,6 +151,12 @@ decision = "allow"
 func TestImportAgrees(t *testing.T) {
 	t.Parallel()
 	for _, tc := range importCases {
+		runImportCase(t, tc)
+	}
+}
+
+func runImportCase(t *testing.T, tc importCase) {
+	{
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			src := []byte(tc.src)
@@ -216,6 +223,38 @@ func TestImportErrors(t *testing.T) {
 	} {
 		if im, err := hook.ImportRules(tc.format, "f", []byte(tc.src)); err == nil {
 			t.Errorf("ImportRules(%s, %q) = %+v, want an error", tc.format, tc.src, im)
+		}
+	}
+}
+
+// TestImportOpencode: opencode's and Kilo's documented permission.bash
+// shapes (testdata/opencode-permission.json), each command's verdict as
+// opencode's own Wildcard.match and last-match rule give it — checked
+// against the real opencode by scripts/agents/opencode-permission.mjs —
+// is cmdguard's after `import opencode` (and `import kilo`).
+func TestImportOpencode(t *testing.T) {
+	t.Parallel()
+	data, err := os.ReadFile("testdata/opencode-permission.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var examples []struct {
+		Name   string          `json:"name"`
+		Config json.RawMessage `json:"config"`
+		Cases  [][2]string     `json:"cases"`
+		Warn   []string        `json:"warn"`
+	}
+	if err := json.Unmarshal(data, &examples); err != nil {
+		t.Fatal(err)
+	}
+	verdicts := map[string]cmdguard.Verdict{"allow": allow, "ask": ask, "deny": deny}
+	for _, format := range []string{"opencode", "kilo"} {
+		for _, ex := range examples {
+			tc := importCase{name: format + " " + ex.Name, format: format, file: format + ".json", src: string(ex.Config), warn: ex.Warn}
+			for _, c := range ex.Cases {
+				tc.cases = append(tc.cases, agree{c[0], verdicts[c[1]]})
+			}
+			runImportCase(t, tc)
 		}
 	}
 }

@@ -34,8 +34,17 @@ type Settings struct {
 	Initial string
 	Entries []Entry
 	// Script, when set, is the whole content of File: an executable hook
-	// script (Cline) instead of a JSON file.
+	// script (Cline) or a plugin (opencode, Kilo) instead of a JSON file.
 	Script string
+	// Mark, when set, is a text in every version of Script: a file that
+	// holds it is an older Script of cmdguard's, replaced by Install and
+	// removed by Uninstall.
+	Mark string
+}
+
+// ours reports whether data is this Script, or an older one of cmdguard's.
+func (s Settings) ours(data []byte) bool {
+	return string(data) == s.Script || (s.Mark != "" && bytes.Contains(data, []byte(s.Mark)))
 }
 
 // norm returns v as encoding/json would decode it (numbers as json.Number).
@@ -64,7 +73,7 @@ func (e Entry) ours(v any) bool {
 // them is returned unchanged. Empty data is a new file.
 func (s Settings) Install(data []byte) ([]byte, error) {
 	if s.Script != "" {
-		if len(data) > 0 && string(data) != s.Script {
+		if len(data) > 0 && !s.ours(data) {
 			return nil, fmt.Errorf("%s exists and is not cmdguard's: merge it by hand (it should run: %s)", s.File, strings.TrimSpace(lastLine(s.Script)))
 		}
 		return []byte(s.Script), nil
@@ -89,7 +98,7 @@ func (s Settings) Install(data []byte) ([]byte, error) {
 // file can go.
 func (s Settings) Uninstall(data []byte) (out []byte, remove bool, err error) {
 	if s.Script != "" {
-		if len(data) > 0 && string(data) != s.Script {
+		if len(data) > 0 && !s.ours(data) {
 			return nil, false, fmt.Errorf("%s is not cmdguard's: remove it by hand", s.File)
 		}
 		return nil, true, nil

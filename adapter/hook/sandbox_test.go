@@ -33,6 +33,11 @@ func rewritten(agent string, out map[string]any) map[string]any {
 			return nil
 		}
 		m = hso["tool_input"]
+	case "opencode", "kilo":
+		if out["decision"] != "allow" {
+			return nil
+		}
+		m = out["args"]
 	}
 	r, _ := m.(map[string]any)
 	return r
@@ -88,6 +93,8 @@ func TestSandboxRewrite(t *testing.T) {
 		{"codex", "codex", inputs["codex"], "go test ./...", root, nil, "deny"},
 		{"gemini", "gemini", inputs["gemini"], "go test ./...", root, map[string]any{"description": "x"}, "ask"},
 		{"gemini dir_path", "gemini", gemSub, "go test ./...", filepath.Join(root, "src"), map[string]any{"description": "x", "dir_path": "src", "is_background": false}, "ask"},
+		{"opencode", "opencode", inputs["opencode"], "go test ./...", root, map[string]any{"description": "run it"}, "deny"},
+		{"kilo workdir", "kilo", strings.Replace(inputs["kilo"], `"description"`, `"workdir":"src","description"`, 1), "go test ./...", filepath.Join(root, "src"), map[string]any{"description": "run it", "workdir": "src"}, "deny"},
 		{"codex quoting", "codex", inputs["codex"], "go test -run 'A|B\n\t\\'\"C\\\"D\" -v ./... # it's \"q\" $(id) `x` é", root, nil, "deny"},
 	}
 	for _, c := range cases {
@@ -124,7 +131,7 @@ func TestSandboxRewrite(t *testing.T) {
 	}
 	// Not allowed even under the sandbox (git reads .env out of history,
 	// which the sandbox does not hide): no rewrite, the usual answer.
-	for _, agent := range []string{"claude", "codex", "gemini"} {
+	for _, agent := range []string{"claude", "codex", "gemini", "opencode", "kilo"} {
 		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: []string{"HOME=" + root, "CLAUDECODE=1"}, Dir: root, Sandbox: true, Bin: bin},
 			strings.NewReader(fill(inputs[agent], root, "git show HEAD:.env")))
 		if verdictOf(agent, r.out) != "deny" || rewritten(agent, r.out) != nil {
@@ -133,10 +140,10 @@ func TestSandboxRewrite(t *testing.T) {
 	}
 	// What the sandbox enforces is allowed and rewritten, and says why
 	// (issue 24): cat .env reads an empty file there.
-	for _, agent := range []string{"claude", "codex", "gemini"} {
+	for _, agent := range []string{"claude", "codex", "gemini", "opencode", "kilo"} {
 		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: []string{"HOME=" + root, "CLAUDECODE=1"}, Dir: root, Sandbox: true, Bin: bin},
 			strings.NewReader(fill(inputs[agent], root, "cat .env")))
-		if verdictOf(agent, r.out) != "allow" || rewritten(agent, r.out) == nil || (agent != "gemini" && !strings.Contains(r.raw, "the sandbox hides '.env'")) {
+		if verdictOf(agent, r.out) != "allow" || rewritten(agent, r.out) == nil || ((agent == "claude" || agent == "codex") && !strings.Contains(r.raw, "the sandbox hides '.env'")) {
 			t.Errorf("%s, cat .env with Sandbox: %s; want an allow that says the sandbox hides .env, rewritten", agent, r.raw)
 		}
 	}
@@ -145,15 +152,18 @@ func TestSandboxRewrite(t *testing.T) {
 	// take DIR's project and sandbox, where none of this project's secrets
 	// is hidden. Not rewritten; judged as unsandboxed.
 	elsewhere := t.TempDir()
-	for _, agent := range []string{"claude", "codex", "gemini"} {
+	for _, agent := range []string{"claude", "codex", "gemini", "opencode"} {
 		env := []string{"HOME=" + root, "CLAUDECODE=1", "CLAUDE_PROJECT_DIR=" + root, "GEMINI_PROJECT_DIR=" + root}
 		in := fill(inputs[agent], elsewhere, "go test ./...")
+		if agent == "opencode" {
+			in = strings.Replace(fill(inputs[agent], root, "go test ./..."), `"description"`, `"workdir":`+strconvQuote(elsewhere)+`,"description"`, 1)
+		}
 		if agent == "gemini" {
 			in = fill(gemSub, root, "go test ./...")
 			in = strings.Replace(in, `"dir_path":"src"`, `"dir_path":`+strconvQuote(elsewhere), 1)
 		}
 		r := runHook(t, hook.Options{Agent: hook.Agent(agent), Env: env, Dir: root, Sandbox: true, Bin: bin}, strings.NewReader(in))
-		want := map[string]string{"claude": "ask", "codex": "deny", "gemini": "ask"}[agent]
+		want := map[string]string{"claude": "ask", "codex": "deny", "gemini": "ask", "opencode": "deny"}[agent]
 		if verdictOf(agent, r.out) != want || rewritten(agent, r.out) != nil || !strings.Contains(r.raw, "is outside the project") {
 			t.Errorf("%s, go test in %s (outside the project) with Sandbox: %s; want %s, no rewrite, and why", agent, elsewhere, r.raw, want)
 		}
@@ -181,7 +191,7 @@ func verdictOf(agent string, out map[string]any) string {
 		}
 		s, _ := hso["permissionDecision"].(string)
 		return s
-	case "gemini":
+	case "gemini", "opencode", "kilo":
 		s, _ := out["decision"].(string)
 		return s
 	}

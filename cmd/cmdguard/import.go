@@ -15,10 +15,11 @@ import (
 
 // importFiles are the files import reads when none is given.
 var importFiles = map[string]string{
-	"claude": ".claude/settings.json",
-	"codex":  "~/.codex/rules/default.rules",
-	"roo":    ".vscode/settings.json",
-	"kilo":   "kilo.jsonc",
+	"claude":   ".claude/settings.json",
+	"codex":    "~/.codex/rules/default.rules",
+	"roo":      ".vscode/settings.json",
+	"kilo":     "kilo.jsonc",
+	"opencode": "opencode.json",
 }
 
 // importRules is cmdguard import FORMAT [FILE] [--out FILE].

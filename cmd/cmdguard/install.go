@@ -36,7 +36,7 @@ func (c *cli) install(args []string) int {
 	}
 	if len(pos) != 1 {
 		if len(pos) == 0 {
-			return c.errorf("install: name the agent: claude, gemini, codex, cursor or cline (cmdguard install --help)")
+			return c.errorf("install: name the agent: claude, gemini, codex, cursor, cline, opencode or kilo (cmdguard install --help)")
 		}
 		return c.errorf("install: one AGENT, got %q", pos)
 	}
@@ -70,30 +70,71 @@ func (c *cli) install(args []string) int {
 	if err != nil {
 		return c.errorf("install: %v", err)
 	}
-	var s hook.Settings
+	var ss []hook.Settings
 	command := self
-	if *mcp {
+	switch {
+	case agent == hook.Opencode || agent == hook.Kilo:
+		if *mcp {
+			return c.errorf("install: --mcp is for claude, cursor and gemini; %s gets cmdguard's plugin", agent)
+		}
+		argv := []string{self, "hook", "--agent", string(agent)}
+		if *sandbox {
+			argv = append(argv, "--sandbox")
+		}
+		ss, err = hook.PluginSettings(agent, scope, loc, argv)
+	case *mcp:
+		var s hook.Settings
 		s, err = hook.MCPSettings(agent, scope, loc, self)
-	} else if command, err = hookCommand(self, agent, *askAsDeny, *sandbox); err == nil {
-		s, err = hook.HookSettings(agent, scope, loc, command)
+		ss = []hook.Settings{s}
+	default:
+		var s hook.Settings
+		if command, err = hookCommand(self, agent, *askAsDeny, *sandbox); err == nil {
+			s, err = hook.HookSettings(agent, scope, loc, command)
+		}
+		ss = []hook.Settings{s}
 	}
 	if err != nil {
 		return c.errorf("install: %v", err)
 	}
+	wrote := false
+	for _, s := range ss {
+		w, rc := c.writeSettings(s, *uninstall, *dryRun)
+		if rc != 0 {
+			return rc
+		}
+		wrote = wrote || w
+	}
+	if !wrote || *dryRun {
+		return 0
+	}
+	note := afterInstall(agent, *uninstall, *sandbox)
+	if *mcp {
+		note = ""
+	}
+	fmt.Fprint(c.stdout, note)
+	if !*uninstall && scope == hook.Project && strings.HasPrefix(command, "/") {
+		fmt.Fprintf(c.stdout, "The hook runs cmdguard by its absolute path; if this file is shared, put cmdguard on PATH and install with --bin cmdguard.\n")
+	}
+	return 0
+}
+
+// writeSettings installs (or uninstalls) s in its file, printing the
+// diff; wrote reports a change written (or, with dryRun, shown).
+func (c *cli) writeSettings(s hook.Settings, uninstall, dryRun bool) (wrote bool, rc int) {
 	before, err := os.ReadFile(s.File)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return c.errorf("install: %v", err)
+		return false, c.errorf("install: %v", err)
 	}
 	existed := err == nil
 	var after []byte
 	remove := false
-	if *uninstall {
+	if uninstall {
 		after, remove, err = s.Uninstall(before)
 	} else {
 		after, err = s.Install(before)
 	}
 	if err != nil {
-		return c.errorf("install: %v", err)
+		return false, c.errorf("install: %v", err)
 	}
 	switch {
 	case remove && existed:
@@ -101,36 +142,29 @@ func (c *cli) install(args []string) int {
 		fmt.Fprint(c.stdout, lineDiff(s.File, string(before), ""))
 	case remove || string(after) == string(before):
 		fmt.Fprintf(c.stdout, "%s: nothing to change\n", s.File)
-		return 0
+		return false, 0
 	default:
 		fmt.Fprint(c.stdout, lineDiff(s.File, string(before), string(after)))
 	}
-	if *dryRun {
+	if dryRun {
 		fmt.Fprintln(c.stdout, "(dry run: nothing written)")
-		return 0
+		return true, 0
 	}
 	if remove {
 		if err := os.Remove(s.File); err != nil {
-			return c.errorf("install: %v", err)
+			return false, c.errorf("install: %v", err)
 		}
-		return 0
+		return true, 0
 	}
 	mode := fs.FileMode(0o644)
-	if s.Script != "" {
-		mode = 0o755
+	if s.Script != "" && s.Mark == "" {
+		mode = 0o755 // a hook script; a plugin is not run by itself
 	}
 	if err := writeFile(s.File, after, mode); err != nil {
-		return c.errorf("install: %v", err)
+		return false, c.errorf("install: %v", err)
 	}
-	note := afterInstall(agent, *uninstall, *sandbox)
-	if *mcp {
-		note = ""
-	}
-	fmt.Fprintf(c.stdout, "wrote %s\n%s", s.File, note)
-	if !*uninstall && scope == hook.Project && strings.HasPrefix(command, "/") {
-		fmt.Fprintf(c.stdout, "The hook runs cmdguard by its absolute path; if this file is shared, put cmdguard on PATH and install with --bin cmdguard.\n")
-	}
-	return 0
+	fmt.Fprintf(c.stdout, "wrote %s\n", s.File)
+	return true, 0
 }
 
 // afterInstall says what a person still has to do.
@@ -153,6 +187,12 @@ func afterInstall(agent hook.Agent, uninstall, sandbox bool) string {
 		return s
 	case hook.Cline:
 		return "Turn hooks on in Cline (CLI: cline config set hooks-enabled=true).\n"
+	case hook.Opencode, hook.Kilo:
+		s := "A plugin cannot ask: cmdguard's ask is a deny there, with the reason. Restart " + string(agent) + " to load the plugin.\n"
+		if sandbox {
+			s += "--sandbox needs a version of " + string(agent) + " that runs a tool with the args object its plugins saw (opencode 1.18.33 and Kilo CLI 7.7.7 do); one that copies them runs the command as the model wrote it, unsandboxed.\n"
+		}
+		return s
 	}
 	return ""
 }

@@ -1,4 +1,5 @@
-// A fake model API on loopback for Claude Code (Anthropic Messages),
+// A fake model API on loopback for Claude Code, opencode and the Kilo CLI
+// (Anthropic Messages),
 // Gemini CLI (Gemini streamGenerateContent) and Codex (OpenAI Responses).
 // The first turn of a run asks for one shell command, read from
 // DIR/next_cmd; once the request carries the tool's result, the model says
@@ -29,6 +30,9 @@ function sse(res, events) {
 }
 
 function anthropic(j, res) {
+  // Claude Code's shell tool is Bash; opencode's and the Kilo CLI's, bash.
+  const names = (j.tools || []).map((t) => t.name);
+  const shell = names.includes("Bash") ? "Bash" : names.includes("bash") ? "bash" : null;
   const msgs = j.messages || [];
   const results = msgs.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((b) => b.type === "tool_result") : []));
   const last = msgs.at(-1) || {};
@@ -40,8 +44,8 @@ function anthropic(j, res) {
   if (s.startsWith("[")) {
     const steps = JSON.parse(s);
     if (results.length < steps.length) c = steps[results.length];
-  } else if (!result) c = call("Bash", "command");
-  const bash = (j.tools || []).some((t) => t.name === "Bash") && c !== null;
+  } else if (!result) c = call(shell, "command");
+  const bash = shell !== null && c !== null;
   const usage = { input_tokens: 10, output_tokens: 5 }, id = "msg_" + ++n;
   sse(res, [
     ["message_start", { type: "message_start", message: { id, type: "message", role: "assistant", model: j.model, content: [], stop_reason: null, usage } }],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs the real Claude Code, Codex and Gemini CLI offline, each with
-# cmdguard's hook put in place by `cmdguard install`, against a fake model
+# Runs the real Claude Code, Codex, Gemini CLI, opencode and Kilo CLI
+# offline, each with cmdguard's hook (opencode, Kilo: cmdguard's plugin) put
+# in place by `cmdguard install`, against a fake model
 # API on loopback (fake-api.mjs) that asks for one shell command per run:
 #
 #   (a) git status     — must run; the model sees its output
@@ -10,10 +11,11 @@
 #                        answer in a headless run: must not run; the model is
 #                        told it needs a person's approval
 #   (d) the agent's own file tool reads secret.txt, also ignored (Claude Code's Read, Gemini's
-#       read_file; Codex has no file-tool hook) — denied, told why
-#   (e) Codex only: the model runs `cat /abs/proj/.env` with workdir set
-#       to a directory holding a lax .cmdguard.yaml — the project's policy
-#       still decides (the model cannot pick the policy by moving)
+#       read_file, opencode's and Kilo's read; Codex has no file-tool hook) — denied, told why
+#   (e) Codex, opencode, Kilo: the model runs `cat /abs/proj/.env` with
+#       workdir set to a directory holding a lax .cmdguard.yaml — the
+#       project's policy still decides (the model cannot pick the policy by
+#       moving)
 #   (f) Claude Code only: one session, `cd secrets` then `cat db.txt` —
 #       the shell's cwd persists between calls, and so must the check's
 #   (g) Claude Code only, hook installed with --sandbox: `sh show.sh`
@@ -38,7 +40,7 @@
 #   (z) a control: `cmdguard install --uninstall`, then cat .env — runs and
 #       the model sees the secret, so the checks above can fail
 #
-# Usage: scripts/agents/run.sh [claude] [codex] [gemini]   (default: all three)
+# Usage: scripts/agents/run.sh [claude] [codex] [gemini] [opencode] [kilo]   (default: all five)
 # The agents come from `npm ci` in scripts/agents (see package.json). What
 # each model saw is kept in $CMDGUARD_AGENT_OUT (default: a temp dir) as
 # AGENT-CASE.json, and summed up on stdout. Exit 0 only if every check held.
@@ -57,7 +59,7 @@ cleanup() {
 trap cleanup EXIT
 
 agents=("$@")
-[ ${#agents[@]} -gt 0 ] || agents=(claude codex gemini)
+[ ${#agents[@]} -gt 0 ] || agents=(claude codex gemini opencode kilo)
 
 (cd "$repo" && go build -o "$work/cmdguard" ./cmd/cmdguard)
 # Cases (s) and (t) run go test with HOME set to a fresh directory: keep
@@ -107,6 +109,10 @@ run_agent() {
 	gemini)
 		(cd "$p" && HOME=$h GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:$port GEMINI_API_KEY=test \
 			GEMINI_CLI_TRUST_WORKSPACE=true timeout 120 "$bin/gemini" -p go -m gemini-2.5-pro --yolo) ;;
+	opencode | kilo)
+		# Their Anthropic provider, pointed at the fake API (setup).
+		(cd "$p" && HOME=$h OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 KILO_DISABLE_MODELS_FETCH=1 \
+			KILO_DISABLE_AUTOUPDATE=1 timeout 300 "$bin/$agent" run go </dev/null) ;;
 	esac
 }
 
@@ -139,6 +145,10 @@ setup() {
 		printf '{"security":{"auth":{"selectedType":"gemini-api-key"}}}\n' > "$h/.gemini/settings.json"
 		# Headless: an ask would make Gemini CLI wait forever.
 		"$cg" install gemini --dir "$p" --bin "$cg" --ask-as-deny --no-sandbox ;;
+	opencode | kilo)
+		mkdir -p "$h/.config/$agent"
+		printf '{"provider":{"anthropic":{"options":{"baseURL":"http://127.0.0.1:%s/v1","apiKey":"sk-test"}}},"model":"anthropic/claude-sonnet-4-5","autoupdate":false,"share":"disabled"}\n' "$port" > "$h/.config/$agent/$agent.json"
+		"$cg" install "$agent" --dir "$p" --bin "$cg" --no-sandbox ;;
 	esac
 }
 
@@ -150,6 +160,7 @@ for agent in "${agents[@]}"; do
 	case $agent in
 	claude) cases="a b c d f g s t z" ;;
 	codex) cases="a b c e s t u z" ;;
+	opencode | kilo) cases="a b c d e s t z" ;;
 	*) cases="a b c d s t z" ;;
 	esac
 	for case in $cases; do
@@ -162,10 +173,12 @@ for agent in "${agents[@]}"; do
 		c) cmd='touch asked.txt' ;;
 		d) cmd='{"tool":"Read","input":{"file_path":"'$p'/secret.txt"}}'
 			# Gemini's read_file refuses dot files itself, before any hook.
-			[ "$agent" = gemini ] && cmd='{"tool":"read_file","input":{"file_path":"secret.txt"}}' ;;
+			[ "$agent" = gemini ] && cmd='{"tool":"read_file","input":{"file_path":"secret.txt"}}'
+			case $agent in opencode | kilo) cmd='{"tool":"read","input":{"filePath":"'$p'/secret.txt"}}' ;; esac ;;
 		e) mkdir -p "$work/lax"
 			printf 'version: 1\ndefault: allow\nrules: {path.outside_root: allow}\n' > "$work/lax/.cmdguard.yaml"
-			cmd='{"tool":"exec_command","input":{"cmd":"cat '$p'/.env","workdir":"'$work/lax'"}}' ;;
+			cmd='{"tool":"exec_command","input":{"cmd":"cat '$p'/.env","workdir":"'$work/lax'"}}'
+			case $agent in opencode | kilo) cmd='{"tool":"bash","input":{"command":"cat '$p'/.env","workdir":"'$work/lax'","description":"x"}}' ;; esac ;;
 		f) cmd='[{"tool":"Bash","input":{"command":"cd secrets"}},{"tool":"Bash","input":{"command":"cat db.txt"}}]' ;;
 		g) printf 'version: 1\ndefault: ask\nallow: [git status, ls, echo, cd, sh show.sh]\n' > "$p/.cmdguard.yaml"
 			printf 'echo ran-show; cat .env\n' > "$p/show.sh"
@@ -190,7 +203,12 @@ for agent in "${agents[@]}"; do
 			"$cg" install "$agent" --dir "$p" --bin "$cg" --sandbox >> "$out/$agent-install.txt"
 			cmd='{"tool":"exec_command","input":{"cmd":"go test -count=1 -v ./...","workdir":"'$work/elsewhere'"}}' ;;
 		z) cmd='cat .env'
-			"$cg" install "$agent" --dir "$p" --uninstall >> "$out/$agent-install.txt" ;;
+			"$cg" install "$agent" --dir "$p" --uninstall >> "$out/$agent-install.txt"
+			case $agent in opencode | kilo)
+				if [ -e "$p/.$agent/cmdguard.js" ] || [ -e "$p/$agent.json" ]; then
+					check "$agent (z) uninstall" "install --uninstall removed the plugin and its config entry" fail
+				fi ;;
+			esac ;;
 		esac
 		printf '%s' "$cmd" > "$work/api/next_cmd"
 		rm -f "$work/api/seen.json"
@@ -232,6 +250,8 @@ for agent in "${agents[@]}"; do
 			# it ran; Gemini CLI tells the model the input was modified.
 			case $agent in
 			codex) grep -q "bash -lc .*cmdguard run --sandbox --cwd $p -- 'go test" "$out/$agent-$case.stderr" && r=ok || r=fail ;;
+			# opencode and Kilo print the command as the model wrote it (and
+			# the model sees only the output): the empty .env is the trace.
 			gemini) grep -q 'modified by a hook' <<<"$seen" && r=ok || r=fail ;;
 			*) r=ok ;;
 			esac
