@@ -82,8 +82,9 @@ type SandboxReport struct {
 	// (see [Sandbox.After]), found after it ended.
 	Quarantined []Quarantined `json:"quarantined,omitempty"`
 	// Survivors counts the processes of the sandbox that were still
-	// running after the command's session was ended (they had left it,
-	// with setsid or as a daemon) and were killed.
+	// running when bash ended (background jobs, daemons, whatever left
+	// the session with setsid): the kernel killed them with the
+	// sandbox's PID namespace.
 	Survivors int `json:"survivors,omitempty"`
 }
 
@@ -100,11 +101,14 @@ type Quarantined struct {
 // A sandboxRun is a command's sandbox while it runs.
 type sandboxRun struct {
 	report *SandboxReport
-	userns devIno // the sandbox's user namespace; zero when not applied
 	after  func() []Quarantined
+	// end reads the setup's last word (see sandboxinit.StatusFd), nil
+	// when the sandbox was not applied.
+	end       func() (syscall.WaitStatus, int, bool)
+	ws        syscall.WaitStatus // bash's, when ended
+	ended     bool               // the setup said how bash ended
+	survivors int
 }
-
-type devIno struct{ dev, ino uint64 }
 
 // rep returns the report, nil without a sandbox.
 func (r *sandboxRun) rep() *SandboxReport {
@@ -134,17 +138,36 @@ func startProcess(path string, argv []string, attr *syscall.ProcAttr, sb *Sandbo
 	return pid, &sandboxRun{report: &SandboxReport{Network: true, Layers: []string{}, Error: err.Error()}, after: sb.After}, serr
 }
 
-// finish ends what is left of the sandbox once the command has ended:
-// it kills the processes still in it, then runs After, and returns the
-// final report (a copy: results handed out earlier keep theirs).
+// waitStatus returns bash's wait status once the process the executor
+// started (the sandbox's first process, which waits for bash) has been
+// reaped with ws: in the sandbox, that process is not bash. ws is kept
+// when the setup was killed before bash ended (a SIGKILL from Kill or a
+// timeout: then ws says SIGKILL, as bash's would).
+func (r *sandboxRun) waitStatus(ws syscall.WaitStatus) syscall.WaitStatus {
+	if r == nil || r.end == nil {
+		return ws
+	}
+	if !r.ended {
+		r.ws, r.survivors, r.ended = r.end()
+		r.end = func() (syscall.WaitStatus, int, bool) { return 0, 0, false }
+	}
+	if r.ended {
+		return r.ws
+	}
+	return ws
+}
+
+// finish runs After once the command has ended (in the sandbox, no
+// process of it is left: the kernel ended the PID namespace with its
+// first process), and returns the final report (a copy: results handed
+// out earlier keep theirs).
 func (r *sandboxRun) finish() *SandboxReport {
 	if r == nil {
 		return nil
 	}
+	r.waitStatus(0)
 	rep := *r.report
-	if r.userns != (devIno{}) {
-		rep.Survivors = killSandbox(r.userns)
-	}
+	rep.Survivors = r.survivors
 	if r.after != nil {
 		rep.Quarantined = r.after()
 	}

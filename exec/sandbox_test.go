@@ -219,16 +219,30 @@ c = socket.create_connection(s.getsockname()); print('loopback ok')"`, &exec.San
 func TestSandboxOutside(t *testing.T) {
 	t.Parallel()
 	dir := sandboxProject(t)
-	cmd := `kill -0 $PPID && echo signalled; tr "\\0" "\\n" < /proc/$PPID/environ | grep -q ^PATH= && echo inspected`
-	if r := sandboxRun(t, dir, cmd, nil); !strings.Contains(string(r.Stdout.Data), "signalled\ninspected") {
+	// Another process of the person's, with a password on its command
+	// line.
+	other := osexec.Command("bash", "-c", "sleep 30; :", "password="+secret)
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { other.Process.Kill(); other.Wait() }()
+	cmd := fmt.Sprintf(`kill -0 %[1]d && echo signalled; tr "\\0" "\\n" < /proc/%[1]d/environ | grep -q ^PATH= && echo inspected
+		cat /proc/[0-9]*/cmdline | tr "\\0" " " | grep -q "password=[%[2]c]%[3]s" && echo cmdline
+		echo procs $(ls -d /proc/[0-9]* | wc -l)`, os.Getpid(), secret[0], secret[1:])
+	if r := sandboxRun(t, dir, cmd, nil); !strings.Contains(string(r.Stdout.Data), "signalled\ninspected\ncmdline\n") {
 		t.Fatalf("without the sandbox: %s", output(r))
 	}
 	r := sandboxRun(t, dir, cmd, &exec.Sandbox{})
-	if strings.Contains(string(r.Stdout.Data), "signalled") || strings.Contains(string(r.Stdout.Data), "inspected") {
+	out := string(r.Stdout.Data)
+	if strings.Contains(out, "signalled") || strings.Contains(out, "inspected") || strings.Contains(out, "cmdline") {
 		t.Errorf("in the sandbox: %s", output(r))
 	}
-	if !slices.Contains(r.Sandbox.Layers, "landlock") || r.Sandbox.LandlockABI < 6 {
-		t.Errorf("report %+v, want the landlock layer with ABI ≥ 6 on this kernel", r.Sandbox)
+	// The setup, bash, the subshell of $(…), its ls and wc: nothing else.
+	if n := 0; !strings.Contains(out, "procs ") || func() bool { fmt.Sscanf(out[strings.Index(out, "procs "):], "procs %d", &n); return n > 5 || n < 2 }() {
+		t.Errorf("in the sandbox, /proc lists more than the run's processes: %s", output(r))
+	}
+	if !slices.Contains(r.Sandbox.Layers, "landlock") || r.Sandbox.LandlockABI < 6 || !slices.Contains(r.Sandbox.Layers, "pid") {
+		t.Errorf("report %+v, want the pid and landlock layers with ABI ≥ 6 on this kernel", r.Sandbox)
 	}
 }
 
@@ -403,7 +417,7 @@ func TestSandboxSetupSkipsInits(t *testing.T) {
 	cmd.ExtraFiles = []*os.File{conf, status}
 	uid, gid := os.Geteuid(), os.Getegid()
 	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 		AmbientCaps: []uintptr{21, 8, 12}, // CAP_SYS_ADMIN, CAP_SETPCAP, CAP_NET_ADMIN
@@ -488,4 +502,113 @@ func pgrepLate(t *testing.T) []string {
 		}
 	}
 	return pids
+}
+
+// chain is a process that left the command's session and keeps forking
+// and exiting (each generation appends to $DIR/chain, starts the next
+// and ends), so that no pass over /proc catches it; it stops when
+// $DIR/stop exists.
+const chain = `setsid bash -c 'c() { [ -e "$DIR/stop" ] && exit; sleep 0.02; echo x >> "$DIR/chain"; c & }; c' </dev/null >/dev/null 2>&1 &
+sleep 0.05`
+
+// grows reports whether the file keeps growing for a while.
+func grows(p string) bool {
+	size := func() int64 {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return -1
+		}
+		return fi.Size()
+	}
+	before := size()
+	time.Sleep(300 * time.Millisecond)
+	return size() > before
+}
+
+// TestSandboxForkChain: a fork-and-exit chain after setsid outlives an
+// unsandboxed run; in the sandbox, 100 runs leave no survivor: the
+// kernel ends the PID namespace with its first process.
+func TestSandboxForkChain(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	sandboxRun(t, dir, chain, nil)
+	lives := grows(filepath.Join(dir, "chain"))
+	os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+	if !lives {
+		t.Fatal("without the sandbox, the chain did not outlive the run: the case proves nothing")
+	}
+	time.Sleep(100 * time.Millisecond)
+	os.Remove(filepath.Join(dir, "stop"))
+	os.Remove(filepath.Join(dir, "chain"))
+	sb := projectSandbox(dir)
+	for i := range 100 {
+		r := sandboxRun(t, dir, chain, sb)
+		if !r.Sandbox.Applied || r.ExitCode == nil || *r.ExitCode != 0 {
+			t.Fatalf("run %d: %+v %s", i, r.Sandbox, output(r))
+		}
+	}
+	if grows(filepath.Join(dir, "chain")) {
+		os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+		t.Fatal("in the sandbox: a chain survived its run")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "chain")); err != nil {
+		t.Fatalf("in the sandbox, the chain never ran: the case proves nothing: %v", err)
+	}
+}
+
+// sandboxKillHelperEnv makes the test binary a program that runs the
+// chain in the sandbox (or not) and waits, to be SIGKILLed.
+const sandboxKillHelperEnv = "CMDGUARD_TEST_SANDBOX_KILL"
+
+func init() {
+	dir, ok := os.LookupEnv(sandboxKillHelperEnv)
+	if !ok {
+		return
+	}
+	var sb *exec.Sandbox
+	if os.Getenv("SANDBOXED") == "1" {
+		sb = projectSandbox(dir)
+	}
+	exec.Run(context.Background(), exec.Cmd{
+		Command: chain + "\nsleep 60",
+		Dir:     dir,
+		Env:     []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DIR=" + dir},
+		Sandbox: sb,
+	})
+	os.Exit(0)
+}
+
+// TestSandboxCallerKilled: SIGKILL of the program running a sandboxed
+// command leaves no process of the run (without the sandbox, the chain
+// that left the session lives on).
+func TestSandboxCallerKilled(t *testing.T) {
+	t.Parallel()
+	for _, sandboxed := range []string{"0", "1"} {
+		dir := sandboxProject(t)
+		cmd := osexec.Command("/proc/self/exe", "-test.run", "^$")
+		cmd.Env = append(os.Environ(), sandboxKillHelperEnv+"="+dir, "SANDBOXED="+sandboxed)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "chain")); err == nil || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		lives := grows(filepath.Join(dir, "chain"))
+		os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+		if sandboxed == "0" && !lives {
+			t.Fatal("without the sandbox, the chain did not outlive its caller: the case proves nothing")
+		}
+		if sandboxed == "1" && lives {
+			t.Error("in the sandbox: the chain outlived the SIGKILLed caller")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "chain")); err != nil {
+			t.Errorf("sandboxed=%s: the chain never ran: %v", sandboxed, err)
+		}
+	}
 }

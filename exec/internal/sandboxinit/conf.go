@@ -25,9 +25,12 @@ var Env = []string{Marker, "GOMAXPROCS=1", "GOGC=off"}
 const FailExit = 125
 
 // Fds of the setup: the configuration is read from ConfigFd (to its end),
-// and StatusFd reports, one line each, "ok HIDDEN PROTECTED ABI NSDEV NSINO"
-// (the device and inode of its user namespace) before
-// bash is executed (it closes on exec), or "error MESSAGE".
+// and StatusFd reports, one line each, "ok HIDDEN PROTECTED ABI" once
+// bash is started, or "error MESSAGE"; then, when bash has ended,
+// "end WAITSTATUS SURVIVORS" (bash's raw wait status, and how many other
+// processes were left in the namespace, killed with it as the setup
+// exits). The setup stays as the namespace's first process while bash
+// runs, and exits with bash's exit status (128+N for signal N).
 const (
 	ConfigFd = 3
 	StatusFd = 4

@@ -60,6 +60,7 @@ const (
 	maxConfig          = 64 << 20
 	statusErrorPrefix  = "error "
 	statusReportPrefix = "ok "
+	statusEndPrefix    = "end "
 )
 
 type openHow struct{ flags, mode, resolve uint64 }
@@ -88,17 +89,112 @@ func setupMain() {
 	if msg != "" {
 		fail(msg)
 	}
-	// The user namespace names the sandbox: its processes are found by it
-	// after the run.
-	var ns syscall.Stat_t
-	if err := syscall.Stat("/proc/self/ns/user", &ns); err != nil {
-		fail("user namespace: " + err.Error())
+	// The setup is the first process of the sandbox's PID namespace: when
+	// it ends, the kernel kills every other process in it, however it
+	// left the command's session, and its parent (the caller) learns of
+	// its end only once they are all gone. It dies with the caller
+	// (Pdeathsig, set by the caller's fork, survives its exec here), so
+	// nothing of the run outlives the caller either, even a SIGKILLed
+	// one. It ignores the signals the caller sends the command's group
+	// (only SIGKILL ends it from outside) and stays until bash ends.
+	ignoreSignals()
+	pid, err2 := syscall.ForkExec(cfg.Shell, cfg.Argv, &syscall.ProcAttr{
+		Env:   cfg.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err2 != nil {
+		fail("start " + cfg.Shell + ": " + err2.Error())
 	}
-	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi) + " " +
-		utoa(uint64(ns.Dev)) + " " + utoa(ns.Ino))
-	err2 := syscall.Exec(cfg.Shell, cfg.Argv, cfg.Env)
-	fail("start " + cfg.Shell + ": " + err2.Error())
+	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi))
+	// The command's output must end when it does: the setup holds none.
+	for fd := 0; fd < 3; fd++ {
+		syscall.Close(fd)
+	}
+	ws := reap(pid)
+	left := survivors()
+	say(statusEndPrefix + utoa(uint64(ws)) + " " + itoa(left))
+	switch {
+	case ws.Exited():
+		syscall.Exit(ws.ExitStatus())
+	case ws.Signaled():
+		syscall.Exit(128 + int(ws.Signal()))
+	}
+	syscall.Exit(FailExit)
 }
+
+// reap waits for the processes that end in the namespace (orphans are
+// this process's children) until bash, pid, ends, and returns its status.
+func reap(pid int) syscall.WaitStatus {
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			// No child left: bash is gone without a word (cannot
+			// happen); report a failure.
+			return syscall.WaitStatus(FailExit << 8)
+		case wpid == pid:
+			return ws
+		}
+	}
+}
+
+// survivors counts the processes of the namespace, other than this one,
+// still running when bash has ended (the kernel kills them when this one
+// exits). The /proc of the namespace lists only them.
+func survivors() int {
+	for { // reap the ended ones first
+		var ws syscall.WaitStatus
+		if wpid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); err != nil || wpid <= 0 {
+			break
+		}
+	}
+	fd, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	defer syscall.Close(fd)
+	n := 0
+	var buf [8 << 10]byte
+	for {
+		m, err := syscall.Getdents(fd, buf[:])
+		if err != nil || m <= 0 {
+			return n
+		}
+		_, _, names := syscall.ParseDirent(buf[:m], -1, nil)
+		for _, name := range names {
+			if v, ok := atoi(name); ok && v != 1 {
+				n++
+			}
+		}
+	}
+}
+
+// ignoreSignals sets the signals the caller may send the command's
+// process group to be ignored by this process (the first of a PID
+// namespace dies of no signal it does not handle, but the Go runtime
+// handles them, and would end it). The runtime resets them for bash
+// (it resets every signal it handles in a forked child).
+func ignoreSignals() {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGABRT,
+		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM, syscall.SIGTERM,
+		syscall.SIGSTKFLT, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXCPU,
+		syscall.SIGXFSZ, syscall.SIGVTALRM, syscall.SIGWINCH, syscall.SIGIO, syscall.SIGPWR} {
+		act := sigaction{handler: sigIgn}
+		syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&act)), 0, 8, 0, 0)
+	}
+}
+
+// sigaction is the kernel's struct sigaction (with sa_restorer, as on
+// amd64 and arm64).
+type sigaction struct {
+	handler, flags, restorer, mask uintptr
+}
+
+const sigIgn = 1
 
 func say(line string) {
 	b := []byte(line + "\n")
@@ -197,6 +293,11 @@ func setup(cfg *Config) (hidden, protected, abi int, msg string) {
 	// Nothing done here may reach the namespace the command came from.
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return 0, 0, 0, errnoMsg("make mounts private", "", err)
+	}
+	// The namespace's own /proc: the command sees its own processes
+	// only (no other process's command line or environment).
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return 0, 0, 0, errnoMsg("mount the PID namespace's /proc", "", err)
 	}
 	for _, d := range cfg.Lock {
 		if _, msg := remount(d, false, "lock directory"); msg != "" {
