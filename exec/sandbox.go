@@ -42,6 +42,19 @@ type Sandbox struct {
 	// session are killed first), before the result is final. What it
 	// returns is reported in [SandboxReport.Quarantined].
 	After func() []Quarantined
+	// ReadOnly makes the whole file system read-only for the command but
+	// Writable (as they are: a project, a place a policy names) and Cow.
+	// /tmp, /var/tmp and /dev/shm are always in Cow: a private /tmp for
+	// the run. Protect, Hide and Absent apply inside them as elsewhere.
+	ReadOnly bool
+	// Writable lists the places the command may write for real, with
+	// ReadOnly.
+	Writable []string
+	// Cow lists directories that get a copy-on-write layer for the run,
+	// with ReadOnly: the command reads what is there and writes, but its
+	// writes are kept in memory and gone when it ends (tool caches: a
+	// planted build-cache entry never reaches a later build outside).
+	Cow []string
 	// Network lets the command reach the network. When false, the command
 	// runs in a network namespace of its own that has only a loopback
 	// interface: it cannot connect to anything outside, not even to a

@@ -32,7 +32,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if sb.Err != nil {
 		return 0, nil, fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent} {
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return 0, nil, fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)
@@ -58,7 +58,11 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		Hide:    outermost(sb.Hide),
 		Network: sb.Network,
 	}
-	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect} {
+	if sb.ReadOnly {
+		cfg.ReadOnly, cfg.Writable = true, sb.Writable
+		cfg.Cow = append([]string{"/tmp", "/var/tmp", "/dev/shm"}, sb.Cow...)
+	}
+	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect, sb.Writable, sb.Cow} {
 		for _, s := range list {
 			if !sandboxinit.Valid(s) {
 				return 0, nil, fmt.Errorf("sandbox: %q holds a NUL byte", s)

@@ -612,3 +612,90 @@ func TestSandboxCallerKilled(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxWritesOnlyWhereWorkHappens: configuration in the home
+// directory that becomes code at a later unsandboxed command (a file
+// ~/.gitconfig includes, ~/.bash_aliases, ~/.local/bin/git, Go's env
+// file, ~/.npmrc, ~/.ssh/config) is written without the sandbox; with a
+// read-only sandbox, every write fails, and what it writes to /tmp and a
+// cache is gone after the run, while the project stays writable.
+func TestSandboxWritesOnlyWhereWorkHappens(t *testing.T) {
+	t.Parallel()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	proj := filepath.Join(base, "proj")
+	cache := filepath.Join(home, ".cache/go-build")
+	for _, d := range []string{home + "/.ssh", home + "/.local/bin", home + "/.config/go", proj, cache} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plants := []string{".gitconfig.d", ".bash_aliases", ".local/bin/git", ".config/go/env", ".npmrc", ".ssh/config"}
+	var cmd strings.Builder
+	for _, p := range plants {
+		fmt.Fprintf(&cmd, "echo planted > %q 2>/dev/null && echo wrote %s\n", filepath.Join(home, p), p)
+	}
+	fmt.Fprintf(&cmd, "echo x > %q && echo wrote cache\n", filepath.Join(cache, "entry"))
+	fmt.Fprintf(&cmd, "echo x > /tmp/cmdguard-sandbox-%d && echo wrote tmp\n", os.Getpid())
+	cmd.WriteString("echo x > out && echo wrote project\n")
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	r := run(t, exec.Cmd{Command: cmd.String(), Dir: proj, Env: env})
+	for _, p := range plants {
+		if !strings.Contains(string(r.Stdout.Data), "wrote "+p) {
+			t.Fatalf("without the sandbox, %s was not written: the case proves nothing\n%s", p, output(r))
+		}
+		os.Remove(filepath.Join(home, p))
+	}
+	os.Remove(filepath.Join(cache, "entry"))
+	tmpFile := fmt.Sprintf("/tmp/cmdguard-sandbox-%d", os.Getpid())
+	os.Remove(tmpFile)
+	os.Remove(filepath.Join(proj, "out"))
+
+	sb := &exec.Sandbox{ReadOnly: true, Writable: []string{proj}, Cow: []string{cache}}
+	r = run(t, exec.Cmd{Command: cmd.String(), Dir: proj, Env: env, Sandbox: sb})
+	if !r.Sandbox.Applied {
+		t.Fatalf("not applied: %+v", r.Sandbox)
+	}
+	out := string(r.Stdout.Data)
+	// The home here is under /tmp: the writes went to the run's private
+	// /tmp and are gone. In a home outside /tmp they fail (below).
+	for _, p := range plants {
+		if _, err := os.Stat(filepath.Join(home, p)); err == nil {
+			t.Errorf("in the sandbox, %s exists after the run", p)
+		}
+	}
+	for _, want := range []string{"wrote cache", "wrote tmp", "wrote project"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("in the sandbox: %q missing\n%s", want, output(r))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cache, "entry")); err == nil {
+		t.Errorf("the cache entry written in the sandbox outlived the run")
+	}
+	if _, err := os.Stat(tmpFile); err == nil {
+		os.Remove(tmpFile)
+		t.Errorf("the /tmp file written in the sandbox outlived the run")
+	}
+	if _, err := os.Stat(filepath.Join(proj, "out")); err != nil {
+		t.Errorf("the project file written in the sandbox is gone: %v", err)
+	}
+	// The caller's real home (outside /tmp): read-only.
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(realHome, fmt.Sprintf(".cmdguard-sandbox-test-%d", os.Getpid()))
+	write := fmt.Sprintf("echo planted > %q", f)
+	if r := run(t, exec.Cmd{Command: write, Dir: proj, Env: env}); r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("without the sandbox, %s could not be written: the case proves nothing\n%s", f, output(r))
+	}
+	os.Remove(f)
+	r = run(t, exec.Cmd{Command: write, Dir: proj, Env: env, Sandbox: sb})
+	if _, err := os.Stat(f); err == nil || !strings.Contains(output(r), "Read-only file system") {
+		os.Remove(f)
+		t.Errorf("in the sandbox, %s: %v %s, want EROFS", f, err, output(r))
+	}
+}

@@ -46,6 +46,13 @@ type Config struct {
 	Protect []string // made read-only
 	Hide    []string // covered
 	Network bool
+	// ReadOnly makes every file system read-only but Writable (kept as
+	// they are) and Cow (a copy-on-write layer each, in memory, gone
+	// with the run); both are applied shallowest first, before Lock,
+	// Protect and Hide.
+	ReadOnly bool
+	Writable []string
+	Cow      []string
 }
 
 // Encode writes c as NUL-terminated strings (none of them can hold a
@@ -59,7 +66,7 @@ func (c *Config) Encode() []byte {
 			str(s)
 		}
 	}
-	str("v2")
+	str("v3")
 	str(c.Shell)
 	list(c.Argv)
 	list(c.Env)
@@ -67,11 +74,17 @@ func (c *Config) Encode() []byte {
 	list(c.Lock)
 	list(c.Protect)
 	list(c.Hide)
-	if c.Network {
-		str("1")
-	} else {
-		str("0")
+	flag := func(v bool) {
+		if v {
+			str("1")
+		} else {
+			str("0")
+		}
 	}
+	flag(c.Network)
+	flag(c.ReadOnly)
+	list(c.Writable)
+	list(c.Cow)
 	return b
 }
 

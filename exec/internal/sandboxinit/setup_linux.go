@@ -260,8 +260,8 @@ func decode(b []byte) (c Config, ok bool) {
 		}
 		return l, true
 	}
-	var oks [9]bool
-	var v, net string
+	var oks [12]bool
+	var v, net, ro string
 	v, oks[0] = next()
 	c.Shell, oks[1] = next()
 	c.Argv, oks[2] = list()
@@ -271,13 +271,16 @@ func decode(b []byte) (c Config, ok bool) {
 	c.Protect, oks[6] = list()
 	c.Hide, oks[7] = list()
 	net, oks[8] = next()
+	ro, oks[9] = next()
+	c.Writable, oks[10] = list()
+	c.Cow, oks[11] = list()
 	for _, o := range oks {
 		if !o {
 			return c, false
 		}
 	}
-	c.Network = net == "1"
-	return c, v == "v2" && len(b) == 0
+	c.Network, c.ReadOnly = net == "1", ro == "1"
+	return c, v == "v3" && len(b) == 0
 }
 
 func errnoMsg(what, p string, err error) string {
@@ -298,6 +301,11 @@ func setup(cfg *Config) (hidden, protected, abi int, msg string) {
 	// only (no other process's command line or environment).
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
 		return 0, 0, 0, errnoMsg("mount the PID namespace's /proc", "", err)
+	}
+	if cfg.ReadOnly {
+		if msg := readOnly(cfg.Writable, cfg.Cow); msg != "" {
+			return 0, 0, 0, msg
+		}
 	}
 	for _, d := range cfg.Lock {
 		if _, msg := remount(d, false, "lock directory"); msg != "" {
@@ -606,4 +614,164 @@ func dropCapabilities() string {
 		return errnoMsg("drop capabilities", "", e)
 	}
 	return ""
+}
+
+// readOnly makes every mount read-only, then puts back writable (as they
+// were: clones taken before) and a copy-on-write layer on each of cow
+// (an overlay whose lower layer is the real directory and whose upper
+// layer is in a private tmpfs: what the command writes there is gone
+// with the run). Paths that do not exist are skipped; a cow path that
+// cannot be overlaid (a lower file system overlayfs refuses) gets an
+// empty private tmpfs instead. Both are applied shallowest first, so
+// that a writable project under /tmp is mounted on the /tmp layer.
+func readOnly(writable, cow []string) string {
+	type place struct {
+		path string
+		fd   int // the clone (writable) or the real directory (cow)
+		cow  bool
+	}
+	var places []place
+	defer func() {
+		for _, pl := range places {
+			syscall.Close(pl.fd)
+		}
+	}()
+	for _, p := range writable {
+		fd, ok, err := openExact(p)
+		if err != nil {
+			return errnoMsg("writable", p, err)
+		}
+		if !ok {
+			continue
+		}
+		tree, err := openTree(fd, "", openTreeClone|syscall.O_CLOEXEC|atRecursive|atEmptyPath)
+		syscall.Close(fd)
+		if err != nil {
+			return errnoMsg("writable (clone)", p, err)
+		}
+		places = append(places, place{p, tree, false})
+	}
+	for _, p := range cow {
+		fd, ok, err := openExact(p)
+		if err != nil {
+			return errnoMsg("copy-on-write", p, err)
+		}
+		if !ok {
+			continue
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+			syscall.Close(fd)
+			continue
+		}
+		places = append(places, place{p, fd, true})
+	}
+	// Shallowest first (a stable insertion sort: few places).
+	depth := func(p string) int {
+		n := 0
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 1; i < len(places); i++ {
+		for j := i; j > 0 && depth(places[j].path) < depth(places[j-1].path); j-- {
+			places[j], places[j-1] = places[j-1], places[j]
+		}
+	}
+	root, _, err := openExact("/")
+	if err != nil {
+		return errnoMsg("read-only", "/", err)
+	}
+	err = mountSetattr(root, atRecursive, &mountAttr{set: mountAttrRdonly})
+	syscall.Close(root)
+	if err != nil {
+		return errnoMsg("read-only", "/", err)
+	}
+	var scratch int = -1
+	defer func() {
+		if scratch >= 0 {
+			syscall.Close(scratch)
+		}
+	}()
+	for i, pl := range places {
+		target, ok, err := openExact(pl.path)
+		if err != nil || !ok {
+			if err == nil {
+				err = syscall.ENOENT
+			}
+			return errnoMsg("writable", pl.path, err)
+		}
+		if !pl.cow {
+			err = moveMount(pl.fd, target)
+			syscall.Close(target)
+			if err != nil {
+				return errnoMsg("writable (mount)", pl.path, err)
+			}
+			continue
+		}
+		if scratch < 0 {
+			var msg string
+			if scratch, msg = newTmpfs("0700"); msg != "" {
+				syscall.Close(target)
+				return msg
+			}
+		}
+		u, w := "u"+itoa(i), "w"+itoa(i)
+		if err := syscall.Mkdirat(scratch, u, 0o755); err != nil {
+			syscall.Close(target)
+			return errnoMsg("copy-on-write", pl.path, err)
+		}
+		syscall.Mkdirat(scratch, w, 0o755)
+		var st syscall.Stat_t
+		syscall.Fstat(pl.fd, &st)
+		syscall.Fchmodat(scratch, u, st.Mode&0o7777, 0)
+		fdp := "/proc/self/fd/"
+		opts := "lowerdir=" + fdp + itoa(pl.fd) + ",upperdir=" + fdp + itoa(scratch) + "/" + u +
+			",workdir=" + fdp + itoa(scratch) + "/" + w + ",userxattr"
+		err = syscall.Mount("overlay", fdp+itoa(target), "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts)
+		if err != nil {
+			// An empty layer of its own instead: nothing written
+			// there outlives the run either.
+			tmp, msg := newTmpfs("1777")
+			if msg != "" {
+				syscall.Close(target)
+				return msg
+			}
+			err = moveMount(tmp, target)
+			syscall.Close(tmp)
+		}
+		syscall.Close(target)
+		if err != nil {
+			return errnoMsg("copy-on-write", pl.path, err)
+		}
+	}
+	return ""
+}
+
+// newTmpfs makes a writable tmpfs with the given root mode, not attached
+// anywhere.
+func newTmpfs(mode string) (int, string) {
+	fs, _ := syscall.BytePtrFromString("tmpfs")
+	r, _, e := syscall.Syscall(sysFsopen, uintptr(unsafe.Pointer(fs)), fsopenCloexec, 0)
+	if e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	fsfd := int(r)
+	defer syscall.Close(fsfd)
+	key, _ := syscall.BytePtrFromString("mode")
+	val, _ := syscall.BytePtrFromString(mode)
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fsfd), fsconfigSetString, uintptr(unsafe.Pointer(key)), uintptr(unsafe.Pointer(val)), 0, 0); e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fsfd), fsconfigCmdCreate, 0, 0, 0, 0); e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	r, _, e = syscall.Syscall(sysFsmount, uintptr(fsfd), fsmountCloexec, mountAttrNosuid|mountAttrNodev)
+	if e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	return int(r), ""
 }
