@@ -11,6 +11,11 @@ func init() {
 		return
 	}
 	runtime.LockOSThread() // credentials, Landlock and exec are per thread
+	// An exec that keeps capabilities makes a process not dumpable, and
+	// its /proc/self owned by a uid the namespace does not map: overlayfs
+	// then cannot resolve the /proc/self/fd paths its layers are named by
+	// (a process of the caller's own uid, like bash after its exec).
+	syscall.RawSyscall6(syscall.SYS_PRCTL, prSetDumpable, 1, 0, 0, 0, 0)
 	setupMain()
 }
 
@@ -45,6 +50,7 @@ const (
 	resolveNoSymlinks  = 0x4
 	oPath              = 0x200000
 	prSetNoNewPrivs    = 38
+	prSetDumpable      = 4
 	prCapAmbient       = 47
 	prCapAmbientClear  = 4
 	prCapbsetDrop      = 24
@@ -729,9 +735,12 @@ func readOnly(writable, cow []string) string {
 		syscall.Fstat(pl.fd, &st)
 		syscall.Fchmodat(scratch, u, st.Mode&0o7777, 0)
 		fdp := "/proc/self/fd/"
-		opts := "lowerdir=" + fdp + itoa(pl.fd) + ",upperdir=" + fdp + itoa(scratch) + "/" + u +
+		opts := "lowerdir=" + pl.path + ",upperdir=" + fdp + itoa(scratch) + "/" + u +
 			",workdir=" + fdp + itoa(scratch) + "/" + w + ",userxattr"
-		err = syscall.Mount("overlay", fdp+itoa(target), "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts)
+		err = syscall.EINVAL // a path overlayfs cannot be told
+		if !hasAny(pl.path, ",:\\=") {
+			err = syscall.Mount("overlay", pl.path, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts)
+		}
 		if err != nil {
 			// An empty layer of its own instead: nothing written
 			// there outlives the run either.
@@ -739,6 +748,18 @@ func readOnly(writable, cow []string) string {
 			if msg != "" {
 				syscall.Close(target)
 				return msg
+			}
+			// The places below it still need their mount points.
+			for _, below := range places[i+1:] {
+				rest := below.path[len(pl.path):]
+				if len(rest) < 2 || rest[0] != '/' || below.path[:len(pl.path)] != pl.path {
+					continue
+				}
+				for j := 1; j <= len(rest); j++ {
+					if j == len(rest) || rest[j] == '/' {
+						syscall.Mkdirat(tmp, rest[1:j], 0o755)
+					}
+				}
 			}
 			err = moveMount(tmp, target)
 			syscall.Close(tmp)
@@ -774,4 +795,15 @@ func newTmpfs(mode string) (int, string) {
 		return -1, errnoMsg("tmpfs", "", e)
 	}
 	return int(r), ""
+}
+
+func hasAny(s, chars string) bool {
+	for i := 0; i < len(s); i++ {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return true
+			}
+		}
+	}
+	return false
 }
