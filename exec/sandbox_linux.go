@@ -101,8 +101,10 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	sys.GidMappingsEnableSetgroups = false
 	// The setup keeps, across its exec as the caller's own uid, the
-	// capabilities it needs in the new namespaces (and then drops them).
-	sys.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN}
+	// capabilities it needs in the new namespaces (and then drops them):
+	// overlayfs's copy-on-write layers need CAP_MKNOD (whiteouts) and the
+	// file-access ones, as an unprivileged caller (EACCES without).
+	sys.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN, unix.CAP_MKNOD, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER}
 	child := &syscall.ProcAttr{
 		Dir: attr.Dir,
 		// The setup runs with an environment of its own: nothing the

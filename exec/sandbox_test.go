@@ -641,6 +641,7 @@ func TestSandboxWritesOnlyWhereWorkHappens(t *testing.T) {
 	fmt.Fprintf(&cmd, "echo x > %q && echo wrote cache\n", filepath.Join(cache, "entry"))
 	fmt.Fprintf(&cmd, "echo x > /tmp/cmdguard-sandbox-%d && echo wrote tmp\n", os.Getpid())
 	cmd.WriteString("echo x > out && echo wrote project\n")
+	cmd.WriteString("test -d ~/.ssh && echo home in view\n") // /tmp is a layer over the real one
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
 	r := run(t, exec.Cmd{Command: cmd.String(), Dir: proj, Env: env})
 	for _, p := range plants {
@@ -667,7 +668,7 @@ func TestSandboxWritesOnlyWhereWorkHappens(t *testing.T) {
 			t.Errorf("in the sandbox, %s exists after the run", p)
 		}
 	}
-	for _, want := range []string{"wrote cache", "wrote tmp", "wrote project"} {
+	for _, want := range []string{"wrote cache", "wrote tmp", "wrote project", "home in view"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("in the sandbox: %q missing\n%s", want, output(r))
 		}

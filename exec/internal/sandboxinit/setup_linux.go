@@ -627,7 +627,7 @@ func dropCapabilities() string {
 // (an overlay whose lower layer is the real directory and whose upper
 // layer is in a private tmpfs: what the command writes there is gone
 // with the run). Paths that do not exist are skipped; a cow path that
-// cannot be overlaid (a lower file system overlayfs refuses) gets an
+// cannot be overlaid (a file system overlayfs refuses) gets an
 // empty private tmpfs instead. Both are applied shallowest first, so
 // that a writable project under /tmp is mounted on the /tmp layer.
 func readOnly(writable, cow []string) string {
