@@ -285,12 +285,16 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 	if env == nil {
 		env = os.Environ()
 	}
-	pl := sandboxplan.New(g.root, pol, sandboxplan.Homes(append(slices.Clip(env), req.Env...)))
+	all := append(slices.Clip(env), req.Env...)
+	homes := sandboxplan.Homes(all)
+	pl := sandboxplan.New(g.root, pol, homes)
 	sb := &exec.Sandbox{Network: cfg.Network, Optional: !cfg.Required && !req.Sandbox,
 		Hide: pl.Hide, Protect: pl.Protect, Absent: pl.Absent, Err: pl.Err}
 	if cfg.Egress != nil && !cfg.Network {
 		sb.Proxy = newNetProxy(cfg.Egress)
 	}
+	sb.ReadOnly = true
+	sb.Writable, sb.Cow = sandboxPlaces(g.root, cfg, all, homes)
 	if after := pl.After; after != nil {
 		sb.After = func() []exec.Quarantined {
 			var out []exec.Quarantined
@@ -301,6 +305,97 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 		}
 	}
 	return sb
+}
+
+// sandboxCaches are the tool caches (relative to a home directory) that
+// get a copy-on-write layer in the sandbox: a build reads and fills
+// them, and what it wrote is gone with the run (a planted build-cache
+// entry, an edited module, a cargo config never reach a later command
+// outside). sandbox.persist keeps a cache writable for real.
+var sandboxCaches = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git",
+	".m2/repository", ".gradle/caches", ".yarn", ".local/share/pnpm"}
+
+// sandboxCacheEnv are the variables that name a cache (or, for GOPATH, a
+// list of directories whose pkg/mod is one) or a temporary directory.
+var sandboxCacheEnv = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "npm_config_cache", "PIP_CACHE_DIR",
+	"CARGO_HOME", "XDG_CACHE_HOME", "TMPDIR", "YARN_CACHE_FOLDER"}
+
+// sandboxPlaces returns where a sandboxed command may write for real
+// (the project, its git directory when it lives elsewhere, the policy's
+// writable: and persist: places) and the caches that get a layer of
+// their own, as real paths (those that do not exist are left out).
+func sandboxPlaces(root string, cfg policy.Sandbox, env, homes []string) (writable, cow []string) {
+	real := func(p string) (string, bool) {
+		if !filepath.IsAbs(p) {
+			return "", false
+		}
+		r, err := filepath.EvalSymlinks(p)
+		if err != nil || r == "/" {
+			return "", false
+		}
+		return r, true
+	}
+	expand := func(pats []policy.Pattern) []string {
+		var out []string
+		for _, pt := range pats {
+			if rest, ok := strings.CutPrefix(pt.Pattern, "~/"); ok {
+				for _, h := range homes {
+					out = append(out, filepath.Join(h, rest))
+				}
+				continue
+			}
+			out = append(out, pt.Pattern)
+		}
+		return out
+	}
+	add := func(list *[]string, ps ...string) {
+		for _, p := range ps {
+			if r, ok := real(p); ok && !slices.Contains(*list, r) {
+				*list = append(*list, r)
+			}
+		}
+	}
+	add(&writable, root)
+	// A linked worktree's or a separate git directory (git commit
+	// writes there).
+	if b, err := os.ReadFile(filepath.Join(root, ".git")); err == nil {
+		if dir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: "); ok {
+			if !filepath.IsAbs(dir) {
+				dir = filepath.Join(root, dir)
+			}
+			add(&writable, dir)
+			if c, err := os.ReadFile(filepath.Join(dir, "commondir")); err == nil {
+				cd := strings.TrimSpace(string(c))
+				if !filepath.IsAbs(cd) {
+					cd = filepath.Join(dir, cd)
+				}
+				add(&writable, cd)
+			}
+		}
+	}
+	add(&writable, expand(cfg.Writable)...)
+	add(&writable, expand(cfg.Persist)...)
+	for _, h := range homes {
+		for _, c := range sandboxCaches {
+			add(&cow, filepath.Join(h, c))
+		}
+	}
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		if !slices.Contains(sandboxCacheEnv, k) {
+			continue
+		}
+		if k == "GOPATH" {
+			for _, d := range filepath.SplitList(v) {
+				add(&cow, filepath.Join(d, "pkg/mod"))
+			}
+			continue
+		}
+		add(&cow, v)
+	}
+	// A persisted cache is writable, not layered.
+	cow = slices.DeleteFunc(cow, func(c string) bool { return slices.Contains(writable, c) })
+	return writable, cow
 }
 
 // reliesOnSandbox reports whether d allowed anything because the sandbox

@@ -636,6 +636,12 @@ func TestSandboxQuarantine(t *testing.T) {
 			if c.affected(p) {
 				t.Errorf("after the sandboxed %q, the next command is affected", c.command)
 			}
+			if strings.HasPrefix(c.created, "~/") {
+				// The home is read-only in the sandbox (here, under
+				// /tmp: in the run's own /tmp layer): the file never
+				// reached it, nothing to quarantine.
+				return
+			}
 			var q *exec.Quarantined
 			for i := range r.Sandbox.Quarantined {
 				if r.Sandbox.Quarantined[i].Path == created {
@@ -682,5 +688,37 @@ func TestSandboxQuarantineDefaultPolicy(t *testing.T) {
 	}
 	if len(r.Sandbox.Quarantined) != 1 || r.Sandbox.Quarantined[0].Path != pf || r.Sandbox.Quarantined[0].Reason != sandboxplan.WhyPolicy {
 		t.Errorf("quarantined %+v", r.Sandbox.Quarantined)
+	}
+}
+
+// TestSandboxHomeConfigBecomesCode: a sandboxed command that plants a
+// start-up file the person's ~/.bashrc sources (Debian's default sources
+// ~/.bash_aliases; the protect list names ~/.bashrc, not what it
+// includes) must not run code at the next unsandboxed interactive bash;
+// without the sandbox it does (and with the previous, writable-home
+// sandbox it did too).
+func TestSandboxHomeConfigBecomesCode(t *testing.T) {
+	t.Parallel()
+	const plant = `echo 'echo PWNED-BY-ALIASES' > ~/.bash_aliases`
+	for _, sandboxed := range []bool{false, true} {
+		p := newSBProject(t, sbPolicy, false)
+		rc := "if [ -f ~/.bash_aliases ]; then . ~/.bash_aliases; fi\n"
+		if err := os.WriteFile(filepath.Join(p.home, ".bashrc"), []byte(rc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := p.mustRun(plant, sandboxed)
+		next := sbOutput(p.mustRun("bash -i -c true </dev/null 2>&1", false))
+		if !sandboxed {
+			if !strings.Contains(next, "PWNED-BY-ALIASES") {
+				t.Fatalf("without the sandbox, bash -i did not run the planted code: the case proves nothing\n%s\n%s", sbOutput(r), next)
+			}
+			continue
+		}
+		if !r.Sandbox.Applied {
+			t.Fatalf("sandbox not applied: %+v", r.Sandbox)
+		}
+		if strings.Contains(next, "PWNED-BY-ALIASES") {
+			t.Errorf("after the sandboxed plant, bash -i ran it\n%s", next)
+		}
 	}
 }

@@ -533,6 +533,7 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 		if err != nil {
 			err = fmt.Errorf("exec: reap pid %d: %w", p.pid, err)
 		}
+		ws = p.sandboxRun.waitStatus(ws) // bash's, not the sandbox's first process's
 	}
 	for _, f := range readers {
 		f.Close()

@@ -42,6 +42,19 @@ type Sandbox struct {
 	// session are killed first), before the result is final. What it
 	// returns is reported in [SandboxReport.Quarantined].
 	After func() []Quarantined
+	// ReadOnly makes the whole file system read-only for the command but
+	// Writable (as they are: a project, a place a policy names) and Cow.
+	// /tmp, /var/tmp and /dev/shm are always in Cow: a private /tmp for
+	// the run. Protect, Hide and Absent apply inside them as elsewhere.
+	ReadOnly bool
+	// Writable lists the places the command may write for real, with
+	// ReadOnly.
+	Writable []string
+	// Cow lists directories that get a copy-on-write layer for the run,
+	// with ReadOnly: the command reads what is there and writes, but its
+	// writes are kept in memory and gone when it ends (tool caches: a
+	// planted build-cache entry never reaches a later build outside).
+	Cow []string
 	// Network lets the command reach the network. When false, the command
 	// runs in a network namespace of its own that has only a loopback
 	// interface: it cannot connect to anything outside, not even to a
@@ -89,8 +102,9 @@ type SandboxReport struct {
 	// (see [Sandbox.After]), found after it ended.
 	Quarantined []Quarantined `json:"quarantined,omitempty"`
 	// Survivors counts the processes of the sandbox that were still
-	// running after the command's session was ended (they had left it,
-	// with setsid or as a daemon) and were killed.
+	// running when bash ended (background jobs, daemons, whatever left
+	// the session with setsid): the kernel killed them with the
+	// sandbox's PID namespace.
 	Survivors int `json:"survivors,omitempty"`
 	// Connections lists what the sandbox's Proxy decided, in order.
 	Connections []Connection `json:"connections,omitempty"`
@@ -109,12 +123,15 @@ type Quarantined struct {
 // A sandboxRun is a command's sandbox while it runs.
 type sandboxRun struct {
 	report *SandboxReport
-	userns devIno // the sandbox's user namespace; zero when not applied
 	after  func() []Quarantined
 	proxy  Proxy // started; stopped by finish
+	// end reads the setup's last word (see sandboxinit.StatusFd), nil
+	// when the sandbox was not applied.
+	end       func() (syscall.WaitStatus, int, bool)
+	ws        syscall.WaitStatus // bash's, when ended
+	ended     bool               // the setup said how bash ended
+	survivors int
 }
-
-type devIno struct{ dev, ino uint64 }
 
 // rep returns the report, nil without a sandbox.
 func (r *sandboxRun) rep() *SandboxReport {
@@ -144,17 +161,36 @@ func startProcess(path string, argv []string, attr *syscall.ProcAttr, sb *Sandbo
 	return pid, &sandboxRun{report: &SandboxReport{Network: true, Layers: []string{}, Error: err.Error()}, after: sb.After}, serr
 }
 
-// finish ends what is left of the sandbox once the command has ended:
-// it kills the processes still in it, then runs After, and returns the
-// final report (a copy: results handed out earlier keep theirs).
+// waitStatus returns bash's wait status once the process the executor
+// started (the sandbox's first process, which waits for bash) has been
+// reaped with ws: in the sandbox, that process is not bash. ws is kept
+// when the setup was killed before bash ended (a SIGKILL from Kill or a
+// timeout: then ws says SIGKILL, as bash's would).
+func (r *sandboxRun) waitStatus(ws syscall.WaitStatus) syscall.WaitStatus {
+	if r == nil || r.end == nil {
+		return ws
+	}
+	if !r.ended {
+		r.ws, r.survivors, r.ended = r.end()
+		r.end = func() (syscall.WaitStatus, int, bool) { return 0, 0, false }
+	}
+	if r.ended {
+		return r.ws
+	}
+	return ws
+}
+
+// finish runs After once the command has ended (in the sandbox, no
+// process of it is left: the kernel ended the PID namespace with its
+// first process), and returns the final report (a copy: results handed
+// out earlier keep theirs).
 func (r *sandboxRun) finish() *SandboxReport {
 	if r == nil {
 		return nil
 	}
+	r.waitStatus(0)
 	rep := *r.report
-	if r.userns != (devIno{}) {
-		rep.Survivors = killSandbox(r.userns)
-	}
+	rep.Survivors = r.survivors
 	if r.proxy != nil {
 		rep.Connections = r.proxy.Stop()
 	}

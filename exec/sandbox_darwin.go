@@ -13,6 +13,3 @@ var errNoSandbox = errors.New("sandbox: not available on macOS yet (the Seatbelt
 func startSandboxed(string, []string, *syscall.ProcAttr, *Sandbox) (int, *sandboxRun, error) {
 	return 0, nil, errNoSandbox
 }
-
-// killSandbox is never called: no sandbox is applied on macOS.
-func killSandbox(devIno) int { return 0 }

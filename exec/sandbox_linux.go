@@ -2,10 +2,8 @@ package exec
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,7 +32,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if sb.Err != nil {
 		return 0, nil, fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent} {
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return 0, nil, fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)
@@ -64,7 +62,11 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if egress {
 		cfg.EgressPort, cfg.Env = ProxyPort, proxyEnv(attr.Env, ProxyPort)
 	}
-	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect} {
+	if sb.ReadOnly {
+		cfg.ReadOnly, cfg.Writable = true, sb.Writable
+		cfg.Cow = append([]string{"/tmp", "/var/tmp", "/dev/shm"}, sb.Cow...)
+	}
+	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect, sb.Writable, sb.Cow} {
 		for _, s := range list {
 			if !sandboxinit.Valid(s) {
 				return 0, nil, fmt.Errorf("sandbox: %q holds a NUL byte", s)
@@ -82,7 +84,12 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		cfgR.Close()
 		return 0, nil, fmt.Errorf("sandbox: pipe: %w", err)
 	}
-	defer stR.Close()
+	keep := false
+	defer func() {
+		if !keep {
+			stR.Close()
+		}
+	}()
 	var egressR, egressW *os.File
 	if egress {
 		if egressR, egressW, err = egressPair(); err != nil {
@@ -94,7 +101,11 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	}
 
 	sys := *attr.Sys
-	sys.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	// A PID namespace of its own: the setup is its first process, and
+	// everything of the run ends with it (see sandboxinit). The caller's
+	// Pdeathsig (SIGKILL) applies to the setup: it dies with the caller,
+	// and the namespace with it.
+	sys.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID
 	if !sb.Network {
 		sys.Cloneflags |= syscall.CLONE_NEWNET
 	}
@@ -103,8 +114,10 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	sys.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	sys.GidMappingsEnableSetgroups = false
 	// The setup keeps, across its exec as the caller's own uid, the
-	// capabilities it needs in the new namespaces (and then drops them).
-	sys.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN}
+	// capabilities it needs in the new namespaces (and then drops them):
+	// overlayfs's copy-on-write layers need CAP_MKNOD (whiteouts) and the
+	// file-access ones, as an unprivileged caller (EACCES without).
+	sys.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP, unix.CAP_NET_ADMIN, unix.CAP_MKNOD, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER}
 	child := &syscall.ProcAttr{
 		Dir: attr.Dir,
 		// The setup runs with an environment of its own: nothing the
@@ -138,9 +151,11 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		return 0, nil, fmt.Errorf("sandbox: %w", err)
 	}
 	stR.SetReadDeadline(time.Now().Add(sandboxSetupMax))
+	sc := bufio.NewScanner(stR)
+	sc.Buffer(make([]byte, 4096), 1<<20)
 	if _, err := cfgW.Write(data); err != nil {
 		// The setup died before reading: its status says why.
-		if _, serr := readStatus(stR, sb.Network); serr != nil {
+		if _, serr := readStatus(sc, sb.Network); serr != nil {
 			return failed(serr)
 		}
 		return failed(fmt.Errorf("send setup: %w", err))
@@ -151,13 +166,13 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 			// The setup waits for the proxy's word: closing the socket
 			// ends it. If it failed first, its status says why.
 			egressR.Close()
-			if _, serr := readStatus(stR, sb.Network); serr != nil && !strings.HasPrefix(serr.Error(), "egress: the proxy did not start") {
+			if _, serr := readStatus(sc, sb.Network); serr != nil && !strings.HasPrefix(serr.Error(), "egress: the proxy did not start") {
 				return failed(serr)
 			}
 			return failed(err)
 		}
 	}
-	run, err = readStatus(stR, sb.Network)
+	run, err = readStatus(sc, sb.Network)
 	if err != nil {
 		if egress {
 			sb.Proxy.Stop()
@@ -168,18 +183,22 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		run.proxy = sb.Proxy
 		run.report.Layers = append(run.report.Layers, "proxy")
 	}
+	keep = true
+	run.end = func() (syscall.WaitStatus, int, bool) { return readEnd(stR, sc) }
 	return pid, run, nil
 }
 
-// readStatus reads the setup's status lines until it executes bash or
-// ends; the last line decides: "ok HIDDEN PROTECTED ABI NSDEV NSINO" or
-// "error MSG".
-func readStatus(r io.Reader, network bool) (*sandboxRun, error) {
+// readStatus reads the setup's status lines until it has started bash
+// or ended; the line "ok HIDDEN PROTECTED ABI" or "error MSG" decides.
+// The run it returns reads the setup's last line ("end WS SURVIVORS")
+// from sc when bash has ended.
+func readStatus(sc *bufio.Scanner, network bool) (*sandboxRun, error) {
 	var last string
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 1<<20)
 	for sc.Scan() {
 		last = sc.Text()
+		if strings.HasPrefix(last, "ok ") || strings.HasPrefix(last, "error ") {
+			break
+		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read setup status: %w", err)
@@ -191,165 +210,51 @@ func readStatus(r io.Reader, network bool) (*sandboxRun, error) {
 	if !ok {
 		return nil, errors.New("the setup ended without a word")
 	}
-	var n [5]uint64
-	f := strings.Fields(rest)
-	if len(f) != len(n) {
+	n, ok := counts(rest, 3)
+	if !ok {
 		return nil, fmt.Errorf("read setup status: %q", last)
 	}
-	for i := range n {
-		v, err := strconv.ParseUint(f[i], 10, 64)
-		if err != nil || (i < 3 && v > 1<<31) {
-			return nil, fmt.Errorf("read setup status: %q", last)
-		}
-		n[i] = v
-	}
-	rep := &SandboxReport{Applied: true, Layers: []string{"user", "mount"}, Network: network,
-		Hidden: int(n[0]), Protected: int(n[1]), LandlockABI: int(n[2])}
+	rep := &SandboxReport{Applied: true, Layers: []string{"user", "mount", "pid"}, Network: network,
+		Hidden: n[0], Protected: n[1], LandlockABI: n[2]}
 	if !network {
 		rep.Layers = append(rep.Layers, "net")
 	}
 	rep.Layers = append(rep.Layers, "landlock")
-	return &sandboxRun{report: rep, userns: devIno{n[3], n[4]}}, nil
+	return &sandboxRun{report: rep}, nil
 }
 
-// killSandbox kills every process left in the user namespace ns or one
-// nested in it, and waits until none is left (at most sandboxEndMax; a
-// process stuck in the kernel may outlast it). It returns how many it
-// killed. A process that left the command's session escapes the
-// executor's other kills, not this one.
-func killSandbox(ns devIno) int {
-	own, err := nsOf("/proc/self/ns/user")
-	if err != nil {
-		return 0
-	}
-	killed := map[int]bool{}
-	deadline := time.Now().Add(sandboxEndMax)
-	for pause := 100 * time.Microsecond; ; pause = min(2*pause, 20*time.Millisecond) {
-		left := 0
-		for _, pid := range procPids() {
-			// Most processes are in the caller's own namespace: a
-			// readlink says so at half the cost of inSandbox's stat.
-			if inOwnNS(pid, own) || !inSandbox(pid, ns, own) {
-				continue
-			}
-			// A pidfd names this process even if its pid is reused
-			// meanwhile; it is checked again through the pidfd's pid.
-			pfd, err := unix.PidfdOpen(pid, 0)
-			if err != nil {
-				continue // ended
-			}
-			// A zombie has ended (its parent may never reap it).
-			if inSandbox(pid, ns, own) && !zombie(pid) && unix.PidfdSendSignal(pfd, unix.SIGKILL, nil, 0) == nil {
-				left++
-				killed[pid] = true
-			}
-			unix.Close(pfd)
-		}
-		if left == 0 || time.Now().After(deadline) {
-			return len(killed)
-		}
-		time.Sleep(pause)
-	}
-}
-
-// sandboxEndMax bounds the wait for the sandbox's last processes.
-const sandboxEndMax = 2 * time.Second
-
-// inSandbox reports whether process pid is in user namespace ns or in one
-// nested in it. own is the caller's user namespace, where the walk up
-// stops. A process whose namespace cannot be read (another user's, or
-// ended) is not.
-func inSandbox(pid int, ns, own devIno) bool {
-	p := "/proc/" + strconv.Itoa(pid) + "/ns/user"
-	id, err := nsOf(p)
-	switch {
-	case err != nil || id == own:
-		return false
-	case id == ns:
-		return true
-	}
-	fd, err := unix.Open(p, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return false
-	}
-	for range 32 {
-		parent, err := unix.IoctlRetInt(fd, unix.NS_GET_PARENT)
-		unix.Close(fd)
-		if err != nil {
-			return false
-		}
-		fd = parent
-		var st unix.Stat_t
-		if unix.Fstat(fd, &st) != nil {
-			break
-		}
-		switch (devIno{uint64(st.Dev), st.Ino}) {
-		case ns:
-			unix.Close(fd)
-			return true
-		case own:
-			unix.Close(fd)
-			return false
-		}
-	}
-	unix.Close(fd)
-	return false
-}
-
-// zombie reports whether process pid has ended but is not reaped (or
-// is gone).
-func zombie(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	i := bytes.LastIndexByte(b, ')')
-	return i < 0 || i+2 >= len(b) || b[i+2] == 'Z' || b[i+2] == 'X'
-}
-
-// inOwnNS reports whether process pid is in user namespace own, read
-// from the name of its /proc/PID/ns/user link ("user:[INODE]"), which the
-// kernel writes without resolving the link (stat does, at twice the
-// cost). Every namespace is an inode of the one nsfs file system, so the
-// inode alone names it. false when unsure.
-func inOwnNS(pid int, own devIno) bool {
-	var buf [48]byte
-	n, err := unix.Readlink("/proc/"+strconv.Itoa(pid)+"/ns/user", buf[:])
-	if err != nil || n >= len(buf) {
-		return false
-	}
-	s, ok := strings.CutPrefix(string(buf[:n]), "user:[")
-	s, ok2 := strings.CutSuffix(s, "]")
-	if !ok || !ok2 {
-		return false
-	}
-	ino, err := strconv.ParseUint(s, 10, 64)
-	return err == nil && ino == own.ino
-}
-
-func nsOf(p string) (devIno, error) {
-	var st unix.Stat_t
-	if err := unix.Stat(p, &st); err != nil {
-		return devIno{}, err
-	}
-	return devIno{uint64(st.Dev), st.Ino}, nil
-}
-
-// procPids lists the processes in /proc.
-func procPids() []int {
-	f, err := os.Open("/proc")
-	if err != nil {
-		return nil
-	}
+// readEnd reads the setup's "end WS SURVIVORS" line, once it has exited
+// (its end of the pipe is then closed: the wait is bounded all the same).
+func readEnd(f *os.File, sc *bufio.Scanner) (syscall.WaitStatus, int, bool) {
 	defer f.Close()
-	names, _ := f.Readdirnames(-1)
-	pids := make([]int, 0, len(names))
-	for _, n := range names {
-		if pid, err := strconv.Atoi(n); err == nil {
-			pids = append(pids, pid)
+	f.SetReadDeadline(time.Now().Add(sandboxSetupMax))
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "end "); ok {
+			n, ok := counts(rest, 2)
+			if !ok || n[0] > 0xffff {
+				return 0, 0, false
+			}
+			return syscall.WaitStatus(n[0]), n[1], true
 		}
 	}
-	return pids
+	return 0, 0, false
+}
+
+// counts parses want space-separated decimal counts.
+func counts(s string, want int) ([]int, bool) {
+	f := strings.Fields(s)
+	if len(f) != want {
+		return nil, false
+	}
+	n := make([]int, want)
+	for i, x := range f {
+		v, err := strconv.ParseUint(x, 10, 31)
+		if err != nil {
+			return nil, false
+		}
+		n[i] = int(v)
+	}
+	return n, true
 }
 
 // lockDirs returns every directory above a protected path (but /), top

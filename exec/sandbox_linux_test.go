@@ -219,16 +219,30 @@ c = socket.create_connection(s.getsockname()); print('loopback ok')"`, &exec.San
 func TestSandboxOutside(t *testing.T) {
 	t.Parallel()
 	dir := sandboxProject(t)
-	cmd := `kill -0 $PPID && echo signalled; tr "\\0" "\\n" < /proc/$PPID/environ | grep -q ^PATH= && echo inspected`
-	if r := sandboxRun(t, dir, cmd, nil); !strings.Contains(string(r.Stdout.Data), "signalled\ninspected") {
+	// Another process of the person's, with a password on its command
+	// line.
+	other := osexec.Command("bash", "-c", "sleep 30; :", "password="+secret)
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { other.Process.Kill(); other.Wait() }()
+	cmd := fmt.Sprintf(`kill -0 %[1]d && echo signalled; tr "\\0" "\\n" < /proc/%[1]d/environ | grep -q ^PATH= && echo inspected
+		cat /proc/[0-9]*/cmdline | tr "\\0" " " | grep -q "password=[%[2]c]%[3]s" && echo cmdline
+		echo procs $(ls -d /proc/[0-9]* | wc -l)`, os.Getpid(), secret[0], secret[1:])
+	if r := sandboxRun(t, dir, cmd, nil); !strings.Contains(string(r.Stdout.Data), "signalled\ninspected\ncmdline\n") {
 		t.Fatalf("without the sandbox: %s", output(r))
 	}
 	r := sandboxRun(t, dir, cmd, &exec.Sandbox{})
-	if strings.Contains(string(r.Stdout.Data), "signalled") || strings.Contains(string(r.Stdout.Data), "inspected") {
+	out := string(r.Stdout.Data)
+	if strings.Contains(out, "signalled") || strings.Contains(out, "inspected") || strings.Contains(out, "cmdline") {
 		t.Errorf("in the sandbox: %s", output(r))
 	}
-	if !slices.Contains(r.Sandbox.Layers, "landlock") || r.Sandbox.LandlockABI < 6 {
-		t.Errorf("report %+v, want the landlock layer with ABI ≥ 6 on this kernel", r.Sandbox)
+	// The setup, bash, the subshell of $(…), its ls and wc: nothing else.
+	if n := 0; !strings.Contains(out, "procs ") || func() bool { fmt.Sscanf(out[strings.Index(out, "procs "):], "procs %d", &n); return n > 5 || n < 2 }() {
+		t.Errorf("in the sandbox, /proc lists more than the run's processes: %s", output(r))
+	}
+	if !slices.Contains(r.Sandbox.Layers, "landlock") || r.Sandbox.LandlockABI < 6 || !slices.Contains(r.Sandbox.Layers, "pid") {
+		t.Errorf("report %+v, want the pid and landlock layers with ABI ≥ 6 on this kernel", r.Sandbox)
 	}
 }
 
@@ -403,7 +417,7 @@ func TestSandboxSetupSkipsInits(t *testing.T) {
 	cmd.ExtraFiles = []*os.File{conf, status}
 	uid, gid := os.Geteuid(), os.Getegid()
 	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWPID,
 		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
 		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 		AmbientCaps: []uintptr{21, 8, 12}, // CAP_SYS_ADMIN, CAP_SETPCAP, CAP_NET_ADMIN
@@ -496,4 +510,212 @@ func pgrepLate(t *testing.T) []string {
 		}
 	}
 	return pids
+}
+
+// chain is a process that left the command's session and keeps forking
+// and exiting (each generation appends to $DIR/chain, starts the next
+// and ends), so that no pass over /proc catches it; it stops when
+// $DIR/stop exists.
+const chain = `setsid bash -c 'c() { [ -e "$DIR/stop" ] && exit; sleep 0.02; echo x >> "$DIR/chain"; c & }; c' </dev/null >/dev/null 2>&1 &
+sleep 0.05`
+
+// grows reports whether the file keeps growing for a while.
+func grows(p string) bool {
+	size := func() int64 {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return -1
+		}
+		return fi.Size()
+	}
+	before := size()
+	time.Sleep(300 * time.Millisecond)
+	return size() > before
+}
+
+// TestSandboxForkChain: a fork-and-exit chain after setsid outlives an
+// unsandboxed run; in the sandbox, 100 runs leave no survivor: the
+// kernel ends the PID namespace with its first process.
+func TestSandboxForkChain(t *testing.T) {
+	t.Parallel()
+	dir := sandboxProject(t)
+	// Without cmdguard (a bare bash: the executor's own cgroup, where it
+	// has one, ends such a chain too), the chain outlives its shell.
+	bare := osexec.Command("bash", "-c", chain)
+	bare.Dir, bare.Env = dir, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DIR=" + dir}
+	if out, err := bare.CombinedOutput(); err != nil {
+		t.Fatalf("bash -c chain: %v\n%s", err, out)
+	}
+	lives := grows(filepath.Join(dir, "chain"))
+	os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+	if !lives {
+		t.Fatal("without the sandbox, the chain did not outlive the run: the case proves nothing")
+	}
+	time.Sleep(100 * time.Millisecond)
+	os.Remove(filepath.Join(dir, "stop"))
+	os.Remove(filepath.Join(dir, "chain"))
+	sb := projectSandbox(dir)
+	for i := range 100 {
+		r := sandboxRun(t, dir, chain, sb)
+		if !r.Sandbox.Applied || r.ExitCode == nil || *r.ExitCode != 0 {
+			t.Fatalf("run %d: %+v %s", i, r.Sandbox, output(r))
+		}
+	}
+	if grows(filepath.Join(dir, "chain")) {
+		os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+		t.Fatal("in the sandbox: a chain survived its run")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "chain")); err != nil {
+		t.Fatalf("in the sandbox, the chain never ran: the case proves nothing: %v", err)
+	}
+}
+
+// sandboxKillHelperEnv makes the test binary a program that runs the
+// chain in the sandbox (or not) and waits, to be SIGKILLed.
+const sandboxKillHelperEnv = "CMDGUARD_TEST_SANDBOX_KILL"
+
+func init() {
+	dir, ok := os.LookupEnv(sandboxKillHelperEnv)
+	if !ok {
+		return
+	}
+	var sb *exec.Sandbox
+	if os.Getenv("SANDBOXED") == "1" {
+		sb = projectSandbox(dir)
+	}
+	exec.Run(context.Background(), exec.Cmd{
+		Command: chain + "\nsleep 60",
+		Dir:     dir,
+		Env:     []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DIR=" + dir},
+		Sandbox: sb,
+	})
+	os.Exit(0)
+}
+
+// TestSandboxCallerKilled: SIGKILL of the program running a sandboxed
+// command leaves no process of the run (without the sandbox, the chain
+// that left the session lives on).
+func TestSandboxCallerKilled(t *testing.T) {
+	t.Parallel()
+	for _, sandboxed := range []string{"0", "1"} {
+		dir := sandboxProject(t)
+		cmd := osexec.Command("/proc/self/exe", "-test.run", "^$")
+		cmd.Env = append(os.Environ(), sandboxKillHelperEnv+"="+dir, "SANDBOXED="+sandboxed)
+		if sandboxed == "0" {
+			// The control: the executor's fallback (no cgroup to end the
+			// run with), whose end-of-run sweep a SIGKILL skips.
+			cmd.Env = append(cmd.Env, "CMDGUARD_EXEC_REAPER=sweep")
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "chain")); err == nil || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		cmd.Process.Kill()
+		cmd.Wait()
+		lives := grows(filepath.Join(dir, "chain"))
+		os.WriteFile(filepath.Join(dir, "stop"), nil, 0o644)
+		if sandboxed == "0" && !lives {
+			t.Fatal("without the sandbox, the chain did not outlive its caller: the case proves nothing")
+		}
+		if sandboxed == "1" && lives {
+			t.Error("in the sandbox: the chain outlived the SIGKILLed caller")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "chain")); err != nil {
+			t.Errorf("sandboxed=%s: the chain never ran: %v", sandboxed, err)
+		}
+	}
+}
+
+// TestSandboxWritesOnlyWhereWorkHappens: configuration in the home
+// directory that becomes code at a later unsandboxed command (a file
+// ~/.gitconfig includes, ~/.bash_aliases, ~/.local/bin/git, Go's env
+// file, ~/.npmrc, ~/.ssh/config) is written without the sandbox; with a
+// read-only sandbox, every write fails, and what it writes to /tmp and a
+// cache is gone after the run, while the project stays writable.
+func TestSandboxWritesOnlyWhereWorkHappens(t *testing.T) {
+	t.Parallel()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	proj := filepath.Join(base, "proj")
+	cache := filepath.Join(home, ".cache/go-build")
+	for _, d := range []string{home + "/.ssh", home + "/.local/bin", home + "/.config/go", proj, cache} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plants := []string{".gitconfig.d", ".bash_aliases", ".local/bin/git", ".config/go/env", ".npmrc", ".ssh/config"}
+	var cmd strings.Builder
+	for _, p := range plants {
+		fmt.Fprintf(&cmd, "echo planted > %q 2>/dev/null && echo wrote %s\n", filepath.Join(home, p), p)
+	}
+	fmt.Fprintf(&cmd, "echo x > %q && echo wrote cache\n", filepath.Join(cache, "entry"))
+	fmt.Fprintf(&cmd, "echo x > /tmp/cmdguard-sandbox-%d && echo wrote tmp\n", os.Getpid())
+	cmd.WriteString("echo x > out && echo wrote project\n")
+	cmd.WriteString("test -d ~/.ssh && echo home in view\n") // /tmp is a layer over the real one
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home}
+	r := run(t, exec.Cmd{Command: cmd.String(), Dir: proj, Env: env})
+	for _, p := range plants {
+		if !strings.Contains(string(r.Stdout.Data), "wrote "+p) {
+			t.Fatalf("without the sandbox, %s was not written: the case proves nothing\n%s", p, output(r))
+		}
+		os.Remove(filepath.Join(home, p))
+	}
+	os.Remove(filepath.Join(cache, "entry"))
+	tmpFile := fmt.Sprintf("/tmp/cmdguard-sandbox-%d", os.Getpid())
+	os.Remove(tmpFile)
+	os.Remove(filepath.Join(proj, "out"))
+
+	sb := &exec.Sandbox{ReadOnly: true, Writable: []string{proj}, Cow: []string{cache}}
+	r = run(t, exec.Cmd{Command: cmd.String(), Dir: proj, Env: env, Sandbox: sb})
+	if !r.Sandbox.Applied {
+		t.Fatalf("not applied: %+v", r.Sandbox)
+	}
+	out := string(r.Stdout.Data)
+	// The home here is under /tmp: the writes went to the run's private
+	// /tmp and are gone. In a home outside /tmp they fail (below).
+	for _, p := range plants {
+		if _, err := os.Stat(filepath.Join(home, p)); err == nil {
+			t.Errorf("in the sandbox, %s exists after the run", p)
+		}
+	}
+	for _, want := range []string{"wrote cache", "wrote tmp", "wrote project", "home in view"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("in the sandbox: %q missing\n%s", want, output(r))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(cache, "entry")); err == nil {
+		t.Errorf("the cache entry written in the sandbox outlived the run")
+	}
+	if _, err := os.Stat(tmpFile); err == nil {
+		os.Remove(tmpFile)
+		t.Errorf("the /tmp file written in the sandbox outlived the run")
+	}
+	if _, err := os.Stat(filepath.Join(proj, "out")); err != nil {
+		t.Errorf("the project file written in the sandbox is gone: %v", err)
+	}
+	// The caller's real home (outside /tmp): read-only.
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(realHome, fmt.Sprintf(".cmdguard-sandbox-test-%d", os.Getpid()))
+	write := fmt.Sprintf("echo planted > %q", f)
+	if r := run(t, exec.Cmd{Command: write, Dir: proj, Env: env}); r.ExitCode == nil || *r.ExitCode != 0 {
+		t.Fatalf("without the sandbox, %s could not be written: the case proves nothing\n%s", f, output(r))
+	}
+	os.Remove(f)
+	r = run(t, exec.Cmd{Command: write, Dir: proj, Env: env, Sandbox: sb})
+	if _, err := os.Stat(f); err == nil || !strings.Contains(output(r), "Read-only file system") {
+		os.Remove(f)
+		t.Errorf("in the sandbox, %s: %v %s, want EROFS", f, err, output(r))
+	}
 }

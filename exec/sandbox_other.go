@@ -13,5 +13,3 @@ var errNoSandbox = errors.New("sandbox: not available on " + runtime.GOOS)
 func startSandboxed(string, []string, *syscall.ProcAttr, *Sandbox) (int, *sandboxRun, error) {
 	return 0, nil, errNoSandbox
 }
-
-func killSandbox(devIno) int { return 0 }

@@ -25,6 +25,14 @@ type Sandbox struct {
 	// "~/PATH" in the home directory, absolute paths, or paths relative
 	// to the project root; each may hold glob characters.
 	Protect []Pattern `json:"protect"`
+	// Writable lists places outside the project the command may write
+	// (absolute or ~/PATH): everything else but the project, a private
+	// /tmp and the tool caches' copy-on-write layers is read-only.
+	Writable []Pattern `json:"writable"`
+	// Persist lists tool caches (absolute or ~/PATH) kept writable for
+	// real instead of a copy-on-write layer whose writes vanish with the
+	// run: what a sandboxed command writes there reaches later commands.
+	Persist []Pattern `json:"persist"`
 	// Network lets commands reach the network. It is false when the
 	// policy lists the hosts commands may reach (Egress).
 	Network bool `json:"network"`
@@ -50,6 +58,8 @@ func (p *Policy) Sandbox() Sandbox {
 	if s.Egress != nil {
 		s.Egress = append(make([]HostRule, 0, len(s.Egress)), s.Egress...)
 	}
+	s.Writable = append([]Pattern(nil), s.Writable...)
+	s.Persist = append([]Pattern(nil), s.Persist...)
 	s.set = nil
 	return s
 }
@@ -84,6 +94,25 @@ func (d *decoder) sandboxSettings(n *yaml.Node) {
 			s.Hide = d.sandboxPaths(v, "sandbox.hide", true)
 		case "protect":
 			s.Protect = d.sandboxPaths(v, "sandbox.protect", false)
+		case "writable", "persist":
+			ps := d.sandboxPaths(v, "sandbox."+k.Value, false)
+			out := ps[:0]
+			for _, p := range ps {
+				if !strings.HasPrefix(p.Pattern, "~/") && !path.IsAbs(p.Pattern) || hasGlob(p.Pattern) {
+					d.errorf(v, "sandbox.%s entry %q: want an absolute path or ~/PATH, without wildcards", k.Value, p.Pattern)
+					continue
+				}
+				if strings.Contains(p.Pattern+"/", "/../") {
+					d.errorf(v, "sandbox.%s entry %q must name a path below its base, without ..", k.Value, p.Pattern)
+					continue
+				}
+				out = append(out, p)
+			}
+			if k.Value == "writable" {
+				s.Writable = out
+			} else {
+				s.Persist = out
+			}
 		default:
 			d.errorf(k, "unknown key %q in sandbox", k.Value)
 		}
@@ -156,3 +185,5 @@ func (d *decoder) sandboxDefaults() {
 		s.Enabled = false
 	}
 }
+
+func hasGlob(p string) bool { return strings.ContainsAny(p, `*?[\`) }

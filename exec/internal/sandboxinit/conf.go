@@ -25,9 +25,12 @@ var Env = []string{Marker, "GOMAXPROCS=1", "GOGC=off"}
 const FailExit = 125
 
 // Fds of the setup: the configuration is read from ConfigFd (to its end),
-// and StatusFd reports, one line each, "ok HIDDEN PROTECTED ABI NSDEV NSINO"
-// (the device and inode of its user namespace) before
-// bash is executed (it closes on exec), or "error MESSAGE".
+// and StatusFd reports, one line each, "ok HIDDEN PROTECTED ABI" once
+// bash is started, or "error MESSAGE"; then, when bash has ended,
+// "end WAITSTATUS SURVIVORS" (bash's raw wait status, and how many other
+// processes were left in the namespace, killed with it as the setup
+// exits). The setup stays as the namespace's first process while bash
+// runs, and exits with bash's exit status (128+N for signal N).
 const (
 	ConfigFd = 3
 	StatusFd = 4
@@ -49,6 +52,13 @@ type Config struct {
 	// EgressPort, when not 0, is the port of 127.0.0.1 in the network
 	// namespace where the caller's proxy listens (sent through EgressFd).
 	EgressPort int
+	// ReadOnly makes every file system read-only but Writable (kept as
+	// they are) and Cow (a copy-on-write layer each, in memory, gone
+	// with the run); both are applied shallowest first, before Lock,
+	// Protect and Hide.
+	ReadOnly bool
+	Writable []string
+	Cow      []string
 }
 
 // Encode writes c as NUL-terminated strings (none of them can hold a
@@ -62,7 +72,7 @@ func (c *Config) Encode() []byte {
 			str(s)
 		}
 	}
-	str("v2")
+	str("v3")
 	str(c.Shell)
 	list(c.Argv)
 	list(c.Env)
@@ -70,12 +80,18 @@ func (c *Config) Encode() []byte {
 	list(c.Lock)
 	list(c.Protect)
 	list(c.Hide)
-	if c.Network {
-		str("1")
-	} else {
-		str("0")
+	flag := func(v bool) {
+		if v {
+			str("1")
+		} else {
+			str("0")
+		}
 	}
+	flag(c.Network)
 	str(itoa(c.EgressPort))
+	flag(c.ReadOnly)
+	list(c.Writable)
+	list(c.Cow)
 	return b
 }
 

@@ -11,6 +11,11 @@ func init() {
 		return
 	}
 	runtime.LockOSThread() // credentials, Landlock and exec are per thread
+	// An exec that keeps capabilities makes a process not dumpable, and
+	// its /proc/self owned by a uid the namespace does not map: overlayfs
+	// then cannot resolve the /proc/self/fd paths its layers are named by
+	// (a process of the caller's own uid, like bash after its exec).
+	syscall.RawSyscall6(syscall.SYS_PRCTL, prSetDumpable, 1, 0, 0, 0, 0)
 	setupMain()
 }
 
@@ -45,6 +50,7 @@ const (
 	resolveNoSymlinks  = 0x4
 	oPath              = 0x200000
 	prSetNoNewPrivs    = 38
+	prSetDumpable      = 4
 	prCapAmbient       = 47
 	prCapAmbientClear  = 4
 	prCapbsetDrop      = 24
@@ -60,6 +66,7 @@ const (
 	maxConfig          = 64 << 20
 	statusErrorPrefix  = "error "
 	statusReportPrefix = "ok "
+	statusEndPrefix    = "end "
 )
 
 type openHow struct{ flags, mode, resolve uint64 }
@@ -88,17 +95,112 @@ func setupMain() {
 	if msg != "" {
 		fail(msg)
 	}
-	// The user namespace names the sandbox: its processes are found by it
-	// after the run.
-	var ns syscall.Stat_t
-	if err := syscall.Stat("/proc/self/ns/user", &ns); err != nil {
-		fail("user namespace: " + err.Error())
+	// The setup is the first process of the sandbox's PID namespace: when
+	// it ends, the kernel kills every other process in it, however it
+	// left the command's session, and its parent (the caller) learns of
+	// its end only once they are all gone. It dies with the caller
+	// (Pdeathsig, set by the caller's fork, survives its exec here), so
+	// nothing of the run outlives the caller either, even a SIGKILLed
+	// one. It ignores the signals the caller sends the command's group
+	// (only SIGKILL ends it from outside) and stays until bash ends.
+	ignoreSignals()
+	pid, err2 := syscall.ForkExec(cfg.Shell, cfg.Argv, &syscall.ProcAttr{
+		Env:   cfg.Env,
+		Files: []uintptr{0, 1, 2},
+		Sys:   &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL},
+	})
+	if err2 != nil {
+		fail("start " + cfg.Shell + ": " + err2.Error())
 	}
-	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi) + " " +
-		utoa(uint64(ns.Dev)) + " " + utoa(ns.Ino))
-	err2 := syscall.Exec(cfg.Shell, cfg.Argv, cfg.Env)
-	fail("start " + cfg.Shell + ": " + err2.Error())
+	say(statusReportPrefix + itoa(hidden) + " " + itoa(protected) + " " + itoa(abi))
+	// The command's output must end when it does: the setup holds none.
+	for fd := 0; fd < 3; fd++ {
+		syscall.Close(fd)
+	}
+	ws := reap(pid)
+	left := survivors()
+	say(statusEndPrefix + utoa(uint64(ws)) + " " + itoa(left))
+	switch {
+	case ws.Exited():
+		syscall.Exit(ws.ExitStatus())
+	case ws.Signaled():
+		syscall.Exit(128 + int(ws.Signal()))
+	}
+	syscall.Exit(FailExit)
 }
+
+// reap waits for the processes that end in the namespace (orphans are
+// this process's children) until bash, pid, ends, and returns its status.
+func reap(pid int) syscall.WaitStatus {
+	for {
+		var ws syscall.WaitStatus
+		wpid, err := syscall.Wait4(-1, &ws, 0, nil)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			// No child left: bash is gone without a word (cannot
+			// happen); report a failure.
+			return syscall.WaitStatus(FailExit << 8)
+		case wpid == pid:
+			return ws
+		}
+	}
+}
+
+// survivors counts the processes of the namespace, other than this one,
+// still running when bash has ended (the kernel kills them when this one
+// exits). The /proc of the namespace lists only them.
+func survivors() int {
+	for { // reap the ended ones first
+		var ws syscall.WaitStatus
+		if wpid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); err != nil || wpid <= 0 {
+			break
+		}
+	}
+	fd, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0
+	}
+	defer syscall.Close(fd)
+	n := 0
+	var buf [8 << 10]byte
+	for {
+		m, err := syscall.Getdents(fd, buf[:])
+		if err != nil || m <= 0 {
+			return n
+		}
+		_, _, names := syscall.ParseDirent(buf[:m], -1, nil)
+		for _, name := range names {
+			if v, ok := atoi(name); ok && v != 1 {
+				n++
+			}
+		}
+	}
+}
+
+// ignoreSignals sets the signals the caller may send the command's
+// process group to be ignored by this process (the first of a PID
+// namespace dies of no signal it does not handle, but the Go runtime
+// handles them, and would end it). The runtime resets them for bash
+// (it resets every signal it handles in a forked child).
+func ignoreSignals() {
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGABRT,
+		syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM, syscall.SIGTERM,
+		syscall.SIGSTKFLT, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU, syscall.SIGXCPU,
+		syscall.SIGXFSZ, syscall.SIGVTALRM, syscall.SIGWINCH, syscall.SIGIO, syscall.SIGPWR} {
+		act := sigaction{handler: sigIgn}
+		syscall.RawSyscall6(syscall.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&act)), 0, 8, 0, 0)
+	}
+}
+
+// sigaction is the kernel's struct sigaction (with sa_restorer, as on
+// amd64 and arm64).
+type sigaction struct {
+	handler, flags, restorer, mask uintptr
+}
+
+const sigIgn = 1
 
 func say(line string) {
 	b := []byte(line + "\n")
@@ -164,8 +266,8 @@ func decode(b []byte) (c Config, ok bool) {
 		}
 		return l, true
 	}
-	var oks [10]bool
-	var v, net, egress string
+	var oks [13]bool
+	var v, net, egress, ro string
 	v, oks[0] = next()
 	c.Shell, oks[1] = next()
 	c.Argv, oks[2] = list()
@@ -176,14 +278,17 @@ func decode(b []byte) (c Config, ok bool) {
 	c.Hide, oks[7] = list()
 	net, oks[8] = next()
 	egress, oks[9] = next()
+	ro, oks[10] = next()
+	c.Writable, oks[11] = list()
+	c.Cow, oks[12] = list()
 	for _, o := range oks {
 		if !o {
 			return c, false
 		}
 	}
-	c.Network = net == "1"
+	c.Network, c.ReadOnly = net == "1", ro == "1"
 	c.EgressPort, ok = atoi(egress)
-	return c, ok && c.EgressPort < 1<<16 && v == "v2" && len(b) == 0
+	return c, ok && c.EgressPort < 1<<16 && v == "v3" && len(b) == 0
 }
 
 func errnoMsg(what, p string, err error) string {
@@ -199,6 +304,16 @@ func setup(cfg *Config) (hidden, protected, abi int, msg string) {
 	// Nothing done here may reach the namespace the command came from.
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 		return 0, 0, 0, errnoMsg("make mounts private", "", err)
+	}
+	// The namespace's own /proc: the command sees its own processes
+	// only (no other process's command line or environment).
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return 0, 0, 0, errnoMsg("mount the PID namespace's /proc", "", err)
+	}
+	if cfg.ReadOnly {
+		if msg := readOnly(cfg.Writable, cfg.Cow); msg != "" {
+			return 0, 0, 0, msg
+		}
 	}
 	for _, d := range cfg.Lock {
 		if _, msg := remount(d, false, "lock directory"); msg != "" {
@@ -512,4 +627,190 @@ func dropCapabilities() string {
 		return errnoMsg("drop capabilities", "", e)
 	}
 	return ""
+}
+
+// readOnly makes every mount read-only, then puts back writable (as they
+// were: clones taken before) and a copy-on-write layer on each of cow
+// (an overlay whose lower layer is the real directory and whose upper
+// layer is in a private tmpfs: what the command writes there is gone
+// with the run). Paths that do not exist are skipped; a cow path that
+// cannot be overlaid (a file system overlayfs refuses) gets an
+// empty private tmpfs instead. Both are applied shallowest first, so
+// that a writable project under /tmp is mounted on the /tmp layer.
+func readOnly(writable, cow []string) string {
+	type place struct {
+		path string
+		fd   int // the clone (writable) or the real directory (cow)
+		cow  bool
+	}
+	var places []place
+	defer func() {
+		for _, pl := range places {
+			syscall.Close(pl.fd)
+		}
+	}()
+	for _, p := range writable {
+		fd, ok, err := openExact(p)
+		if err != nil {
+			return errnoMsg("writable", p, err)
+		}
+		if !ok {
+			continue
+		}
+		tree, err := openTree(fd, "", openTreeClone|syscall.O_CLOEXEC|atRecursive|atEmptyPath)
+		syscall.Close(fd)
+		if err != nil {
+			return errnoMsg("writable (clone)", p, err)
+		}
+		places = append(places, place{p, tree, false})
+	}
+	for _, p := range cow {
+		fd, ok, err := openExact(p)
+		if err != nil {
+			return errnoMsg("copy-on-write", p, err)
+		}
+		if !ok {
+			continue
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+			syscall.Close(fd)
+			continue
+		}
+		places = append(places, place{p, fd, true})
+	}
+	// Shallowest first (a stable insertion sort: few places).
+	depth := func(p string) int {
+		n := 0
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 1; i < len(places); i++ {
+		for j := i; j > 0 && depth(places[j].path) < depth(places[j-1].path); j-- {
+			places[j], places[j-1] = places[j-1], places[j]
+		}
+	}
+	root, _, err := openExact("/")
+	if err != nil {
+		return errnoMsg("read-only", "/", err)
+	}
+	err = mountSetattr(root, atRecursive, &mountAttr{set: mountAttrRdonly})
+	syscall.Close(root)
+	if err != nil {
+		return errnoMsg("read-only", "/", err)
+	}
+	var scratch int = -1
+	defer func() {
+		if scratch >= 0 {
+			syscall.Close(scratch)
+		}
+	}()
+	for i, pl := range places {
+		target, ok, err := openExact(pl.path)
+		if err != nil || !ok {
+			if err == nil {
+				err = syscall.ENOENT
+			}
+			return errnoMsg("writable", pl.path, err)
+		}
+		if !pl.cow {
+			err = moveMount(pl.fd, target)
+			syscall.Close(target)
+			if err != nil {
+				return errnoMsg("writable (mount)", pl.path, err)
+			}
+			continue
+		}
+		if scratch < 0 {
+			var msg string
+			if scratch, msg = newTmpfs("0700"); msg != "" {
+				syscall.Close(target)
+				return msg
+			}
+		}
+		u, w := "u"+itoa(i), "w"+itoa(i)
+		if err := syscall.Mkdirat(scratch, u, 0o755); err != nil {
+			syscall.Close(target)
+			return errnoMsg("copy-on-write", pl.path, err)
+		}
+		syscall.Mkdirat(scratch, w, 0o755)
+		var st syscall.Stat_t
+		syscall.Fstat(pl.fd, &st)
+		syscall.Fchmodat(scratch, u, st.Mode&0o7777, 0)
+		fdp := "/proc/self/fd/"
+		opts := "lowerdir=" + pl.path + ",upperdir=" + fdp + itoa(scratch) + "/" + u +
+			",workdir=" + fdp + itoa(scratch) + "/" + w + ",userxattr"
+		err = syscall.EINVAL // a path overlayfs cannot be told
+		if !hasAny(pl.path, ",:\\=") {
+			err = syscall.Mount("overlay", pl.path, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts)
+		}
+		if err != nil {
+			// An empty layer of its own instead: nothing written
+			// there outlives the run either.
+			tmp, msg := newTmpfs("1777")
+			if msg != "" {
+				syscall.Close(target)
+				return msg
+			}
+			// The places below it still need their mount points.
+			for _, below := range places[i+1:] {
+				rest := below.path[len(pl.path):]
+				if len(rest) < 2 || rest[0] != '/' || below.path[:len(pl.path)] != pl.path {
+					continue
+				}
+				for j := 1; j <= len(rest); j++ {
+					if j == len(rest) || rest[j] == '/' {
+						syscall.Mkdirat(tmp, rest[1:j], 0o755)
+					}
+				}
+			}
+			err = moveMount(tmp, target)
+			syscall.Close(tmp)
+		}
+		syscall.Close(target)
+		if err != nil {
+			return errnoMsg("copy-on-write", pl.path, err)
+		}
+	}
+	return ""
+}
+
+// newTmpfs makes a writable tmpfs with the given root mode, not attached
+// anywhere.
+func newTmpfs(mode string) (int, string) {
+	fs, _ := syscall.BytePtrFromString("tmpfs")
+	r, _, e := syscall.Syscall(sysFsopen, uintptr(unsafe.Pointer(fs)), fsopenCloexec, 0)
+	if e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	fsfd := int(r)
+	defer syscall.Close(fsfd)
+	key, _ := syscall.BytePtrFromString("mode")
+	val, _ := syscall.BytePtrFromString(mode)
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fsfd), fsconfigSetString, uintptr(unsafe.Pointer(key)), uintptr(unsafe.Pointer(val)), 0, 0); e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	if _, _, e := syscall.Syscall6(sysFsconfig, uintptr(fsfd), fsconfigCmdCreate, 0, 0, 0, 0); e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	r, _, e = syscall.Syscall(sysFsmount, uintptr(fsfd), fsmountCloexec, mountAttrNosuid|mountAttrNodev)
+	if e != 0 {
+		return -1, errnoMsg("tmpfs", "", e)
+	}
+	return int(r), ""
+}
+
+func hasAny(s, chars string) bool {
+	for i := 0; i < len(s); i++ {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return true
+			}
+		}
+	}
+	return false
 }
