@@ -923,31 +923,49 @@ func awkLex(p string) awkInfo {
 	return a
 }
 
-// awkNumber returns the index after the number at p[i]: digits and
-// dots, an exponent (e or E, a sign, digits), or 0x and hex digits. A
-// letter after it starts a name (2system("id") is 2 then a call).
+// awkNumber returns the index after the number at p[i], read as gawk's
+// lexer reads it: digits and one dot, an exponent (e or E, a sign,
+// digits), 0x and hex digits — and an x or X anywhere else in the digits,
+// which gawk keeps in the number (70X0system("id") is the number 70X0,
+// then a call: the fuzz smoke found it). A letter after it starts a name
+// (2system("id") is 2 then a call).
 func awkNumber(p string, i int) int {
 	digit := func(k int) bool { return k < len(p) && p[k] >= '0' && p[k] <= '9' }
-	if p[i] == '0' && i+2 < len(p) && (p[i+1] == 'x' || p[i+1] == 'X') && strings.IndexByte("0123456789abcdefABCDEF", p[i+2]) >= 0 {
-		for i += 2; i < len(p) && strings.IndexByte("0123456789abcdefABCDEF", p[i]) >= 0; i++ {
-		}
-		return i
-	}
-	for digit(i) || i < len(p) && p[i] == '.' {
-		i++
-	}
-	if i < len(p) && (p[i] == 'e' || p[i] == 'E') {
-		switch {
-		case digit(i + 1):
-			i++
-		case i+1 < len(p) && (p[i+1] == '+' || p[i+1] == '-') && digit(i+2):
-			i += 2
+	xdigit := func(k int) bool { return k < len(p) && strings.IndexByte("0123456789abcdefABCDEF", p[k]) >= 0 }
+	start, dot, hex := i, false, false
+	for i < len(p) {
+		switch c := p[i]; {
+		case c >= '0' && c <= '9':
+		case c == '.' && !dot && !hex:
+			dot = true
+		case c == 'x' || c == 'X':
+			// gawk: an x right after the first character starts hex
+			// digits when one follows, and ends the number when none
+			// does; anywhere else it is kept in the number.
+			if i == start+1 {
+				if !xdigit(i + 1) {
+					return i
+				}
+				hex = true
+			}
+		case hex && xdigit(i):
+		case (c == 'e' || c == 'E') && !hex:
+			switch {
+			case digit(i + 1):
+				i++
+			case i+1 < len(p) && (p[i+1] == '+' || p[i+1] == '-') && digit(i+2):
+				i += 2
+			default:
+				return i
+			}
+			for digit(i) {
+				i++
+			}
+			return i
 		default:
 			return i
 		}
-		for digit(i) {
-			i++
-		}
+		i++
 	}
 	return i
 }
