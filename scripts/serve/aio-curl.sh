@@ -24,7 +24,7 @@ server=
 made_gem=
 cleanup() {
 	[ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
-	[ -n "$made_gem" ] && rmdir /home/gem 2>/dev/null || true
+	[ -n "$made_gem" ] && rm -rf /home/gem/.cmdguard.yaml /home/gem/sub && rmdir /home/gem 2>/dev/null || true
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -35,26 +35,21 @@ if [ -z "$bin" ]; then
 	go build -o "$bin" ./cmd/cmdguard
 fi
 
-# A project with a policy that allows what the guide runs, except the
-# python3 server.
-project=$tmp/project
-mkdir -p "$project"
-cat > "$project/.cmdguard.yaml" <<'EOF'
-version: 1
-default: deny
-allow: [pwd, ls, echo, cat, sleep]
-ignore: [.env]
-EOF
-# The guide's first example runs in /home/gem (the AIO sandbox's home).
+# The guide's first example runs in /home/gem, the AIO sandbox's home and
+# workspace: it is the project here (exec_dir must lie inside the project
+# root since issue 26), with a policy that allows what the guide runs,
+# except the python3 server. A /home/gem that exists already is not ours:
+# then the project is a directory of our own, put in its place.
 gem=/home/gem
-if [ ! -d /home/gem ]; then
-	if mkdir -p /home/gem 2>/dev/null; then
-		made_gem=1
-	else
-		gem=$tmp/gem && mkdir -p "$gem"
-		echo "note: cannot create /home/gem here; the first example runs in $gem instead"
-	fi
+if [ ! -d /home/gem ] && mkdir -p /home/gem 2>/dev/null; then
+	made_gem=1
+else
+	gem=$tmp/gem && mkdir -p "$gem"
+	echo "note: /home/gem is not ours to use here; the first example runs in $gem instead"
 fi
+project=$gem
+mkdir -p "$project/sub"
+printf 'version: 1\ndefault: deny\nallow: [pwd, ls, echo, cat, sleep]\nignore: [.env]\n' > "$project/.cmdguard.yaml"
 
 start_server() { # ADDR
 	"$bin" serve --listen "$1" --cwd "$project" 2> "$tmp/serve.log" &
@@ -223,7 +218,10 @@ check "echoed" '.success == true and .data.stdout == "hello from stdin\n" and .d
 curl -s -X POST "$base/v1/bash/kill" -d "{\"session_id\": \"$session\"}" >/dev/null
 
 # --- Session State
-run "exec_dir sets the session's directory" <<'EXAMPLE'
+# The guide's exec_dir /tmp lies outside the project: refused (issue 26),
+# a 422 as for any bad exec_dir. Its session-state example runs in a
+# directory of the project instead.
+run "exec_dir outside the project is refused" <<'EXAMPLE'
 curl -X POST "http://localhost:8080/v1/bash/exec" \
   -H "Content-Type: application/json" \
   -d '{
@@ -231,7 +229,16 @@ curl -X POST "http://localhost:8080/v1/bash/exec" \
     "exec_dir": "/tmp"
   }'
 EXAMPLE
-check "pwd" '.success == true and .data.stdout == "/tmp\n"'
+check "refused" '.detail[0].loc == ["body", "exec_dir"] and (.detail[0].msg | contains("outside the project root"))'
+run "exec_dir sets the session's directory" <<'EXAMPLE'
+curl -X POST "http://localhost:8080/v1/bash/exec" \
+  -H "Content-Type: application/json" \
+  -d '{
+    "command": "pwd",
+    "exec_dir": "/home/gem/sub"
+  }'
+EXAMPLE
+check "pwd" '.success == true and .data.stdout == "'"$gem"'/sub\n"'
 session=$(echo "$out" | jq -r .data.session_id)
 
 run "the same session" <<'EXAMPLE'
@@ -242,7 +249,7 @@ curl -X POST "http://localhost:8080/v1/bash/exec" \
     "command": "pwd && echo ${MY_VAR:-unset}"
   }'
 EXAMPLE
-check "directory kept, no variable" '.success == true and .data.stdout == "/tmp\nunset\n" and .data.session_id == "'"$session"'"'
+check "directory kept, no variable" '.success == true and .data.stdout == "'"$gem"'/sub\nunset\n" and .data.session_id == "'"$session"'"'
 
 # The server ends on SIGTERM with exit 0.
 kill -TERM "$server"
