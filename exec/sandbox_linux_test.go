@@ -516,8 +516,12 @@ func pgrepLate(t *testing.T) []string {
 // and exiting (each generation appends to $DIR/chain, starts the next
 // and ends), so that no pass over /proc catches it; it stops when
 // $DIR/stop exists.
-const chain = `setsid bash -c 'c() { [ -e "$DIR/stop" ] && exit; sleep 0.02; echo x >> "$DIR/chain"; c & }; c' </dev/null >/dev/null 2>&1 &
+const chain = `setsid bash -c 'c() { [ -e "$DIR/stop" ] || [ "$1" -gt 3000 ] && exit; sleep 0.02; echo x >> "$DIR/chain"; c $(($1 + 1)) & }; c 0' </dev/null >/dev/null 2>&1 &
 sleep 0.05`
+
+// chain (above) ends by itself after 3,000 links (about a minute), so
+// that a test killed before it writes the stop file leaves no chain
+// forking for ever (one did, on a shared machine, for 40 minutes).
 
 // grows reports whether the file keeps growing for a while.
 func grows(p string) bool {
