@@ -15,7 +15,7 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
 // Finding is something the analysis could not judge statically, or judged
 // dangerous. Every finding is a reason for the gate to refuse the command;
-// the policy decides how strictly (by rule id, see DESIGN.md §2).
+// the policy decides how strictly (by rule id, see docs/contract.md, "Rule ids").
 type Finding struct {
 	Rule    string `json:"rule"`    // stable id, e.g. "parser.command_substitution"
 	Message string `json:"message"` // one line, for people
@@ -73,7 +73,7 @@ const (
 	RefEnv      RefKind = "env"      // the value of a variable a program reads as a file (GIT_GRAFT_FILE=f)
 )
 
-// FileRef is a candidate file reference of a command (DESIGN.md §3).
+// FileRef is a candidate file reference of a command (docs/contract.md, "What is checked").
 // Paths that are not files at all (/dev/null, /dev/stdin, /dev/fd/N,
 // fd duplications) are never FileRefs.
 type FileRef struct {

@@ -150,6 +150,6 @@
 //
 // The analysis is conservative but not a sandbox: it describes what bash
 // would do with the exact string it was given. Run that same string, with
-// bash, in the same directory (see DESIGN.md §1), or the analysis says
+// bash, in the same directory (see docs/contract.md, "The pipeline"), or the analysis says
 // nothing about what runs.
 package parser

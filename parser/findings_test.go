@@ -19,7 +19,7 @@ func findings(a *Analysis) []string {
 
 var testEnv = map[string]string{"HOME": "/home/u"}
 
-// Every row of the DESIGN.md §2 table, plain, nested and inside bash -c.
+// Every row of the table in docs/contract.md, "What is checked",, plain, nested and inside bash -c.
 var findingTests = []struct {
 	src  string
 	want []string

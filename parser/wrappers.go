@@ -28,7 +28,7 @@ const (
 )
 
 // wrapSpec describes a program that runs another command (the wrap
-// field of its entry in programs): the programs DESIGN.md §2 unwraps.
+// field of its entry in programs): the wrappers docs/contract.md ("What is checked") lists.
 type wrapSpec struct {
 	kind     wrapKind
 	shortVal string   // short options taking a value
