@@ -16,7 +16,7 @@ func commandLines(a *Analysis) []string {
 	return out
 }
 
-// Every wrapper of DESIGN.md §2, with the inner command checked.
+// Every wrapper docs/contract.md ("What is checked") lists, with the inner command checked.
 var wrapperTests = []struct {
 	src      string
 	commands []string
@@ -169,7 +169,7 @@ func TestDepthAndCount(t *testing.T) {
 	}
 }
 
-// Programs that run their operands as a command, beyond DESIGN.md §2's
+// Programs that run their operands as a command, beyond the contract's
 // list (issue 11): the inner command is found, however the wrapper's
 // options and operands are spelled.
 func TestMoreWrappers(t *testing.T) {

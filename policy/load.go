@@ -524,7 +524,7 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 				continue
 			}
 			// The same prefix in two lists is a tie that the stricter
-			// wins (DESIGN.md §4): imported lists overlap. Lint warns.
+			// wins (docs/contract.md, "Policy file"): imported lists overlap. Lint warns.
 			d.p.ties = append(d.p.ties, tie{pr: pr, first: first})
 		}
 		d.seen[k] = pr

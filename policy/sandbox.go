@@ -7,7 +7,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Sandbox holds the sandbox: settings of a policy (DESIGN.md §8): the
+// Sandbox holds the sandbox: settings of a policy (docs/contract.md and the README's Sandbox section): the
 // kernel sandbox that approved commands run in. A policy without a
 // sandbox: section has it disabled, with the default policy's settings
 // for `cmdguard run --sandbox`; a section that leaves a key out gets the

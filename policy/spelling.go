@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Deny wide, allow exact (DESIGN.md §4). An allow rule matches the tokens
+// Deny wide, allow exact (docs/contract.md, "Policy file"). An allow rule matches the tokens
 // as written, through the trie. A deny or ask rule also matches every
 // spelling that could be the same command: the program path-qualified
 // (/bin/rm), options clustered, split or reordered (rm -fr, rm -r -f, rm
