@@ -1,9 +1,9 @@
 // Package hook answers the pre-tool hooks of the coding agents people
 // already run — Claude Code, Gemini CLI, Codex CLI, Cursor, Cline, and
 // opencode and the Kilo CLI through cmdguard's plugin for them — with
-// cmdguard's verdict, in each agent's own dialect; it also writes the hook
-// into each agent's settings ([HookSettings], [Settings.Install]) and
-// converts the agents' own command rules into a policy ([ImportRules]).
+// cmdguard's verdict, in each agent's own dialect. Writing the hook into
+// each agent's settings and reading the agents' own rules as a policy is
+// package [github.com/cmdguard/cmdguard/adapter/settings].
 //
 // [Run] reads one hook input (JSON on stdin), finds the shell command and
 // the directory it runs in, checks it with the [cmdguard.Guard] of the
@@ -55,7 +55,7 @@ const (
 	Cursor Agent = "cursor"
 	Cline  Agent = "cline"
 	// Opencode is opencode's tool.execute.before hook, as cmdguard's
-	// plugin for it sends it (plugins/opencode/cmdguard.js, [PluginSettings]).
+	// plugin for it sends it (plugins/opencode/cmdguard.js, installed by settings.PluginSettings).
 	Opencode Agent = "opencode"
 	// Kilo is the Kilo CLI, built on opencode: the same plugin and dialect.
 	Kilo Agent = "kilo"

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/cmdguard/cmdguard"
-	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/adapter/settings"
 )
 
 // importFiles are the files import reads when none is given.
@@ -31,11 +31,11 @@ func (c *cli) importRules(args []string) int {
 		return 0
 	}
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return c.errorf("import: name the format first: %s (cmdguard import --help)", strings.Join(hook.ImportFormats, ", "))
+		return c.errorf("import: name the format first: %s (cmdguard import --help)", strings.Join(settings.ImportFormats, ", "))
 	}
 	format := args[0]
-	if !slices.Contains(hook.ImportFormats, format) {
-		return c.errorf("import: unknown format %q (want %s)", format, strings.Join(hook.ImportFormats, ", "))
+	if !slices.Contains(settings.ImportFormats, format) {
+		return c.errorf("import: unknown format %q (want %s)", format, strings.Join(settings.ImportFormats, ", "))
 	}
 	// Flags may come before or after FILE.
 	pos, err := c.interleaved(flags, args[1:])
@@ -83,7 +83,7 @@ func (c *cli) importRules(args []string) int {
 			return c.errorf("import: %v", err)
 		}
 	}
-	im, err := hook.ImportRules(format, file, data)
+	im, err := settings.ImportRules(format, file, data)
 	if err != nil {
 		return c.errorf("import: %v", err)
 	}

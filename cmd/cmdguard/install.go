@@ -10,6 +10,7 @@ import (
 
 	"github.com/cmdguard/cmdguard"
 	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/adapter/settings"
 )
 
 func (c *cli) install(args []string) int {
@@ -61,16 +62,16 @@ func (c *cli) install(args []string) int {
 	if err != nil && *user {
 		return c.errorf("install: %v", err)
 	}
-	scope := hook.Project
+	scope := settings.Project
 	if *user {
-		scope = hook.User
+		scope = settings.User
 	}
-	loc := hook.Locations{Project: project, Home: home, CodexHome: os.Getenv("CODEX_HOME")}
+	loc := settings.Locations{Project: project, Home: home, CodexHome: os.Getenv("CODEX_HOME")}
 	self, err := agentBin(*bin)
 	if err != nil {
 		return c.errorf("install: %v", err)
 	}
-	var ss []hook.Settings
+	var ss []settings.Settings
 	command := self
 	switch {
 	case agent == hook.Opencode || agent == hook.Kilo:
@@ -81,17 +82,17 @@ func (c *cli) install(args []string) int {
 		if *sandbox {
 			argv = append(argv, "--sandbox")
 		}
-		ss, err = hook.PluginSettings(agent, scope, loc, argv)
+		ss, err = settings.PluginSettings(agent, scope, loc, argv)
 	case *mcp:
-		var s hook.Settings
-		s, err = hook.MCPSettings(agent, scope, loc, self)
-		ss = []hook.Settings{s}
+		var s settings.Settings
+		s, err = settings.MCPSettings(agent, scope, loc, self)
+		ss = []settings.Settings{s}
 	default:
-		var s hook.Settings
+		var s settings.Settings
 		if command, err = hookCommand(self, agent, *askAsDeny, *sandbox); err == nil {
-			s, err = hook.HookSettings(agent, scope, loc, command)
+			s, err = settings.HookSettings(agent, scope, loc, command)
 		}
-		ss = []hook.Settings{s}
+		ss = []settings.Settings{s}
 	}
 	if err != nil {
 		return c.errorf("install: %v", err)
@@ -112,7 +113,7 @@ func (c *cli) install(args []string) int {
 		note = ""
 	}
 	fmt.Fprint(c.stdout, note)
-	if !*uninstall && scope == hook.Project && strings.HasPrefix(command, "/") {
+	if !*uninstall && scope == settings.Project && strings.HasPrefix(command, "/") {
 		fmt.Fprintf(c.stdout, "The hook runs cmdguard by its absolute path; if this file is shared, put cmdguard on PATH and install with --bin cmdguard.\n")
 	}
 	return 0
@@ -120,7 +121,7 @@ func (c *cli) install(args []string) int {
 
 // writeSettings installs (or uninstalls) s in its file, printing the
 // diff; wrote reports a change written (or, with dryRun, shown).
-func (c *cli) writeSettings(s hook.Settings, uninstall, dryRun bool) (wrote bool, rc int) {
+func (c *cli) writeSettings(s settings.Settings, uninstall, dryRun bool) (wrote bool, rc int) {
 	before, err := os.ReadFile(s.File)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, c.errorf("install: %v", err)

@@ -5,7 +5,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-rules=${1:-$repo/adapter/hook/testdata/import/default.rules}
+rules=${1:-$repo/adapter/settings/testdata/import/default.rules}
 codex=$here/node_modules/.bin/codex
 work=$(mktemp -d /tmp/cmdguard-execpolicy.XXXXXX)
 trap 'rm -rf "$work"' EXIT

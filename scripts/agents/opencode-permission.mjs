@@ -1,4 +1,4 @@
-// Checks adapter/hook/testdata/opencode-permission.json against opencode's
+// Checks adapter/settings/testdata/opencode-permission.json against opencode's
 // own permission matching: the Wildcard.match function is read out of the
 // installed opencode binary (a Bun executable that carries its JavaScript)
 // and run here; a command's verdict is the action of the last
@@ -26,7 +26,7 @@ const name = /^function (\w+)/.exec(src)[1];
 const match = new Function(`${src}; return ${name};`)();
 console.log(`opencode's Wildcard.match, read from ${path.relative(process.cwd(), bin)}:\n  ${src}`);
 
-const examples = JSON.parse(fs.readFileSync(path.join(here, "../../adapter/hook/testdata/opencode-permission.json"), "utf8"));
+const examples = JSON.parse(fs.readFileSync(path.join(here, "../../adapter/settings/testdata/opencode-permission.json"), "utf8"));
 let fails = 0;
 for (const ex of examples) {
   let bash = ex.config.permission.bash;

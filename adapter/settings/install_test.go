@@ -1,4 +1,4 @@
-package hook_test
+package settings_test
 
 import (
 	"encoding/json"
@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/adapter/settings"
 )
 
-var loc = hook.Locations{Project: "/p", Home: "/h"}
+var loc = settings.Locations{Project: "/p", Home: "/h"}
 
-func settings(t *testing.T, agent hook.Agent, command string) hook.Settings {
+func hookSettings(t *testing.T, agent hook.Agent, command string) settings.Settings {
 	t.Helper()
-	s, err := hook.HookSettings(agent, hook.Project, loc, command)
+	s, err := settings.HookSettings(agent, settings.Project, loc, command)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestInstallRoundTrip(t *testing.T) {
 		for name, before := range existing {
 			t.Run(string(agent)+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				s := settings(t, agent, "/usr/local/bin/cmdguard hook --agent "+string(agent))
+				s := hookSettings(t, agent, "/usr/local/bin/cmdguard hook --agent "+string(agent))
 				after, err := s.Install([]byte(before))
 				if err != nil {
 					t.Fatal(err)
@@ -104,7 +105,7 @@ func TestInstallRoundTrip(t *testing.T) {
 func TestInstallReplacesOlder(t *testing.T) {
 	t.Parallel()
 	old := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"cmdguard hook --agent claude","timeout":60}]},{"matcher":"Bash","hooks":[{"type":"command","command":"other-guard"}]}]}}`
-	s := settings(t, hook.Claude, "/bin/cmdguard hook --agent claude")
+	s := hookSettings(t, hook.Claude, "/bin/cmdguard hook --agent claude")
 	out, err := s.Install([]byte(old))
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestInstallReplacesOlder(t *testing.T) {
 
 func TestInstallRefuses(t *testing.T) {
 	t.Parallel()
-	s := settings(t, hook.Claude, "cmdguard hook --agent claude")
+	s := hookSettings(t, hook.Claude, "cmdguard hook --agent claude")
 	for _, bad := range []string{
 		"// comment\n{}",
 		`{"hooks": []}`,
@@ -138,7 +139,7 @@ func TestInstallRefuses(t *testing.T) {
 			t.Errorf("Install(%q) = %q, want an error", bad, out)
 		}
 	}
-	cline := settings(t, hook.Cline, "cmdguard hook --agent cline")
+	cline := hookSettings(t, hook.Cline, "cmdguard hook --agent cline")
 	if _, err := cline.Install([]byte("#!/bin/sh\nmy-own-hook\n")); err == nil {
 		t.Error("Install over someone else's Cline hook script: want an error")
 	}
@@ -154,7 +155,7 @@ func TestInstallRefuses(t *testing.T) {
 // TestMCPEntry: the same editor adds an object member (an MCP server).
 func TestMCPEntry(t *testing.T) {
 	t.Parallel()
-	s := hook.Settings{File: ".mcp.json", Entries: []hook.Entry{{Path: []string{"mcpServers"}, Key: "cmdguard",
+	s := settings.Settings{File: ".mcp.json", Entries: []settings.Entry{{Path: []string{"mcpServers"}, Key: "cmdguard",
 		Value: map[string]any{"command": "cmdguard", "args": []any{"mcp"}}}}}
 	before := "{\n  \"mcpServers\": {\n    \"fs\": {\"command\": \"fs-server\"}\n  }\n}\n"
 	out, err := s.Install([]byte(before))

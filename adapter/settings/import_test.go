@@ -1,4 +1,4 @@
-package hook_test
+package settings_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/cmdguard/cmdguard"
-	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/adapter/settings"
 )
 
 // agree lists commands on which the native engine's verdict is known —
@@ -167,7 +167,7 @@ func runImportCase(t *testing.T, tc importCase) {
 				}
 				src = b
 			}
-			im, err := hook.ImportRules(tc.format, tc.file, src)
+			im, err := settings.ImportRules(tc.format, tc.file, src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +221,7 @@ func TestImportErrors(t *testing.T) {
 		{"cline", `{"allow": "npm *"}`},
 		{"nope", `{}`},
 	} {
-		if im, err := hook.ImportRules(tc.format, "f", []byte(tc.src)); err == nil {
+		if im, err := settings.ImportRules(tc.format, "f", []byte(tc.src)); err == nil {
 			t.Errorf("ImportRules(%s, %q) = %+v, want an error", tc.format, tc.src, im)
 		}
 	}

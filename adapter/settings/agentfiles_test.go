@@ -1,4 +1,4 @@
-package hook_test
+package settings_test
 
 import (
 	"path/filepath"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/adapter/settings"
 	"github.com/cmdguard/cmdguard/internal/agentfiles"
 )
 
@@ -14,26 +15,26 @@ import (
 // protected lists of package agentfiles (which path.protected and the
 // sandbox read): a command that rewrites it is refused.
 func TestInstallFilesProtected(t *testing.T) {
-	loc := hook.Locations{Project: "/p", Home: "/h"}
+	loc := settings.Locations{Project: "/p", Home: "/h"}
 	n := 0
 	for _, agent := range hook.Agents {
-		for _, scope := range []hook.Scope{hook.Project, hook.User} {
+		for _, scope := range []settings.Scope{settings.Project, settings.User} {
 			var files []string
 			if agent == hook.Opencode || agent == hook.Kilo {
 				// A plugin file and its entry in the agent's config.
-				ss, err := hook.PluginSettings(agent, scope, loc, []string{"cmdguard", "hook", "--agent", string(agent)})
+				ss, err := settings.PluginSettings(agent, scope, loc, []string{"cmdguard", "hook", "--agent", string(agent)})
 				if err != nil {
 					t.Errorf("PluginSettings(%s): %v", agent, err)
 				}
 				for _, s := range ss {
 					files = append(files, s.File)
 				}
-			} else if s, err := hook.HookSettings(agent, scope, loc, "cmdguard hook --agent "+string(agent)); err == nil {
+			} else if s, err := settings.HookSettings(agent, scope, loc, "cmdguard hook --agent "+string(agent)); err == nil {
 				files = append(files, s.File)
 			} else {
 				t.Errorf("HookSettings(%s): %v", agent, err)
 			}
-			if s, err := hook.MCPSettings(agent, scope, loc, "cmdguard"); err == nil {
+			if s, err := settings.MCPSettings(agent, scope, loc, "cmdguard"); err == nil {
 				files = append(files, s.File)
 			}
 			for _, f := range files {

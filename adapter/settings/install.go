@@ -1,4 +1,4 @@
-package hook
+package settings
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+
+	"github.com/cmdguard/cmdguard/adapter/hook"
 )
 
 // An Entry is one thing cmdguard adds to an agent's JSON settings file:
@@ -291,7 +293,7 @@ const geminiTools = "run_shell_command|read_file|write_file|replace"
 // HookSettings returns the settings file and entries that install the hook
 // for agent in scope, running command (a shell line that ends in
 // "hook --agent AGENT" plus options).
-func HookSettings(agent Agent, scope Scope, loc Locations, command string) (Settings, error) {
+func HookSettings(agent hook.Agent, scope Scope, loc Locations, command string) (Settings, error) {
 	dir := func(project, user string) string {
 		if scope == User {
 			return filepath.Join(loc.Home, user)
@@ -300,13 +302,13 @@ func HookSettings(agent Agent, scope Scope, loc Locations, command string) (Sett
 	}
 	ours := func(v any) bool { return mentions(v, "hook --agent "+string(agent)) }
 	switch agent {
-	case Claude:
+	case hook.Claude:
 		return Settings{File: dir(".claude/settings.json", ".claude/settings.json"), Entries: []Entry{{
 			Path: []string{"hooks", "PreToolUse"}, Ours: ours,
 			Value: ordered{{"matcher", claudeTools}, {"hooks", []any{ordered{
 				{"type", "command"}, {"command", command}, {"timeout", 10}, {"onFailure", "block"}}}}},
 		}}}, nil
-	case Codex:
+	case hook.Codex:
 		file := filepath.Join(loc.Project, ".codex/hooks.json")
 		if scope == User {
 			home := loc.CodexHome
@@ -320,19 +322,19 @@ func HookSettings(agent Agent, scope Scope, loc Locations, command string) (Sett
 			Value: ordered{{"matcher", "Bash"}, {"hooks", []any{ordered{
 				{"type", "command"}, {"command", command}, {"timeout", 10}}}}},
 		}}}, nil
-	case Gemini:
+	case hook.Gemini:
 		return Settings{File: dir(".gemini/settings.json", ".gemini/settings.json"), Entries: []Entry{{
 			Path: []string{"hooks", "BeforeTool"}, Ours: ours,
 			Value: ordered{{"matcher", geminiTools}, {"hooks", []any{ordered{
 				{"name", "cmdguard"}, {"type", "command"}, {"command", command}, {"timeout", 10000}}}}},
 		}}}, nil
-	case Cursor:
+	case hook.Cursor:
 		handler := ordered{{"command", command}, {"timeout", 10}, {"failClosed", true}}
 		return Settings{File: dir(".cursor/hooks.json", ".cursor/hooks.json"), Initial: "{\n  \"version\": 1\n}\n", Entries: []Entry{
 			{Path: []string{"hooks", "beforeShellExecution"}, Ours: ours, Value: handler},
 			{Path: []string{"hooks", "beforeReadFile"}, Ours: ours, Value: handler},
 		}}, nil
-	case Cline:
+	case hook.Cline:
 		return Settings{File: dir(".clinerules/hooks/PreToolUse", "Documents/Cline/Hooks/PreToolUse"),
 			Script: "#!/bin/sh\n# cmdguard: every tool call is checked before it runs (cmdguard install cline --uninstall removes this file)\nexec " + command + "\n"}, nil
 	}
@@ -345,7 +347,7 @@ func HookSettings(agent Agent, scope Scope, loc Locations, command string) (Sett
 // .cursor/mcp.json and Gemini CLI's .gemini/settings.json, each under
 // mcpServers.cmdguard. Cursor does not start a server in the project, so
 // its entry names the project with --cwd.
-func MCPSettings(agent Agent, scope Scope, loc Locations, bin string) (Settings, error) {
+func MCPSettings(agent hook.Agent, scope Scope, loc Locations, bin string) (Settings, error) {
 	dir := func(project, user string) string {
 		if scope == User {
 			return filepath.Join(loc.Home, user)
@@ -356,17 +358,17 @@ func MCPSettings(agent Agent, scope Scope, loc Locations, bin string) (Settings,
 		return []Entry{{Path: []string{"mcpServers"}, Key: "cmdguard", Value: v}}
 	}
 	switch agent {
-	case Claude:
+	case hook.Claude:
 		return Settings{File: dir(".mcp.json", ".claude.json"),
 			Entries: entry(ordered{{"type", "stdio"}, {"command", bin}, {"args", []any{"mcp"}}})}, nil
-	case Cursor:
+	case hook.Cursor:
 		args := []any{"mcp"}
 		if scope == Project {
 			args = append(args, "--cwd", loc.Project)
 		}
 		return Settings{File: dir(".cursor/mcp.json", ".cursor/mcp.json"),
 			Entries: entry(ordered{{"command", bin}, {"args", args}})}, nil
-	case Gemini:
+	case hook.Gemini:
 		return Settings{File: dir(".gemini/settings.json", ".gemini/settings.json"),
 			Entries: entry(ordered{{"command", bin}, {"args", []any{"mcp"}}, {"trust", false}})}, nil
 	}

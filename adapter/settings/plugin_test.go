@@ -1,4 +1,4 @@
-package hook_test
+package settings_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/adapter/settings"
 )
 
 // TestPluginSettings: install opencode|kilo writes the plugin, byte for
@@ -16,7 +17,7 @@ import (
 // uninstall gives back the config as it was and removes the plugin.
 func TestPluginSettings(t *testing.T) {
 	t.Parallel()
-	repo, err := os.ReadFile("plugins/opencode/cmdguard.js")
+	repo, err := os.ReadFile("../hook/plugins/opencode/cmdguard.js")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,18 +38,18 @@ func TestPluginSettings(t *testing.T) {
 	argv := []string{"/usr/local/bin/cmdguard", "hook", "--agent", "AGENT", "--sandbox"}
 	for _, tt := range []struct {
 		agent         hook.Agent
-		scope         hook.Scope
+		scope         settings.Scope
 		plugin, file  string
 		spec, command string
 	}{
-		{hook.Opencode, hook.Project, "/p/.opencode/cmdguard.js", "/p/opencode.json", "./.opencode/cmdguard.js", "opencode"},
-		{hook.Opencode, hook.User, "/h/.config/opencode/cmdguard.js", "/h/.config/opencode/opencode.json", "./cmdguard.js", "opencode"},
-		{hook.Kilo, hook.Project, "/p/.kilo/cmdguard.js", "/p/kilo.json", "./.kilo/cmdguard.js", "kilo"},
-		{hook.Kilo, hook.User, "/h/.config/kilo/cmdguard.js", "/h/.config/kilo/kilo.json", "./cmdguard.js", "kilo"},
+		{hook.Opencode, settings.Project, "/p/.opencode/cmdguard.js", "/p/opencode.json", "./.opencode/cmdguard.js", "opencode"},
+		{hook.Opencode, settings.User, "/h/.config/opencode/cmdguard.js", "/h/.config/opencode/opencode.json", "./cmdguard.js", "opencode"},
+		{hook.Kilo, settings.Project, "/p/.kilo/cmdguard.js", "/p/kilo.json", "./.kilo/cmdguard.js", "kilo"},
+		{hook.Kilo, settings.User, "/h/.config/kilo/cmdguard.js", "/h/.config/kilo/kilo.json", "./cmdguard.js", "kilo"},
 	} {
 		a := append([]string(nil), argv...)
 		a[3] = tt.command
-		ss, err := hook.PluginSettings(tt.agent, tt.scope, loc, a)
+		ss, err := settings.PluginSettings(tt.agent, tt.scope, loc, a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +99,7 @@ func TestPluginSettings(t *testing.T) {
 				t.Errorf("%s: installing twice changed the file (%v)", name, err)
 			}
 			// Another option (no --sandbox): replaced, not doubled.
-			other, _ := hook.PluginSettings(tt.agent, tt.scope, loc, a[:4])
+			other, _ := settings.PluginSettings(tt.agent, tt.scope, loc, a[:4])
 			switched, err := other[1].Install(after)
 			if err != nil || strings.Count(string(switched), "cmdguard.js") != 1 || strings.Contains(string(switched), "--sandbox") {
 				t.Errorf("%s: reinstalling without --sandbox gave (%v):\n%s", name, err, switched)
@@ -116,7 +117,7 @@ func TestPluginSettings(t *testing.T) {
 			}
 		}
 	}
-	if _, err := hook.PluginSettings(hook.Claude, hook.Project, loc, argv); err == nil {
+	if _, err := settings.PluginSettings(hook.Claude, settings.Project, loc, argv); err == nil {
 		t.Error("PluginSettings accepted claude")
 	}
 }
@@ -127,8 +128,8 @@ func TestPluginSettings(t *testing.T) {
 func TestPluginDirs(t *testing.T) {
 	t.Parallel()
 	for _, agent := range []hook.Agent{hook.Opencode, hook.Kilo} {
-		for _, scope := range []hook.Scope{hook.Project, hook.User} {
-			ss, err := hook.PluginSettings(agent, scope, loc, []string{"cmdguard", "hook"})
+		for _, scope := range []settings.Scope{settings.Project, settings.User} {
+			ss, err := settings.PluginSettings(agent, scope, loc, []string{"cmdguard", "hook"})
 			if err != nil {
 				t.Fatal(err)
 			}
