@@ -21,7 +21,11 @@ import (
 // resolves them to 127.0.0.1 through egresstest.Resolve; nothing else
 // resolves them, so without the proxy the same install fails, which the
 // control row shows). A registry the list does not name is refused with
-// the reason in the run's connections and in what npm prints. .ci/run
+// the reason in the run's connections and in what curl prints. The
+// policy is strict, as the embedded default: the gate allows the
+// installs because the sandbox's network is a host list (an option
+// naming another registry is a guard: the unlisted-registry row allows
+// it by a longer prefix, so that the proxy is what refuses). .ci/run
 // runs it as root and as a normal user (its name holds Sandbox).
 func TestSandboxEgressRegistries(t *testing.T) {
 	for _, tool := range []string{"npm", "node", "go", "curl"} {
@@ -43,7 +47,7 @@ func TestSandboxEgressRegistries(t *testing.T) {
 	root := filepath.Join(tmp, "proj")
 	port := reg.Port
 	files := map[string]string{
-		".cmdguard.yaml": fmt.Sprintf("version: 1\ndefault: allow\nsandbox:\n  enabled: true\n  network:\n    - registry.test:%d\n    - goproxy.test:%d\n", port, port),
+		".cmdguard.yaml": fmt.Sprintf("version: 1\ndefault: ask\nstrict: true\nallow: [npm install, npm install --registry, go mod download, go run, node, curl, rm]\nrules: {policy.unknown_option: allow}\nsandbox:\n  enabled: true\n  network:\n    - registry.test:%d\n    - goproxy.test:%d\n", port, port),
 		"package.json":   `{"name":"p","version":"1.0.0","private":true}` + "\n",
 		"go.mod":         "module example.com/p\n\ngo 1.21\n\nrequire mod.test/hello v1.0.0\n",
 		"main.go":        "package main\n\nimport (\n\t\"fmt\"\n\n\t\"mod.test/hello\"\n)\n\nfunc main() { fmt.Println(hello.Hello()) }\n",
@@ -153,7 +157,7 @@ func TestSandboxEgressRegistries(t *testing.T) {
 		// other.test resolves and serves the same packages: only the
 		// list refuses it.
 		before := reg.Hits()["/cg-tiny"]
-		r := run(t, fmt.Sprintf("rm -rf node_modules package-lock.json; npm install --registry=http://other.test:%d/ cg-tiny", port))
+		r := run(t, fmt.Sprintf("rm -rf node_modules package-lock.json; npm install --registry http://other.test:%d/ cg-tiny", port))
 		out := sbOutput(r)
 		if r.ExitCode != nil && *r.ExitCode == 0 {
 			t.Fatalf("npm install from an unlisted registry succeeded:\n%s", out)
