@@ -8,8 +8,10 @@
 // cmdguard's proxy, under a name the proxy resolves to 127.0.0.1) and
 // once with network: true (the command reaches 127.0.0.1 itself). Each
 // run starts with no node_modules and no lock file; npm's cache
-// (npm_config_cache) is a copy-on-write layer of the sandbox, the same
-// for both kinds. It prints how many requests each registry served.
+// (npm_config_cache) is as the sandbox leaves it, the same for both
+// kinds (on the machine measured, after the warm-up round each run
+// fetched the tarballs only: one proxied connection a package). It
+// prints how many requests each registry served.
 // Runs are interleaved, so that load from elsewhere hits both alike; it
 // prints each time, the medians and their ratio (proxy / network: true).
 //
