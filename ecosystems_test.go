@@ -58,13 +58,13 @@ var ecoCommands = map[string][]ecoCase{
 		// dev, npx tsx; npm install asks).
 		{"npm run type-check", cmdguard.Allow, cmdguard.Ask},
 		{"npx tsx scripts/seed.ts", cmdguard.Allow, cmdguard.Ask},
-		{"npm install", cmdguard.Ask, cmdguard.Ask},
+		{"npm install", cmdguard.Allow, cmdguard.Ask}, // issue 27: under the sandbox with the default's host list
 		{"npx playwright test", cmdguard.Allow, cmdguard.Ask},
 		{"npx vite build", cmdguard.Allow, cmdguard.Ask},
 		{"npx playwright install", cmdguard.Ask, cmdguard.Ask},
 		{"node --version", cmdguard.Allow, cmdguard.Allow},
 		{"npm ls", cmdguard.Allow, cmdguard.Allow},
-		{"pnpm install", cmdguard.Ask, cmdguard.Ask},
+		{"pnpm install", cmdguard.Allow, cmdguard.Ask},
 		{"npm run build --prefix /tmp", cmdguard.Ask, cmdguard.Ask},
 		{"npm test --script-shell=/tmp/sh", cmdguard.Ask, cmdguard.Ask},
 		{"node -e 'require(\"fs\")'", cmdguard.Ask, cmdguard.Ask},
@@ -90,7 +90,7 @@ var ecoCommands = map[string][]ecoCase{
 		{"pip list", cmdguard.Allow, cmdguard.Allow},
 		{"pip freeze", cmdguard.Allow, cmdguard.Allow},
 		{"python3 --version", cmdguard.Allow, cmdguard.Allow},
-		{"uv sync", cmdguard.Ask, cmdguard.Ask},
+		{"uv sync", cmdguard.Allow, cmdguard.Ask}, // issue 27
 		{"uv run --frozen pytest", cmdguard.Allow, cmdguard.Ask},
 		{"uv run myscript", cmdguard.Ask, cmdguard.Ask},
 		{"uv run python -c 'import os'", cmdguard.Ask, cmdguard.Ask},
@@ -99,7 +99,7 @@ var ecoCommands = map[string][]ecoCase{
 		{"python -m http.server", cmdguard.Ask, cmdguard.Ask},
 		{"python -c 'import os'", cmdguard.Ask, cmdguard.Ask},
 		{"pytest -p evil_plugin", cmdguard.Ask, cmdguard.Ask},
-		{"pip install requests", cmdguard.Ask, cmdguard.Ask},
+		{"pip install requests", cmdguard.Allow, cmdguard.Ask}, // issue 27
 	},
 	// jdx/hk x (cargo build, check, test); rjwalters/loom
 	// .claude/README.md (cargo check, build, test); issue 32's sample

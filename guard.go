@@ -390,6 +390,10 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 			in.Sandboxed = sb.Required || g.sandboxWorks() == nil
 		}
 	}
+	if in.Sandboxed {
+		// The run's sandbox is the policy's (Guard.sandbox): its network too.
+		in.SandboxNetwork = st.Policy.Sandbox().NetworkKind()
+	}
 	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Git: st.Git, GitDirEnv: envValue(base, "GIT_DIR"), Homes: homes(append(slices.Clip(base), added...))}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)

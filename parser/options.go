@@ -75,14 +75,15 @@ func (t *optTable) kind(name string) byte {
 // unknownOptions reports the options of args that p's options do not
 // list (nothing for a program without options). A program with
 // subcommands but no options of its own (go) is read from the
-// subcommand's entry, args[0].
+// subcommand's entry, args[0] (and its own subcommand's: go mod
+// download).
 // Dynamic words are not reported here: they are unknown file references
 // and policy.dangerous_option already.
 func unknownOptions(cmd *Command, p *program, args []Word) {
 	if p == nil {
 		return
 	}
-	if p.opts == nil && p.subs != nil {
+	for p.opts == nil && p.subs != nil {
 		if len(args) == 0 || args[0].Dynamic || p.subs[args[0].Value] == nil {
 			return
 		}

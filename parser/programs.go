@@ -671,6 +671,9 @@ var programs = map[string]program{
 				},
 			},
 			"doc": {options: "-all -c -cmd -short -src -u -http?"},
+			// The installs (installs.go).
+			"mod": {subs: map[string]*program{"download": {options: goModDownload}}},
+			"get": {options: goGet},
 			"env": {
 				options: "-json -u -w -changed",
 				guards: []optionGuard{

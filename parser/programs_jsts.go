@@ -145,7 +145,11 @@ var programsJS = map[string]program{
 			"test": npmScriptEntry(), "t": npmScriptEntry(), "tst": npmScriptEntry(),
 			"run": npmScriptEntry(), "run-script": npmScriptEntry(), "rum": npmScriptEntry(), "urn": npmScriptEntry(),
 			"start": npmScriptEntry(),
-			"ls":    npmListEntry(), "list": npmListEntry(), "ll": npmListEntry(), "la": npmListEntry(),
+			// The installs (installs.go).
+			"install": installEntry(npmInstall), "i": installEntry(npmInstall), "in": installEntry(npmInstall),
+			"isntall": installEntry(npmInstall), "add": installEntry(npmInstall), "ci": installEntry(npmInstall),
+			"clean-install": installEntry(npmInstall),
+			"ls":            npmListEntry(), "list": npmListEntry(), "ll": npmListEntry(), "la": npmListEntry(),
 			"config": {subs: map[string]*program{
 				"list": {guards: []optionGuard{{check: npmConfigList.check, why: npmWhy}}},
 				"ls":   {guards: []optionGuard{{check: npmConfigList.check, why: npmWhy}}},
@@ -165,6 +169,9 @@ var programsJS = map[string]program{
 			"ls":   {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
 			"list": {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
 			"why":  {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+			// The installs (installs.go).
+			"install": installEntry(pnpmInstall), "i": installEntry(pnpmInstall), "add": installEntry(pnpmInstall),
+			"fetch": installEntry(pnpmInstall),
 		},
 	},
 	"yarn": {
@@ -177,6 +184,8 @@ var programsJS = map[string]program{
 			"run":  {guards: []optionGuard{{check: yarnTop.check, why: "is a yarn option the gate does not know"}}},
 			"list": {guards: []optionGuard{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
 			"why":  {guards: []optionGuard{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
+			// The installs (installs.go).
+			"install": installEntry(yarnInstall), "add": installEntry(yarnInstall),
 		},
 	},
 	"bun": {
@@ -186,6 +195,8 @@ var programsJS = map[string]program{
 			{check: ownBehind(bunTop, bunOwn), why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), --cwd outside the project, or a bun command that installs or publishes behind options"},
 		},
 		subs: map[string]*program{
+			// The installs (installs.go).
+			"install": installEntry(bunInstall), "i": installEntry(bunInstall), "add": installEntry(bunInstall), "a": installEntry(bunInstall),
 			"run": {guards: []optionGuard{{check: bunRun.check, why: "is a bun run option the gate does not know (--eval, --preload run code of their own; --env-file reads one)"}}},
 			"test": {options: "-t= -u --bail? --coverage --coverage-dir= --coverage-reporter= --help --only --pass-with-no-tests " +
 				"--rerun-each= --reporter= --reporter-outfile= --test-name-pattern= --timeout= --todo --update-snapshots --watch"},

@@ -85,6 +85,8 @@ func moduleRisk(mod string, argv []string, i int) int {
 				return pipFreeze.check(argv, i+1)
 			case "show":
 				return pipShow.check(argv, i+1)
+			case "install", "download": // installs.go
+				return installRisk(pipInstall)(argv, i+1)
 			case "--version", "-V":
 				return -1
 			}
@@ -194,6 +196,8 @@ func pipEntry() program {
 			"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
 			"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
 			"show":   {guards: []optionGuard{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
+			// The installs (installs.go).
+			"install": installEntry(pipInstall), "download": installEntry(pipInstall),
 		},
 	}
 }
@@ -224,7 +228,10 @@ var programsPython = map[string]program{
 				"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know"}}},
 				"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
 				"show":   {guards: []optionGuard{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
+				// The installs (installs.go).
+				"install": installEntry(pipInstall),
 			}},
+			"sync": installEntry(uvSync),
 		},
 	},
 	"ruff": {

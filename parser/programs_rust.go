@@ -54,6 +54,8 @@ var programsRust = map[string]program{
 			"build": cargoEntry(cargoBuild), "b": cargoEntry(cargoBuild), "check": cargoEntry(cargoBuild), "c": cargoEntry(cargoBuild),
 			"test": cargoEntry(cargoTest), "t": cargoEntry(cargoTest), "run": cargoEntry(cargoRun), "r": cargoEntry(cargoRun),
 			"clippy": cargoEntry(cargoLint), "fmt": cargoEntry(cargoFmt), "tree": cargoEntry(cargoTree), "make": cargoEntry(cargoMake),
+			// The installs (installs.go).
+			"fetch": installEntry(cargoFetch),
 		},
 	},
 	"cargo-make": {files: fileSpec{none: true}, guards: []optionGuard{{check: cargoMakeRisk, why: cargoWhy}}},

@@ -119,7 +119,7 @@
 //
 //	{
 //	  "source": "cat .env | grep KEY > out.txt",
-//	  "cwd": "/home/me/proj", "root": "/home/me/proj", "sandboxed": false,
+//	  "cwd": "/home/me/proj", "root": "/home/me/proj", "sandboxed": false, "sandbox_network": "",
 //	  "commands": [
 //	    {"argv": ["cat", ".env"], "match_argv": ["cat", ".env"], "dynamic": [false, false],
 //	     "pos": {"line": 1, "col": 1}, "wrappers": [], "redirects": [], "cwd": "/home/me/proj",

@@ -124,7 +124,9 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 						": it may write a file or run a program; allow the command in a .cmdguard.yaml").done()})
 			}
 		}
-		if r.Rule == "policy.allow" && p.strict && c.Runs != "" {
+		if r.Rule == "policy.allow" && p.strict && c.Fetches != "" {
+			reasons = append(reasons, p.installReason(&t, c, w, in, ci))
+		} else if r.Rule == "policy.allow" && p.strict && c.Runs != "" {
 			reasons = append(reasons, p.sandboxReason(&t, c, w, in.Sandboxed, ci))
 		}
 		hits = guardHits(c, m.depth, hits[:0])

@@ -92,6 +92,12 @@ type Command struct {
 	// asks unless Input.Sandboxed (policy.needs_sandbox). Not part of the
 	// Rego input.
 	Runs string `json:"-"`
+	// Fetches says what packages the command downloads ("downloads
+	// packages from the npm registry", for npm install), empty when it is
+	// not an install. Under the embedded default policy an allowed
+	// install asks unless Input.SandboxNetwork is "hosts"
+	// (policy.needs_sandbox). Not part of the Rego input.
+	Fetches string `json:"-"`
 	// Open: arguments the gate cannot see follow the command's words
 	// (what xargs or parallel read from stdin, find -exec's {}). A deny
 	// or ask rule whose leading words match could be completed by them.
@@ -122,6 +128,12 @@ type Input struct {
 	// sandbox, and not without it (the sandbox is required): secrets
 	// hidden, git's config and hooks and the policy read-only.
 	Sandboxed bool `json:"sandboxed"`
+	// SandboxNetwork is the network of that sandbox, as the policy's
+	// sandbox.network sets it: "hosts" (a list: only the listed hosts,
+	// through cmdguard's proxy), "all" (true) or "none" (false); empty
+	// when the command does not run sandboxed, or the caller did not say
+	// (which counts as not "hosts"). See [Sandbox.NetworkKind].
+	SandboxNetwork string `json:"sandbox_network"`
 	// Prepared, when set, holds Rego terms of Commands built earlier by
 	// [Policy.Prepare]: Evaluate uses those that match the commands
 	// exactly and builds the others. Not part of the Rego input.

@@ -345,7 +345,7 @@ var inputKeys = [...]string{
 	"source", "commands", "findings", "cwd", "root", "rule", "message", "pos", "line", "col",
 	"argv", "match_argv", "dynamic", "wrappers", "redirects", "files", "op", "target", "write",
 	"path", "written", "kind", "recursive", "ignored", "outside_root", "is_dir", "exists", "maybe", "ignored_by",
-	"sandboxed",
+	"sandboxed", "sandbox_network",
 }
 
 const (
@@ -379,6 +379,7 @@ const (
 	kMaybe
 	kIgnoredBy
 	kSandboxed
+	kSandboxNetwork
 	numKeys
 )
 
@@ -442,6 +443,7 @@ func (k *keyTerms) inputValue(in *Input) ast.Value {
 		b.item(kCwd, b.str(in.Cwd)),
 		b.item(kRoot, b.str(in.Root)),
 		b.item(kSandboxed, ast.InternedTerm(in.Sandboxed)),
+		b.item(kSandboxNetwork, b.str(in.SandboxNetwork)),
 	)
 }
 

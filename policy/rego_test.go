@@ -176,7 +176,7 @@ deny contains json.marshal(input) if true
 		`"files":[{"dynamic":false,"exists":true,"ignored":true,"ignored_by":".cmdguardignore:1","is_dir":false,"kind":"arg","maybe":false,"outside_root":false,"path":".env","pos":{"col":5,"line":1},"recursive":false,"write":false,"written":".env"}],` +
 		`"match_argv":["cat",".env"],"pos":{"col":1,"line":1},` +
 		`"redirects":[{"op":"\u003e","pos":{"col":10,"line":1},"target":"out","write":true}],"wrappers":[]}],` +
-		`"cwd":"/r","findings":[{"message":"m","pos":{"col":2,"line":1},"rule":"path.outside_root"}],"root":"/r","sandboxed":false,"source":"cat .env \u003e out"}`
+		`"cwd":"/r","findings":[{"message":"m","pos":{"col":2,"line":1},"rule":"path.outside_root"}],"root":"/r","sandbox_network":"","sandboxed":false,"source":"cat .env \u003e out"}`
 	if diff := cmp.Diff(want, got, cmpopts.AcyclicTransformer("x", func(s string) string { return s })); diff != "" {
 		t.Errorf("Rego input mismatch (-want +got):\n%s", diff)
 	}

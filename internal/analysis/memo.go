@@ -234,6 +234,7 @@ func commandTemplate(c *parser.Command, dyn []bool) policy.Command {
 		Redirects:   []policy.Redirect{},
 		Dynamic:     dyn,
 		Runs:        parser.RunsProjectCode(c),
+		Fetches:     parser.FetchesPackages(c),
 		Transparent: c.Transparent,
 	}
 	for i, w := range c.Argv {

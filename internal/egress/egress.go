@@ -36,6 +36,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -294,9 +295,27 @@ func (p *Proxy) match(host string, isIP bool, port int) (Rule, bool) {
 
 var errOnlyLocal = errors.New("only local addresses")
 
+// testResolve is the resolver set by TestingResolve.
+var testResolve atomic.Pointer[func(context.Context, string) ([]netip.Addr, error)]
+
+// TestingResolve is for tests only: until restore is called, every Proxy
+// without a Resolve of its own looks names up with f, whose addresses
+// are used as they are (loopback included). It lets a test of a package
+// that starts its proxy itself (cmdguard's run of a sandboxed command)
+// serve a registry on 127.0.0.1 under a listed name. No code outside a
+// _test.go file calls it; the package is internal to cmdguard, so no
+// other module can.
+func TestingResolve(f func(ctx context.Context, host string) ([]netip.Addr, error)) (restore func()) {
+	old := testResolve.Swap(&f)
+	return func() { testResolve.Store(old) }
+}
+
 func (p *Proxy) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if p.Resolve != nil {
 		return p.Resolve(ctx, host)
+	}
+	if f := testResolve.Load(); f != nil {
+		return (*f)(ctx, host)
 	}
 	all, err := net.DefaultResolver.LookupNetIP(ctx, "ip", host)
 	if err != nil {
