@@ -204,7 +204,9 @@ var probes = []probe{
 					return false, ""
 				}, nil
 		},
-		sandbox: func(w *probeWorld, sb *Sandbox) { sb.Protect = append(sb.Protect, filepath.Join(w.proj, "protected.txt")) },
+		sandbox: func(w *probeWorld, sb *Sandbox) {
+			sb.Protect = append(sb.Protect, filepath.Join(w.proj, "protected.txt"))
+		},
 	},
 	{
 		name: "network-off", layer: "net", promise: "with the network off, a port on the host's 127.0.0.1 is unreachable",
