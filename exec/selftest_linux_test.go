@@ -1,6 +1,11 @@
 package exec_test
 
 import (
+	"os"
+	osexec "os/exec"
+	"os/user"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/cmdguard/cmdguard/exec"
@@ -10,6 +15,7 @@ import (
 // Linux sandbox held, each after its control did the damage without the
 // sandbox. It passes as root and as a normal user.
 func TestSelfTest(t *testing.T) {
+	t.Logf("as uid %d", os.Geteuid())
 	rep, err := exec.SelfTest(testContext(t), exec.SelfTestOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -67,4 +73,47 @@ func TestSelfTestOmittedLayerFails(t *testing.T) {
 			t.Error("SelfTest with pid left out: no error, want the hook refused (pid is not a part of the plan)")
 		}
 	})
+}
+
+// TestSelfTestUnprivileged runs TestSelfTest again as the unprivileged
+// user cgtest (the machine's test user), from a copy of this test binary
+// that user can execute: the selftest holds without root too.
+func TestSelfTestUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 || os.Getenv("CMDGUARD_SELFTEST_CHILD") != "" {
+		t.Skip("runs as root, to start TestSelfTest as cgtest (run as cgtest, TestSelfTest itself is the test)")
+	}
+	u, err := user.Lookup("cgtest")
+	if err != nil {
+		t.Skip("no user cgtest on this machine")
+	}
+	setpriv, err := osexec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv(1)")
+	}
+	dir, err := os.MkdirTemp("", "cmdguard-selftest-bin-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "exec.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := osexec.CommandContext(testContext(t), setpriv, "--reuid", "cgtest", "--regid", "cgtest", "--init-groups",
+		"env", "-i", "HOME=/nonexistent", "PATH="+os.Getenv("PATH"), "CMDGUARD_SELFTEST_CHILD=1",
+		bin, "-test.run", "^TestSelfTest$", "-test.count", "1", "-test.v")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestSelfTest ") {
+		t.Fatalf("TestSelfTest as cgtest: %v\n%s", err, out)
+	}
+	// It ran as cgtest, and every row held there.
+	if !strings.Contains(string(out), "as uid "+u.Uid+"\n") || !strings.Contains(string(out), "survivor         pid      held") {
+		t.Errorf("TestSelfTest as cgtest did not show the rows:\n%s", out)
+	}
 }
