@@ -140,7 +140,7 @@ type probe struct {
 	promised func(goos string) bool
 	// prepare makes what the probe needs in w and returns the script
 	// (run by bash in w.proj) and the check, called once the run ended.
-	prepare func(w *probeWorld) (script string, damaged func() (bool, string), err error)
+	prepare func(w *probeWorld) (script string, damaged func(out []byte) (bool, string), err error)
 	// sandbox adds what the probe needs to the sandbox (the part of
 	// the plan that makes its layer).
 	sandbox func(w *probeWorld, sb *Sandbox)
@@ -157,16 +157,14 @@ type probeWorld struct {
 var probes = []probe{
 	{
 		name: "hidden-read", layer: "hide", promise: "a hidden file reads empty or is refused",
-		prepare: func(w *probeWorld) (string, func() (bool, string), error) {
+		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			secret := "cmdguard-selftest-secret-" + w.token
 			if err := os.WriteFile(filepath.Join(w.proj, ".env"), []byte(secret+"\n"), 0o600); err != nil {
 				return "", nil, err
 			}
-			out := filepath.Join(w.proj, "read.out")
-			return "cat .env > read.out 2>/dev/null; cat ./.env /dev/null >> read.out 2>/dev/null; true",
-				func() (bool, string) {
-					b, _ := os.ReadFile(out)
-					if bytes.Contains(b, []byte(secret)) {
+			return "cat .env 2>/dev/null; cat ./.env /dev/null 2>/dev/null; true",
+				func(out []byte) (bool, string) {
+					if bytes.Contains(out, []byte(secret)) {
 						return true, "the hidden file's content was read"
 					}
 					return false, ""
@@ -176,9 +174,9 @@ var probes = []probe{
 	},
 	{
 		name: "write-outside", layer: "write", promise: "a write outside the writable places does not land",
-		prepare: func(w *probeWorld) (string, func() (bool, string), error) {
+		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			target := filepath.Join(w.outside, "written")
-			return "echo pwned > " + shq(target) + " 2>/dev/null; true", func() (bool, string) {
+			return "echo pwned > " + shq(target) + " 2>/dev/null; true", func([]byte) (bool, string) {
 				if _, err := os.Lstat(target); err == nil {
 					return true, "a file was created outside the writable places"
 				}
@@ -189,14 +187,14 @@ var probes = []probe{
 	},
 	{
 		name: "protected-write", layer: "protect", promise: "a protected file stays unchanged (written, renamed, replaced)",
-		prepare: func(w *probeWorld) (string, func() (bool, string), error) {
+		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			file := filepath.Join(w.proj, "protected.txt")
 			orig := []byte("original " + w.token + "\n")
 			if err := os.WriteFile(file, orig, 0o644); err != nil {
 				return "", nil, err
 			}
 			return "{ echo pwned >> protected.txt; mv -f protected.txt moved.txt && echo pwned > protected.txt; } 2>/dev/null; true",
-				func() (bool, string) {
+				func([]byte) (bool, string) {
 					b, err := os.ReadFile(file)
 					if err != nil || !bytes.Equal(b, orig) {
 						return true, "the protected file was changed"
@@ -210,14 +208,14 @@ var probes = []probe{
 	},
 	{
 		name: "network-off", layer: "net", promise: "with the network off, a port on the host's 127.0.0.1 is unreachable",
-		prepare: func(w *probeWorld) (string, func() (bool, string), error) {
+		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			l, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				return "", nil, err
 			}
 			w.cleanup = append(w.cleanup, func() { l.Close() })
 			port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-			return "{ echo hi > /dev/tcp/127.0.0.1/" + port + "; } 2>/dev/null; true", func() (bool, string) {
+			return "{ echo hi > /dev/tcp/127.0.0.1/" + port + "; } 2>/dev/null; true", func([]byte) (bool, string) {
 				l.(*net.TCPListener).SetDeadline(time.Now().Add(500 * time.Millisecond))
 				if c, err := l.Accept(); err == nil {
 					c.Close()
@@ -230,7 +228,7 @@ var probes = []probe{
 	},
 	{
 		name: "survivor", layer: "pid", promise: "no process of the command is left after its end",
-		prepare: func(w *probeWorld) (string, func() (bool, string), error) {
+		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			beat, stop := filepath.Join(w.proj, "beat"), filepath.Join(w.proj, "stop")
 			// A heartbeat that ends by itself (100 beats) or at the stop
 			// file, detached from the command as far as the system lets
@@ -240,7 +238,7 @@ var probes = []probe{
 				os.WriteFile(stop, nil, 0o644)
 				time.Sleep(300 * time.Millisecond)
 			})
-			return survivorScript(loop), func() (bool, string) {
+			return survivorScript(loop), func([]byte) (bool, string) {
 				first, _ := os.ReadFile(beat)
 				for range 10 {
 					time.Sleep(100 * time.Millisecond)
@@ -260,14 +258,14 @@ var probes = []probe{
 		// they are (see the package documentation); the Seatbelt
 		// profile closes them.
 		promised: func(goos string) bool { return goos == "darwin" },
-		prepare: func(w *probeWorld) (string, func() (bool, string), error) {
+		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			sock := filepath.Join(w.outside, "s.sock")
 			l, err := net.Listen("unix", sock)
 			if err != nil {
 				return "", nil, err
 			}
 			w.cleanup = append(w.cleanup, func() { l.Close() })
-			return "echo hi | nc -U " + shq(sock) + " >/dev/null 2>&1; true", func() (bool, string) {
+			return "echo hi | nc -U " + shq(sock) + " >/dev/null 2>&1; true", func([]byte) (bool, string) {
 				l.(*net.UnixListener).SetDeadline(time.Now().Add(500 * time.Millisecond))
 				if c, err := l.Accept(); err == nil {
 					c.Close()
@@ -363,47 +361,58 @@ func probePhase(ctx context.Context, p probe, opts SelfTestOptions, env []string
 	if err != nil {
 		return false, "", err
 	}
+	// The script's last word: a probe whose shell did not get to its end
+	// (bash refused by the sandbox, a crash) proves nothing either way.
+	done := "cmdguard-selftest-done-" + w.token
+	script = "{ " + script + "\n} </dev/null; echo " + done
+	var out []byte
 	if mk == nil {
-		if err := plainBash(ctx, opts.Shell, script, w.proj, env); err != nil {
+		if out, err = plainBash(ctx, opts.Shell, script, w.proj, env); err != nil {
 			return false, "", err
 		}
-		d, detail := damaged()
-		return d, detail, nil
-	}
-	sb := mk(w)
-	res, err := Run(ctx, Cmd{Command: script, Dir: w.proj, Env: env, Shell: opts.Shell,
-		HardTimeout: 30 * time.Second, Sandbox: sb})
-	if err != nil {
-		return false, "", err
-	}
-	if res.Sandbox == nil || !res.Sandbox.Applied {
-		why := "the sandbox was not applied"
-		if res.Sandbox != nil && res.Sandbox.Error != "" {
-			why += ": " + res.Sandbox.Error
+	} else {
+		res, err := Run(ctx, Cmd{Command: script, Dir: w.proj, Env: env, Shell: opts.Shell,
+			HardTimeout: 30 * time.Second, Sandbox: mk(w)})
+		if err != nil {
+			return false, "", err
 		}
-		return false, "", errors.New(why)
+		if res.Sandbox == nil || !res.Sandbox.Applied {
+			why := "the sandbox was not applied"
+			if res.Sandbox != nil && res.Sandbox.Error != "" {
+				why += ": " + res.Sandbox.Error
+			}
+			return false, "", errors.New(why)
+		}
+		if *layers == nil {
+			*layers = res.Sandbox.Layers
+		}
+		out = res.Stdout.Data
+		if !bytes.Contains(out, []byte(done)) {
+			return false, "", fmt.Errorf("the probe's shell did not run to its end under the sandbox (%s): %q",
+				res.Status, bytes.TrimSpace(append(out, res.Stderr.Data...)))
+		}
 	}
-	if *layers == nil {
-		*layers = res.Sandbox.Layers
+	if !bytes.Contains(out, []byte(done)) {
+		return false, "", fmt.Errorf("the probe's shell did not run to its end: %q", bytes.TrimSpace(out))
 	}
-	d, detail := damaged()
+	d, detail := damaged(out)
 	return d, detail, nil
 }
 
-// plainBash runs script with bash in dir, outside the executor: the
-// control of a probe.
-func plainBash(ctx context.Context, shell, script, dir string, env []string) error {
+// plainBash runs script with bash in dir, outside the executor (the
+// control of a probe), and returns its output.
+func plainBash(ctx context.Context, shell, script, dir string, env []string) ([]byte, error) {
 	if shell == "" {
 		var err error
 		if shell, err = osexec.LookPath("bash"); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	cmd := osexec.CommandContext(ctx, shell, "-c", script)
 	cmd.Dir, cmd.Env = dir, env
-	return cmd.Run()
+	return cmd.Output()
 }
 
 // newWorld makes a throwaway project under dir, with its real path (the

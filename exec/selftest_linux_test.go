@@ -117,3 +117,31 @@ func TestSelfTestUnprivileged(t *testing.T) {
 		t.Errorf("TestSelfTest as cgtest did not show the rows:\n%s", out)
 	}
 }
+
+// TestSelfTestShellThatDoesNothing: a shell that runs nothing (as bash
+// refused by a sandbox would), everywhere or only inside the sandbox
+// (there its pid is small: the sandbox's PID namespace), makes every row
+// an error, never held.
+func TestSelfTestShellThatDoesNothing(t *testing.T) {
+	for name, script := range map[string]string{
+		"everywhere":     "#!/bin/sh\nexit 0\n",
+		"in the sandbox": "#!/bin/sh\n[ $$ -lt 50 ] && exit 0\nexec bash \"$@\"\n",
+	} {
+		sh := filepath.Join(t.TempDir(), "sh")
+		if err := os.WriteFile(sh, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		rep, err := exec.SelfTest(testContext(t), exec.SelfTestOptions{Shell: sh})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Passed {
+			t.Errorf("%s: the selftest passed with a shell that runs nothing", name)
+		}
+		for _, r := range rep.Rows {
+			if r.Status != exec.RowError && r.Status != exec.RowNotPromised {
+				t.Errorf("%s: row %s = %s %q, want %s", name, r.Name, r.Status, r.Detail, exec.RowError)
+			}
+		}
+	}
+}
