@@ -37,10 +37,7 @@ func SelfTest(ctx context.Context, opts SelfTestOptions) (*SelfTestReport, error
 	}
 	h := currentHost()
 	rep := &SelfTestReport{OS: h.os, OSVersion: h.osVersion, Version: h.version}
-	omit := opts.omit
-	if omit == "" {
-		omit = os.Getenv(selfTestOmitEnv)
-	}
+	omit := os.Getenv(selfTestOmitEnv)
 	if omit != "" && !slices.Contains(omittable, omit) {
 		return nil, fmt.Errorf("exec: %s=%q: the layers that can be left out are %s", selfTestOmitEnv, omit, strings.Join(omittable, ", "))
 	}
@@ -72,11 +69,10 @@ func SelfTest(ctx context.Context, opts SelfTestOptions) (*SelfTestReport, error
 }
 
 // selfTestOmitEnv is the test hook: the selftest leaves the named layer
-// (one of omittable) out of the
-// sandbox its probes run in, so that a test can show the row for it
-// fails. FOR TESTS ONLY: it only ever weakens the selftest's own
-// throwaway sandbox, never a command's, and a report made with it never
-// passes (nor is recorded).
+// (one of omittable) out of the sandbox its probes run in, so that a test
+// can show the row for it fails. FOR TESTS ONLY: it only ever weakens the
+// selftest's own throwaway sandbox, never a command's, and a report made
+// with it never passes (nor is recorded).
 const selfTestOmitEnv = "CMDGUARD_SELFTEST_OMIT"
 
 // SelfTestOptions configures [SelfTest]. The zero value is ready to use.
@@ -89,9 +85,6 @@ type SelfTestOptions struct {
 	// Env is the probes' environment; nil for a PATH of the system's
 	// directories.
 	Env []string
-	// omit is the test hook of selfTestOmitEnv, set by tests in this
-	// package.
-	omit string
 }
 
 // A SelfTestReport is what [SelfTest] found. It marshals to the JSON of
@@ -304,7 +297,8 @@ func runProbe(ctx context.Context, p probe, opts SelfTestOptions, env []string, 
 		// required one waits for this very selftest); a sandbox that is
 		// not applied fails the row below.
 		Optional: true,
-		// Every layer but the probe's own is on, as in a real run.
+		// Every layer is on, as in a real run (read-only but the
+		// project, no network); the probe adds its paths.
 		ReadOnly: true,
 	}
 	var detail string
