@@ -147,6 +147,8 @@ Exit codes: 0 converted, 3 not converted.`,
 			(*cli).mcp},
 		{"status", "", "show the layers in force, the decision log's sinks and the sandbox", statusAbout,
 			(*cli).status},
+		{"sandbox", "selftest", "prove the sandbox on this machine: each promise tried with and without it", sandboxAbout,
+			(*cli).sandbox},
 		{"acp", "[--] AGENT [ARGS...]", "stand between an editor and an ACP agent: its terminals and file requests gated", acpAbout,
 			(*cli).acp},
 	}

@@ -53,8 +53,11 @@
 // # What only a Mac can confirm
 //
 // The tests here check the profile against a model of Seatbelt
-// (TestProfilePromises). These assumptions of the model, and of the
-// spelling, need a real Mac (the selftest):
+// (TestProfilePromises). The exec package applies the profile on macOS
+// (sandbox_darwin.go), and `cmdguard sandbox selftest` tries its promises
+// on the machine (docs/sandbox-macos.md says what a Mac user should send
+// back). These assumptions of the model, and of the spelling, need a real
+// Mac:
 //
 //   - Rule precedence: the last matching rule decides, so a deny written
 //     after (allow file-read*) or (allow file-write* (subpath …)) wins,

@@ -338,3 +338,37 @@ func TestProfileNetworkPromises(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileWriteEverywhere checks, in the model, the profile of a
+// sandbox that is not read-only: writes land anywhere, but hidden,
+// protected and absent paths stay denied.
+func TestProfileWriteEverywhere(t *testing.T) {
+	t.Parallel()
+	p := goldenPolicy(t)
+	p.WriteEverywhere = true
+	text, err := Profile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := readProfile(t, text)
+	const proj = "/Users/me/proj"
+	for _, c := range []struct {
+		q    query
+		want bool
+	}{
+		{query{op: "file-write-create", path: "/private/tmp/x"}, true},
+		{query{op: "file-write-data", path: "/Users/me/.zshrc"}, true},
+		{query{op: "file-write-data", path: proj + "/main.go"}, true},
+		{query{op: "file-write-data", path: proj + "/.env"}, false},
+		{query{op: "file-read-data", path: proj + "/.env"}, false},
+		{query{op: "file-write-data", path: "/Users/me/.ssh/config"}, false},
+		{query{op: "file-write-data", path: proj + "/.git/config"}, false},
+		{query{op: "file-write-unlink", path: proj + "/.git", dir: true}, false},
+		{query{op: "file-write-create", path: proj + "/.git/commondir"}, false},
+		{query{op: "file-link", path: "/private/tmp/a"}, false},
+	} {
+		if got, by := decide(t, prof, c.q); got != c.want {
+			t.Errorf("%s %s (dir %v): allowed %v by %s, want %v", c.q.op, c.q.path, c.q.dir, got, by, c.want)
+		}
+	}
+}

@@ -36,6 +36,10 @@ type Policy struct {
 	// Writable lists the directories the command may write below: the
 	// project, and whatever else the policy opens.
 	Writable []string
+	// WriteEverywhere lets the command write anywhere but where a deny
+	// rule below says (the Linux sandbox without ReadOnly); Writable,
+	// TempDir and CacheDirs are then moot.
+	WriteEverywhere bool
 	// TempDir is the run's private temporary directory (TMPDIR); CacheDirs
 	// are build caches. Both are writable.
 	TempDir   string
@@ -100,8 +104,13 @@ func Profile(p Policy) (string, error) {
 	g.line("(allow file-read*)")
 	g.blank()
 
-	g.comment("Writing: the project, the private temporary directory, the caches.")
-	if len(writable) > 0 {
+	if p.WriteEverywhere {
+		g.comment("Writing: everywhere but what is denied below.")
+		g.line("(allow file-write*)")
+	} else {
+		g.comment("Writing: the project, the private temporary directory, the caches.")
+	}
+	if len(writable) > 0 && !p.WriteEverywhere {
 		var fs []string
 		for _, w := range writable {
 			q, err := quote(w)
