@@ -65,7 +65,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if sb.ReadOnly {
 		cfg.ReadOnly, cfg.Writable = true, sb.Writable
 		cfg.Cow = append([]string{"/tmp", "/var/tmp", "/dev/shm"}, sb.Cow...)
-		cfg.Seal = append(sealDirs(attr.Env), sb.Seal...)
+		cfg.Seal = sealDirs(attr.Env, sb.Seal)
 		cfg.Sockets = sb.Sockets
 		cfg.Bound = boundSockets()
 	}
@@ -260,11 +260,12 @@ func counts(s string, want int) ([]int, bool) {
 	return n, true
 }
 
-// sealDirs returns the directories whose sockets are out of reach
-// besides the home directories a Sandbox names: /run and the runtime
-// directory (env's XDG_RUNTIME_DIR and /run/user/UID), as real paths.
-func sealDirs(env []string) []string {
-	dirs := []string{"/run", "/run/user/" + strconv.Itoa(os.Geteuid())}
+// sealDirs returns the directories whose sockets are out of reach: /run,
+// the runtime directory (env's XDG_RUNTIME_DIR and /run/user/UID) and
+// seal (home directories), as real paths; those that do not exist are
+// left out.
+func sealDirs(env, seal []string) []string {
+	dirs := append([]string{"/run", "/run/user/" + strconv.Itoa(os.Geteuid())}, seal...)
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok && filepath.IsAbs(v) {
 			dirs = append(dirs, v)
