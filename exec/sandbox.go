@@ -66,7 +66,10 @@ type Sandbox struct {
 	// and an overlay's inodes are its own); every other socket bound
 	// when the command starts (the caller's /proc/net/unix) is covered
 	// with an empty file. A socket bound during the run elsewhere
-	// outside Writable is not covered. Abstract sockets are out of reach
+	// outside Writable is not covered, nor one bound during the run
+	// directly in a sealed directory with mounts below it made outside
+	// the sandbox (the kernel refuses an overlay there: each of its
+	// subdirectories gets one instead). Abstract sockets are out of reach
 	// either way: in the network namespace of its own (Network false),
 	// or through Landlock (ABI 6 and later).
 	Sockets []string

@@ -663,7 +663,9 @@ func readOnly(cfg *Config) string {
 	var places []place
 	defer func() {
 		for _, pl := range places {
-			syscall.Close(pl.fd)
+			if pl.fd >= 0 {
+				syscall.Close(pl.fd)
+			}
 		}
 	}()
 	for _, p := range cfg.Writable {
@@ -769,6 +771,17 @@ func readOnly(cfg *Config) string {
 		}
 	}()
 	procFd := "/proc/self/fd/"
+	var sealed []string
+	// A subdirectory of a sealed one that is (or is below) a writable
+	// or copy-on-write place is left to that place.
+	skip := func(p string) bool {
+		for _, pl := range places {
+			if pl.kind != kindSeal && (p == pl.path || under(p, pl.path)) {
+				return true
+			}
+		}
+		return false
+	}
 	for i, pl := range places {
 		target, ok, err := openExact(pl.path)
 		if err != nil || !ok {
@@ -801,13 +814,8 @@ func readOnly(cfg *Config) string {
 		// stack two deep at most), and whatever its name holds.
 		lower := procFd + itoa(pl.fd)
 		if pl.kind == kindSeal {
-			// Read-only: two lower layers and no upper one.
-			err = syscall.Mount("overlay", pl.path, "overlay", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV,
-				"lowerdir="+lower+":"+procFd+itoa(scratch)+"/e")
 			syscall.Close(target)
-			if err != nil {
-				return errnoMsg("seal (overlay)", pl.path, err)
-			}
+			sealed = seal(pl.path, pl.fd, scratch, sealDepth, sealed, skip)
 			continue
 		}
 		u, w := "u"+itoa(i), "w"+itoa(i)
@@ -853,6 +861,19 @@ func readOnly(cfg *Config) string {
 	// Where a socket's path ends decides: the deepest place holding
 	// it, writable (the command's own) or an overlay (out of reach), or
 	// none (reachable: covered).
+	// Only the directories an overlay was put on are out of reach.
+	kept := places[:0]
+	for _, pl := range places {
+		if pl.kind != kindSeal {
+			kept = append(kept, pl)
+		} else {
+			syscall.Close(pl.fd)
+		}
+	}
+	places = kept
+	for _, p := range sealed {
+		places = append(places, place{p, -1, kindSeal})
+	}
 	reach := func(real string) bool {
 		best, kind := "", -1
 		for _, pl := range places {
@@ -863,6 +884,71 @@ func readOnly(cfg *Config) string {
 		return kind == -1
 	}
 	return sockets(cfg.Bound, reach, allowed, allowedPaths)
+}
+
+// sealDepth is how far below a sealed directory seal goes to find
+// directories it can overlay.
+const sealDepth = 3
+
+// seal puts a read-only overlay on the directory p (fd: the real one,
+// before any mount of the sandbox) whose lower layers are it and the
+// empty directory "e" of scratch, and returns sealed with the
+// directories it put one on. The kernel refuses an overlay of a
+// directory with mounts below it that were made outside the namespace
+// (it would show what they cover: EINVAL; /run holding /run/user/UID):
+// then each of its subdirectories is sealed instead, down to depth
+// levels, except those skip names. A socket directly in a directory
+// left without an overlay, bound during the run, stays reachable (those
+// bound at the start are covered, see sockets). Other failures leave p
+// as it is, with the same effect.
+func seal(p string, fd, scratch, depth int, sealed []string, skip func(string) bool) []string {
+	err := syscall.Mount("overlay", p, "overlay", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV,
+		"lowerdir="+fdp(fd)+":"+fdp(scratch)+"/e")
+	if err == nil {
+		return append(sealed, p)
+	}
+	if err != syscall.EINVAL || depth == 0 {
+		return sealed
+	}
+	dir, err := syscall.Openat(fd, ".", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return sealed
+	}
+	var names []string
+	var buf [8 << 10]byte
+	for len(names) < 4096 {
+		n, err := syscall.Getdents(dir, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+	syscall.Close(dir)
+	for _, name := range names {
+		child := p + "/" + name
+		if p == "/" {
+			child = "/" + name
+		}
+		if skip(child) {
+			continue
+		}
+		b, err := syscall.BytePtrFromString(name)
+		if err != nil {
+			continue
+		}
+		how := openHow{flags: oPath | syscall.O_NOFOLLOW | syscall.O_CLOEXEC, resolve: resolveNoSymlinks | resolveNoMagic}
+		r, _, e := syscall.Syscall6(sysOpenat2, uintptr(fd), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+		if e != 0 {
+			continue
+		}
+		cfd := int(r)
+		var st syscall.Stat_t
+		if syscall.Fstat(cfd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+			sealed = seal(child, cfd, scratch, depth-1, sealed, skip)
+		}
+		syscall.Close(cfd)
+	}
+	return sealed
 }
 
 // sockets mounts each allowed socket (a descriptor of the real one) back
