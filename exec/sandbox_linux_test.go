@@ -914,3 +914,98 @@ func TestSandboxSockets(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxSocketsBelowMount: a home directory with a mount below it
+// made outside the sandbox (as /run holds /run/user/UID), which the
+// kernel refuses to overlay, still runs sandboxed, and its sockets stay
+// out of reach: the one bound at the start directly in it (covered),
+// those in the mount and in a subdirectory (each overlaid), one bound
+// there during the run. Mounting needs root: as another user, the mount
+// cannot be made, and the case is the plain one TestSandboxSockets runs.
+func TestSandboxSocketsBelowMount(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Log("not root: no mount can be made outside the sandbox; TestSandboxSockets covers the rest")
+		return
+	}
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(realHome, ".cmdguard-sockets-mnt-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	home, proj, marks := base+"/home", base+"/proj", base+"/marks"
+	for _, d := range []string{home, home + "/mnt", home + "/sub", proj, marks} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mount("tmpfs", home+"/mnt", "tmpfs", 0, "size=64k"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Unmount(home+"/mnt", syscall.MNT_DETACH) })
+	targets := map[string]string{home + "/early": "early", home + "/mnt/m": "mnt", home + "/sub/s": "sub"}
+	for p, m := range targets {
+		outsideServer(t, p, filepath.Join(marks, m))
+	}
+	late := home + "/sub/late"
+	list := []string{home + "/early", home + "/mnt/m", home + "/sub/s", late}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := fmt.Sprintf("touch ready; for i in $(seq 200); do test -e go && break; sleep 0.05; done; %q", exe)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, connectHelperEnv + "=" + strings.Join(list, "\n")}
+	try := func(sb *exec.Sandbox) (string, []string) {
+		t.Helper()
+		for _, f := range []string{proj + "/ready", proj + "/go", late} {
+			os.Remove(f)
+		}
+		os.RemoveAll(marks)
+		os.Mkdir(marks, 0o700)
+		done, started := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(started)
+			for range 400 {
+				select {
+				case <-done:
+					return
+				case <-time.After(25 * time.Millisecond):
+				}
+				if _, err := os.Stat(proj + "/ready"); err == nil {
+					outsideServer(t, late, marks+"/late")
+					os.WriteFile(proj+"/go", nil, 0o644)
+					return
+				}
+			}
+		}()
+		r := run(t, exec.Cmd{Command: command, Dir: proj, Env: env, Sandbox: sb})
+		close(done)
+		<-started
+		if sb != nil && !r.Sandbox.Applied {
+			t.Fatalf("not applied: %+v %s", r.Sandbox, output(r))
+		}
+		var hit []string
+		ents, _ := os.ReadDir(marks)
+		for _, e := range ents {
+			hit = append(hit, e.Name())
+		}
+		return output(r), hit
+	}
+	out, hit := try(nil)
+	if !slices.Equal(hit, []string{"early", "late", "mnt", "sub"}) {
+		t.Fatalf("without the sandbox, the servers ran %v, want all four: the case proves nothing\n%s", hit, out)
+	}
+	out, hit = try(&exec.Sandbox{ReadOnly: true, Writable: []string{proj}, Seal: []string{home}})
+	if len(hit) != 0 {
+		t.Errorf("in the sandbox, the servers ran %v\n%s", hit, out)
+	}
+	for _, p := range list {
+		if !strings.Contains(out, "refused "+p+":") {
+			t.Errorf("in the sandbox, %s was reached\n%s", p, out)
+		}
+	}
+}
