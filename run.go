@@ -295,6 +295,7 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 	}
 	sb.ReadOnly = true
 	sb.Writable, sb.Cow = sandboxPlaces(g.root, cfg, all, homes)
+	sb.Seal, sb.Sockets = homes, sandboxSockets(cfg, homes)
 	if after := pl.After; after != nil {
 		sb.After = func() []exec.Quarantined {
 			var out []exec.Quarantined

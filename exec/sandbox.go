@@ -55,6 +55,29 @@ type Sandbox struct {
 	// writes are kept in memory and gone when it ends (tool caches: a
 	// planted build-cache entry never reaches a later build outside).
 	Cow []string
+	// Sockets lists the Unix sockets (as paths without symbolic links,
+	// like the others) the command may connect to although they are
+	// outside Writable, with ReadOnly: an ssh agent's, say. Every other
+	// Unix socket with a path outside Writable is out of reach: those of
+	// the home directories in Seal, of /run and of the runtime directory
+	// ($XDG_RUNTIME_DIR, /run/user/UID), and of /tmp and the other Cow
+	// places, including any bound there during the run, because each of
+	// these gets an overlay (connect(2) reaches a socket by its inode,
+	// and an overlay's inodes are its own); every other socket bound
+	// when the command starts (the caller's /proc/net/unix) is covered
+	// with an empty file. A socket bound during the run elsewhere
+	// outside Writable is not covered, nor one bound during the run
+	// directly in a sealed directory with mounts below it made outside
+	// the sandbox (the kernel refuses an overlay there: each of its
+	// subdirectories gets one instead). Abstract sockets are out of reach
+	// either way: in the network namespace of its own (Network false),
+	// or through Landlock (ABI 6 and later).
+	Sockets []string
+	// Seal lists directories (home directories) whose Unix sockets are
+	// out of reach, with ReadOnly, as Sockets says: each gets a
+	// read-only overlay, through which what is there reads as it is. A
+	// directory at or below a Writable or Cow place is left as it is.
+	Seal []string
 	// Network lets the command reach the network. When false, the command
 	// runs in a network namespace of its own that has only a loopback
 	// interface: it cannot connect to anything outside, not even to a

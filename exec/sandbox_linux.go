@@ -32,7 +32,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if sb.Err != nil {
 		return 0, nil, fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow} {
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow, sb.Sockets, sb.Seal} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return 0, nil, fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)
@@ -65,8 +65,11 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if sb.ReadOnly {
 		cfg.ReadOnly, cfg.Writable = true, sb.Writable
 		cfg.Cow = append([]string{"/tmp", "/var/tmp", "/dev/shm"}, sb.Cow...)
+		cfg.Seal = sealDirs(attr.Env, sb.Seal)
+		cfg.Sockets = sb.Sockets
+		cfg.Bound = boundSockets()
 	}
-	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect, sb.Writable, sb.Cow} {
+	for _, list := range [][]string{{shell, dir}, argv, attr.Env, sb.Hide, sb.Protect, sb.Writable, sb.Cow, sb.Sockets, cfg.Seal, cfg.Bound} {
 		for _, s := range list {
 			if !sandboxinit.Valid(s) {
 				return 0, nil, fmt.Errorf("sandbox: %q holds a NUL byte", s)
@@ -255,6 +258,63 @@ func counts(s string, want int) ([]int, bool) {
 		n[i] = int(v)
 	}
 	return n, true
+}
+
+// sealDirs returns the directories whose sockets are out of reach: /run,
+// the runtime directory (env's XDG_RUNTIME_DIR and /run/user/UID) and
+// seal (home directories), as real paths; those that do not exist are
+// left out.
+func sealDirs(env, seal []string) []string {
+	dirs := append([]string{"/run", "/run/user/" + strconv.Itoa(os.Geteuid())}, seal...)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok && filepath.IsAbs(v) {
+			dirs = append(dirs, v)
+		}
+	}
+	var out []string
+	for _, d := range dirs {
+		if r, err := filepath.EvalSymlinks(d); err == nil && r != "/" && sandboxinit.Valid(r) && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// boundSockets returns the paths of the Unix sockets bound in the
+// caller's network namespace (its /proc/net/unix), absolute ones only:
+// a relative one names a path from a directory unknown here (those in
+// the places the sandbox overlays are out of reach all the same), and
+// an abstract one (@name) has no path. It reads the file before the
+// sandbox's network namespace exists; a file it cannot read yields
+// none (the overlays still keep the usual places out of reach).
+func boundSockets() []string {
+	b, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		// "Num: RefCount Protocol Flags Type St Inode Path": seven
+		// fields (the inode padded on the left), a space, the path
+		// (which may hold spaces).
+		rest := line
+		for range 7 {
+			rest = strings.TrimLeft(rest, " ")
+			i := strings.IndexByte(rest, ' ')
+			if i < 0 {
+				rest = ""
+				break
+			}
+			rest = rest[i:]
+		}
+		p, ok := strings.CutPrefix(rest, " ")
+		if ok && strings.HasPrefix(p, "/") && !seen[p] && sandboxinit.Valid(p) {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // lockDirs returns every directory above a protected path (but /), top

@@ -723,3 +723,289 @@ func TestSandboxWritesOnlyWhereWorkHappens(t *testing.T) {
 		t.Errorf("in the sandbox, %s: %v %s, want EROFS", f, err, output(r))
 	}
 }
+
+// connectHelperEnv makes the test binary a client that connects to each
+// Unix socket its value lists (one a line; "@name" is abstract) and
+// prints "connected PATH" or "refused PATH: ERROR" for each.
+const connectHelperEnv = "CMDGUARD_TEST_CONNECT"
+
+func init() {
+	list, ok := os.LookupEnv(connectHelperEnv)
+	if !ok {
+		return
+	}
+	for p := range strings.SplitSeq(list, "\n") {
+		c, err := net.DialTimeout("unix", p, 2*time.Second)
+		if err != nil {
+			fmt.Printf("refused %s: %v\n", p, err)
+			continue
+		}
+		// The server answers once it has run the request.
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b := make([]byte, 3)
+		n, _ := c.Read(b)
+		c.Close()
+		fmt.Printf("connected %s (%q)\n", p, b[:n])
+	}
+	os.Exit(0)
+}
+
+// outsideServer listens on the Unix socket path (abstract when it starts
+// with @) as a person's server outside the sandbox does (a terminal
+// multiplexer's, which runs what a client asks): each connection writes
+// the file mark. It stops with the test.
+func outsideServer(t *testing.T, path, mark string) {
+	t.Helper()
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			os.WriteFile(mark, []byte("the server ran a client's request\n"), 0o644)
+			c.Write([]byte("ok\n"))
+			c.Close()
+		}
+	}()
+}
+
+// TestSandboxSockets: a server outside the sandbox that listens on a Unix
+// socket (in the home directory, in the runtime directory, elsewhere
+// outside the project, in /tmp, on an abstract name, or bound while the
+// command runs) is reached by an unsandboxed command, through the path,
+// a symbolic link or /proc/self/root; in the sandbox, none is, but the
+// socket the sandbox lists and one in the writable project.
+func TestSandboxSockets(t *testing.T) {
+	t.Parallel()
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Outside /tmp (a copy-on-write layer in the sandbox, which keeps
+	// its sockets out of reach already).
+	base, err := os.MkdirTemp(realHome, ".cmdguard-sockets-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	if base, err = filepath.EvalSymlinks(base); err != nil {
+		t.Fatal(err)
+	}
+	home, other, proj, rundir, marks := base+"/home", base+"/other", base+"/proj", base+"/run", base+"/marks"
+	for _, d := range []string{home, other, proj, rundir, marks} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmp := sandboxProject(t) // under /tmp
+	abstract := fmt.Sprintf("@cmdguard-test-%d-%d", os.Getpid(), time.Now().UnixNano())
+	refused := map[string]string{ // path: its server's mark
+		home + "/.tmux-sock":                     "home",
+		other + "/server":                        "other",
+		rundir + "/bus":                          "run",
+		tmp + "/s":                               "tmp",
+		abstract:                                 "abstract",
+		home + "/late":                           "late-home",
+		rundir + "/late":                         "late-run",
+		proj + "/link-home":                      "home",
+		proj + "/link-other":                     "other",
+		"/proc/self/root" + home + "/.tmux-sock": "home",
+		"/proc/self/root" + other + "/server":    "other",
+	}
+	reached := map[string]string{
+		home + "/agent": "agent", // listed
+		proj + "/own":   "own",   // in the writable project
+	}
+	for p, m := range refused {
+		if !strings.Contains(p, "link-") && !strings.HasPrefix(p, "/proc/") && !strings.Contains(p, "/late") {
+			outsideServer(t, p, filepath.Join(marks, m))
+		}
+	}
+	for p, m := range reached {
+		outsideServer(t, p, filepath.Join(marks, m))
+	}
+	os.Symlink(home+"/.tmux-sock", proj+"/link-home")
+	os.Symlink(other+"/server", proj+"/link-other")
+	var targets []string
+	for p := range refused {
+		targets = append(targets, p)
+	}
+	for p := range reached {
+		targets = append(targets, p)
+	}
+	slices.Sort(targets)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The command tells the test it runs (the late servers start then,
+	// after the sandbox is set up), waits for them, and connects.
+	command := fmt.Sprintf("touch ready; for i in $(seq 200); do test -e go && break; sleep 0.05; done; %q", exe)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_RUNTIME_DIR=" + rundir,
+		connectHelperEnv + "=" + strings.Join(targets, "\n")}
+	try := func(sb *exec.Sandbox) (string, []string) {
+		t.Helper()
+		for _, f := range []string{proj + "/ready", proj + "/go", home + "/late", rundir + "/late"} {
+			os.Remove(f)
+		}
+		os.RemoveAll(marks)
+		os.Mkdir(marks, 0o700)
+		done := make(chan struct{})
+		started := make(chan struct{})
+		go func() {
+			defer close(started)
+			for range 400 {
+				select {
+				case <-done:
+					return
+				case <-time.After(25 * time.Millisecond):
+				}
+				if _, err := os.Stat(proj + "/ready"); err == nil {
+					outsideServer(t, home+"/late", marks+"/late-home")
+					outsideServer(t, rundir+"/late", marks+"/late-run")
+					os.WriteFile(proj+"/go", nil, 0o644)
+					return
+				}
+			}
+		}()
+		r := run(t, exec.Cmd{Command: command, Dir: proj, Env: env, Sandbox: sb})
+		close(done)
+		<-started
+		if sb != nil && !r.Sandbox.Applied {
+			t.Fatalf("not applied: %+v", r.Sandbox)
+		}
+		var hit []string
+		ents, _ := os.ReadDir(marks)
+		for _, e := range ents {
+			hit = append(hit, e.Name())
+		}
+		return output(r), hit
+	}
+	out, hit := try(nil)
+	for _, p := range targets {
+		if !strings.Contains(out, "connected "+p+" (\"ok\\n\")\n") {
+			t.Fatalf("without the sandbox, %s was not reached: the case proves nothing\n%s", p, out)
+		}
+	}
+	if len(hit) != 9 {
+		t.Fatalf("without the sandbox, the servers ran %v, want all nine: the case proves nothing", hit)
+	}
+	for _, network := range []bool{false, true} {
+		sb := &exec.Sandbox{ReadOnly: true, Writable: []string{proj}, Seal: []string{home},
+			Sockets: []string{home + "/agent"}, Network: network}
+		out, hit := try(sb)
+		for p := range refused {
+			if !strings.Contains(out, "refused "+p+":") {
+				t.Errorf("network %v: in the sandbox, %s was reached\n%s", network, p, out)
+			}
+		}
+		for p := range reached {
+			if !strings.Contains(out, "connected "+p+" (\"ok\\n\")\n") {
+				t.Errorf("network %v: in the sandbox, %s was not reached\n%s", network, p, out)
+			}
+		}
+		if !slices.Equal(hit, []string{"agent", "own"}) {
+			t.Errorf("network %v: in the sandbox, the servers ran %v, want [agent own]", network, hit)
+		}
+	}
+}
+
+// TestSandboxSocketsBelowMount: a home directory with a mount below it
+// made outside the sandbox (as /run holds /run/user/UID), which the
+// kernel refuses to overlay, still runs sandboxed, and its sockets stay
+// out of reach: the one bound at the start directly in it (covered),
+// those in the mount and in a subdirectory (each overlaid), one bound
+// there during the run. Mounting needs root: as another user, the mount
+// cannot be made, and the case is the plain one TestSandboxSockets runs.
+func TestSandboxSocketsBelowMount(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		t.Log("not root: no mount can be made outside the sandbox; TestSandboxSockets covers the rest")
+		return
+	}
+	realHome, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(realHome, ".cmdguard-sockets-mnt-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	home, proj, marks := base+"/home", base+"/proj", base+"/marks"
+	for _, d := range []string{home, home + "/mnt", home + "/sub", proj, marks} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mount("tmpfs", home+"/mnt", "tmpfs", 0, "size=64k"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Unmount(home+"/mnt", syscall.MNT_DETACH) })
+	targets := map[string]string{home + "/early": "early", home + "/mnt/m": "mnt", home + "/sub/s": "sub"}
+	for p, m := range targets {
+		outsideServer(t, p, filepath.Join(marks, m))
+	}
+	late := home + "/sub/late"
+	list := []string{home + "/early", home + "/mnt/m", home + "/sub/s", late}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := fmt.Sprintf("touch ready; for i in $(seq 200); do test -e go && break; sleep 0.05; done; %q", exe)
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, connectHelperEnv + "=" + strings.Join(list, "\n")}
+	try := func(sb *exec.Sandbox) (string, []string) {
+		t.Helper()
+		for _, f := range []string{proj + "/ready", proj + "/go", late} {
+			os.Remove(f)
+		}
+		os.RemoveAll(marks)
+		os.Mkdir(marks, 0o700)
+		done, started := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(started)
+			for range 400 {
+				select {
+				case <-done:
+					return
+				case <-time.After(25 * time.Millisecond):
+				}
+				if _, err := os.Stat(proj + "/ready"); err == nil {
+					outsideServer(t, late, marks+"/late")
+					os.WriteFile(proj+"/go", nil, 0o644)
+					return
+				}
+			}
+		}()
+		r := run(t, exec.Cmd{Command: command, Dir: proj, Env: env, Sandbox: sb})
+		close(done)
+		<-started
+		if sb != nil && !r.Sandbox.Applied {
+			t.Fatalf("not applied: %+v %s", r.Sandbox, output(r))
+		}
+		var hit []string
+		ents, _ := os.ReadDir(marks)
+		for _, e := range ents {
+			hit = append(hit, e.Name())
+		}
+		return output(r), hit
+	}
+	out, hit := try(nil)
+	if !slices.Equal(hit, []string{"early", "late", "mnt", "sub"}) {
+		t.Fatalf("without the sandbox, the servers ran %v, want all four: the case proves nothing\n%s", hit, out)
+	}
+	out, hit = try(&exec.Sandbox{ReadOnly: true, Writable: []string{proj}, Seal: []string{home}})
+	if len(hit) != 0 {
+		t.Errorf("in the sandbox, the servers ran %v\n%s", hit, out)
+	}
+	for _, p := range list {
+		if !strings.Contains(out, "refused "+p+":") {
+			t.Errorf("in the sandbox, %s was reached\n%s", p, out)
+		}
+	}
+}

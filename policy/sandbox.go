@@ -33,6 +33,10 @@ type Sandbox struct {
 	// real instead of a copy-on-write layer whose writes vanish with the
 	// run: what a sandboxed command writes there reaches later commands.
 	Persist []Pattern `json:"persist"`
+	// Sockets lists the Unix sockets (absolute or ~/PATH, as Writable)
+	// outside the writable places a command may connect to (an ssh
+	// agent's): every other one is out of reach in the sandbox.
+	Sockets []Pattern `json:"sockets"`
 	// Network lets commands reach the network. It is false when the
 	// policy lists the hosts commands may reach (Egress).
 	Network bool `json:"network"`
@@ -60,6 +64,7 @@ func (p *Policy) Sandbox() Sandbox {
 	}
 	s.Writable = append([]Pattern(nil), s.Writable...)
 	s.Persist = append([]Pattern(nil), s.Persist...)
+	s.Sockets = append([]Pattern(nil), s.Sockets...)
 	s.set = nil
 	return s
 }
@@ -94,7 +99,7 @@ func (d *decoder) sandboxSettings(n *yaml.Node) {
 			s.Hide = d.sandboxPaths(v, "sandbox.hide", true)
 		case "protect":
 			s.Protect = d.sandboxPaths(v, "sandbox.protect", false)
-		case "writable", "persist":
+		case "writable", "persist", "sockets":
 			ps := d.sandboxPaths(v, "sandbox."+k.Value, false)
 			out := ps[:0]
 			for _, p := range ps {
@@ -108,10 +113,13 @@ func (d *decoder) sandboxSettings(n *yaml.Node) {
 				}
 				out = append(out, p)
 			}
-			if k.Value == "writable" {
+			switch k.Value {
+			case "writable":
 				s.Writable = out
-			} else {
+			case "persist":
 				s.Persist = out
+			default:
+				s.Sockets = out
 			}
 		default:
 			d.errorf(k, "unknown key %q in sandbox", k.Value)

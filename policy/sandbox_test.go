@@ -84,18 +84,22 @@ func TestSandboxSection(t *testing.T) {
 func TestSandboxSectionInvalid(t *testing.T) {
 	t.Parallel()
 	cases := map[string]string{
-		"version: 1\nsandbox: [a]\n":                     "p.yaml:2:10: sandbox must be a mapping",
-		"version: 1\nsandbox: {enabled: yes}\n":          `p.yaml:2:20: invalid value "yes": want true or false`,
-		"version: 1\nsandbox: {network: \"false\"}\n":    `p.yaml:2:20: invalid value "false": want true or false`,
-		"version: 1\nsandbox: {hidden: [x]}\n":           `p.yaml:2:11: unknown key "hidden" in sandbox`,
-		"version: 1\nsandbox: {hide: [~root/.ssh]}\n":    `p.yaml:2:18: sandbox.hide entry "~root/.ssh": write ~/PATH for a path in the home directory`,
-		"version: 1\nsandbox: {hide: [~/../x]}\n":        `p.yaml:2:18: sandbox.hide entry "~/../x" must name a path below its base, without ..`,
-		"version: 1\nsandbox: {protect: [../x]}\n":       `p.yaml:2:21: sandbox.protect entry "../x" must name a path below its base, without ..`,
-		"version: 1\nsandbox: {hide: x}\n":               "p.yaml:2:17: sandbox.hide must be a list",
-		"version: 1\nsandbox: {required: 1}\n":           `p.yaml:2:21: invalid value "1": want true or false`,
-		"version: 1\nsandbox: {writable: [rel/dir]}\n":   `p.yaml:2:21: sandbox.writable entry "rel/dir": want an absolute path or ~/PATH, without wildcards`,
-		"version: 1\nsandbox: {persist: [~/.cache/*]}\n": `p.yaml:2:20: sandbox.persist entry "~/.cache/*": want an absolute path or ~/PATH, without wildcards`,
-		"version: 1\nsandbox: {writable: [/a/../b]}\n":   `p.yaml:2:21: sandbox.writable entry "/a/../b" must name a path below its base, without ..`,
+		"version: 1\nsandbox: [a]\n":                         "p.yaml:2:10: sandbox must be a mapping",
+		"version: 1\nsandbox: {enabled: yes}\n":              `p.yaml:2:20: invalid value "yes": want true or false`,
+		"version: 1\nsandbox: {network: \"false\"}\n":        `p.yaml:2:20: invalid value "false": want true or false`,
+		"version: 1\nsandbox: {hidden: [x]}\n":               `p.yaml:2:11: unknown key "hidden" in sandbox`,
+		"version: 1\nsandbox: {hide: [~root/.ssh]}\n":        `p.yaml:2:18: sandbox.hide entry "~root/.ssh": write ~/PATH for a path in the home directory`,
+		"version: 1\nsandbox: {hide: [~/../x]}\n":            `p.yaml:2:18: sandbox.hide entry "~/../x" must name a path below its base, without ..`,
+		"version: 1\nsandbox: {protect: [../x]}\n":           `p.yaml:2:21: sandbox.protect entry "../x" must name a path below its base, without ..`,
+		"version: 1\nsandbox: {hide: x}\n":                   "p.yaml:2:17: sandbox.hide must be a list",
+		"version: 1\nsandbox: {required: 1}\n":               `p.yaml:2:21: invalid value "1": want true or false`,
+		"version: 1\nsandbox: {writable: [rel/dir]}\n":       `p.yaml:2:21: sandbox.writable entry "rel/dir": want an absolute path or ~/PATH, without wildcards`,
+		"version: 1\nsandbox: {persist: [~/.cache/*]}\n":     `p.yaml:2:20: sandbox.persist entry "~/.cache/*": want an absolute path or ~/PATH, without wildcards`,
+		"version: 1\nsandbox: {writable: [/a/../b]}\n":       `p.yaml:2:21: sandbox.writable entry "/a/../b" must name a path below its base, without ..`,
+		"version: 1\nsandbox: {sockets: [$SSH_AUTH_SOCK]}\n": `p.yaml:2:20: sandbox.sockets entry "$SSH_AUTH_SOCK": want an absolute path or ~/PATH, without wildcards`,
+		"version: 1\nsandbox: {sockets: [/run/*/bus]}\n":     `p.yaml:2:20: sandbox.sockets entry "/run/*/bus": want an absolute path or ~/PATH, without wildcards`,
+		"version: 1\nsandbox: {sockets: [~/../s]}\n":         `p.yaml:2:21: sandbox.sockets entry "~/../s" must name a path below its base, without ..`,
+		"version: 1\nsandbox: {sockets: /s}\n":               "p.yaml:2:20: sandbox.sockets must be a list",
 	}
 	for in, want := range cases {
 		_, err := policy.Parse("p.yaml", []byte(in), "")
@@ -107,7 +111,7 @@ func TestSandboxSectionInvalid(t *testing.T) {
 
 func TestSandboxWritablePersist(t *testing.T) {
 	t.Parallel()
-	p, err := policy.Parse("p.yaml", []byte("version: 1\nsandbox:\n  writable: [/srv/out, ~/scratch]\n  persist: [~/.cache/go-build]\n"), ".")
+	p, err := policy.Parse("p.yaml", []byte("version: 1\nsandbox:\n  writable: [/srv/out, ~/scratch]\n  persist: [~/.cache/go-build]\n  sockets: [~/.ssh/agent.sock, /run/user/1000/gcr/ssh]\n"), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +122,11 @@ func TestSandboxWritablePersist(t *testing.T) {
 	if got := patterns(s.Persist); !cmp.Equal(got, []string{"~/.cache/go-build"}) {
 		t.Errorf("persist = %q", got)
 	}
+	if got := patterns(s.Sockets); !cmp.Equal(got, []string{"~/.ssh/agent.sock", "/run/user/1000/gcr/ssh"}) {
+		t.Errorf("sockets = %q", got)
+	}
 	def, _ := policy.Default()
-	if ds := def.Sandbox(); len(ds.Writable)+len(ds.Persist) != 0 {
-		t.Errorf("default: writable %v persist %v, want none", ds.Writable, ds.Persist)
+	if ds := def.Sandbox(); len(ds.Writable)+len(ds.Persist)+len(ds.Sockets) != 0 {
+		t.Errorf("default: writable %v persist %v sockets %v, want none", ds.Writable, ds.Persist, ds.Sockets)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -196,6 +197,20 @@ func Lint(path string) ([]Diagnostic, error) {
 	for id, r := range p.ratings {
 		if r.Verdict == Allow && strings.HasPrefix(id, "parser.") {
 			warn(path, r.line, r.col, "rules: %s: allow lets a construct the gate cannot follow run", id)
+		}
+	}
+	for _, sk := range p.sandbox.Sockets {
+		line := 1
+		if i := strings.LastIndexByte(sk.Source, ':'); i >= 0 {
+			if n, err := strconv.Atoi(sk.Source[i+1:]); err == nil {
+				line = n
+			}
+		}
+		warn(path, line, 1, "sandbox.sockets: %q: every sandboxed command may connect to it, and what its server does for a client (an ssh agent signs with the person's keys) happens outside the sandbox", sk.Pattern)
+		for _, h := range p.sandbox.Hide {
+			if strings.HasPrefix(h.Pattern, "~/") && (sk.Pattern == h.Pattern || strings.HasPrefix(sk.Pattern, strings.TrimSuffix(h.Pattern, "/")+"/")) {
+				warn(path, line, 1, "sandbox.sockets: %q is below sandbox.hide %q: it stays out of reach", sk.Pattern, h.Pattern)
+			}
 		}
 	}
 	if p.rego != nil {

@@ -198,3 +198,30 @@ func TestSuggestAllow(t *testing.T) {
 		}
 	}
 }
+
+// TestLintSandboxSockets: each sandbox.sockets entry is a warning (its
+// server acts outside the sandbox), and one below a hidden home entry
+// (the default hides ~/.ssh) is told that it stays out of reach.
+func TestLintSandboxSockets(t *testing.T) {
+	t.Parallel()
+	f := filepath.Join(t.TempDir(), ".cmdguard.yaml")
+	if err := os.WriteFile(f, []byte("version: 1\nsandbox:\n  sockets:\n    - /run/user/1000/gcr/ssh\n    - ~/.ssh/agent.sock\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	diags, err := policy.Lint(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range diags {
+		got = append(got, strings.TrimPrefix(d.String(), f))
+	}
+	want := []string{
+		`:4:1: warning: sandbox.sockets: "/run/user/1000/gcr/ssh": every sandboxed command may connect to it, and what its server does for a client (an ssh agent signs with the person's keys) happens outside the sandbox`,
+		`:5:1: warning: sandbox.sockets: "~/.ssh/agent.sock": every sandboxed command may connect to it, and what its server does for a client (an ssh agent signs with the person's keys) happens outside the sandbox`,
+		`:5:1: warning: sandbox.sockets: "~/.ssh/agent.sock" is below sandbox.hide "~/.ssh": it stays out of reach`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Lint mismatch (-want +got):\n%s", diff)
+	}
+}

@@ -59,6 +59,16 @@ type Config struct {
 	ReadOnly bool
 	Writable []string
 	Cow      []string
+	// With ReadOnly: Seal lists directories given a read-only overlay
+	// (what is there can be read, but no Unix socket there, bound now or
+	// later, can be connected to); Sockets lists the sockets the command
+	// may connect to all the same (mounted back on themselves); Bound
+	// lists the paths of the sockets bound when the run starts (the
+	// caller's /proc/net/unix): each that is outside Writable and not in
+	// Sockets is covered with an empty file.
+	Seal    []string
+	Sockets []string
+	Bound   []string
 }
 
 // Encode writes c as NUL-terminated strings (none of them can hold a
@@ -72,7 +82,7 @@ func (c *Config) Encode() []byte {
 			str(s)
 		}
 	}
-	str("v3")
+	str("v4")
 	str(c.Shell)
 	list(c.Argv)
 	list(c.Env)
@@ -92,6 +102,9 @@ func (c *Config) Encode() []byte {
 	flag(c.ReadOnly)
 	list(c.Writable)
 	list(c.Cow)
+	list(c.Seal)
+	list(c.Sockets)
+	list(c.Bound)
 	return b
 }
 

@@ -266,7 +266,7 @@ func decode(b []byte) (c Config, ok bool) {
 		}
 		return l, true
 	}
-	var oks [13]bool
+	var oks [16]bool
 	var v, net, egress, ro string
 	v, oks[0] = next()
 	c.Shell, oks[1] = next()
@@ -281,6 +281,9 @@ func decode(b []byte) (c Config, ok bool) {
 	ro, oks[10] = next()
 	c.Writable, oks[11] = list()
 	c.Cow, oks[12] = list()
+	c.Seal, oks[13] = list()
+	c.Sockets, oks[14] = list()
+	c.Bound, oks[15] = list()
 	for _, o := range oks {
 		if !o {
 			return c, false
@@ -288,7 +291,7 @@ func decode(b []byte) (c Config, ok bool) {
 	}
 	c.Network, c.ReadOnly = net == "1", ro == "1"
 	c.EgressPort, ok = atoi(egress)
-	return c, ok && c.EgressPort < 1<<16 && v == "v3" && len(b) == 0
+	return c, ok && c.EgressPort < 1<<16 && v == "v4" && len(b) == 0
 }
 
 func errnoMsg(what, p string, err error) string {
@@ -311,7 +314,7 @@ func setup(cfg *Config) (hidden, protected, abi int, msg string) {
 		return 0, 0, 0, errnoMsg("mount the PID namespace's /proc", "", err)
 	}
 	if cfg.ReadOnly {
-		if msg := readOnly(cfg.Writable, cfg.Cow); msg != "" {
+		if msg := readOnly(cfg); msg != "" {
 			return 0, 0, 0, msg
 		}
 	}
@@ -630,26 +633,42 @@ func dropCapabilities() string {
 }
 
 // readOnly makes every mount read-only, then puts back writable (as they
-// were: clones taken before) and a copy-on-write layer on each of cow
-// (an overlay whose lower layer is the real directory and whose upper
-// layer is in a private tmpfs: what the command writes there is gone
-// with the run). Paths that do not exist are skipped; a cow path that
-// cannot be overlaid (a file system overlayfs refuses) gets an
-// empty private tmpfs instead. Both are applied shallowest first, so
-// that a writable project under /tmp is mounted on the /tmp layer.
-func readOnly(writable, cow []string) string {
+// were: clones taken before), a copy-on-write layer on each of cow (an
+// overlay whose lower layer is the real directory and whose upper layer
+// is in a private tmpfs: what the command writes there is gone with the
+// run) and a read-only overlay on each of seal. Paths that do not exist
+// are skipped; a cow path that cannot be overlaid (a file system
+// overlayfs refuses) gets an empty private tmpfs instead. All are
+// applied shallowest first, so that a writable project under /tmp is
+// mounted on the /tmp layer. Then the Unix sockets are dealt with (see
+// sockets).
+//
+// An overlay is what keeps Unix sockets out of reach: connect(2) finds
+// the listening socket by the inode its path resolves to, and an
+// overlay's inodes are its own, never the real socket's (a read-only
+// bind mount does not: the kernel's write-permission check that connect
+// makes does not refuse sockets on a read-only mount). This holds for
+// sockets bound in the real directory during the run too.
+func readOnly(cfg *Config) string {
+	const (
+		kindWritable = iota
+		kindCow
+		kindSeal
+	)
 	type place struct {
 		path string
-		fd   int // the clone (writable) or the real directory (cow)
-		cow  bool
+		fd   int // the clone (writable) or the real directory (cow, seal)
+		kind int
 	}
 	var places []place
 	defer func() {
 		for _, pl := range places {
-			syscall.Close(pl.fd)
+			if pl.fd >= 0 {
+				syscall.Close(pl.fd)
+			}
 		}
 	}()
-	for _, p := range writable {
+	for _, p := range cfg.Writable {
 		fd, ok, err := openExact(p)
 		if err != nil {
 			return errnoMsg("writable", p, err)
@@ -662,9 +681,9 @@ func readOnly(writable, cow []string) string {
 		if err != nil {
 			return errnoMsg("writable (clone)", p, err)
 		}
-		places = append(places, place{p, tree, false})
+		places = append(places, place{p, tree, kindWritable})
 	}
-	for _, p := range cow {
+	for _, p := range cfg.Cow {
 		fd, ok, err := openExact(p)
 		if err != nil {
 			return errnoMsg("copy-on-write", p, err)
@@ -677,18 +696,60 @@ func readOnly(writable, cow []string) string {
 			syscall.Close(fd)
 			continue
 		}
-		places = append(places, place{p, fd, true})
+		places = append(places, place{p, fd, kindCow})
 	}
-	// Shallowest first (a stable insertion sort: few places).
-	depth := func(p string) int {
-		n := 0
-		for i := 0; i < len(p); i++ {
-			if p[i] == '/' {
-				n++
+	// A sealed directory at or below a writable or copy-on-write place
+	// is left as that place is (sockets there are the command's own, or
+	// already behind an overlay).
+	nSeal := 0
+	for _, p := range cfg.Seal {
+		below := false
+		for _, o := range places[:len(places)-nSeal] {
+			if p == o.path || under(p, o.path) {
+				below = true
 			}
 		}
-		return n
+		if below {
+			continue
+		}
+		fd, ok, err := openExact(p)
+		if err != nil {
+			return errnoMsg("seal", p, err)
+		}
+		if !ok {
+			continue
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+			syscall.Close(fd)
+			continue
+		}
+		places = append(places, place{p, fd, kindSeal})
+		nSeal++
 	}
+	// The sockets the command may reach, opened before any mount hides
+	// them.
+	var allowed []int
+	defer func() {
+		for _, fd := range allowed {
+			syscall.Close(fd)
+		}
+	}()
+	var allowedPaths []string
+	for _, p := range cfg.Sockets {
+		fd, ok, err := openExact(p)
+		if err != nil || !ok {
+			continue // not there: nothing to reach
+		}
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
+			syscall.Close(fd)
+			continue
+		}
+		allowed = append(allowed, fd)
+		allowedPaths = append(allowedPaths, p)
+	}
+	// Shallowest first (a stable insertion sort: few places).
 	for i := 1; i < len(places); i++ {
 		for j := i; j > 0 && depth(places[j].path) < depth(places[j-1].path); j-- {
 			places[j], places[j-1] = places[j-1], places[j]
@@ -709,6 +770,18 @@ func readOnly(writable, cow []string) string {
 			syscall.Close(scratch)
 		}
 	}()
+	procFd := "/proc/self/fd/"
+	var sealed []string
+	// A subdirectory of a sealed one that is (or is below) a writable
+	// or copy-on-write place is left to that place.
+	skip := func(p string) bool {
+		for _, pl := range places {
+			if pl.kind != kindSeal && (p == pl.path || under(p, pl.path)) {
+				return true
+			}
+		}
+		return false
+	}
 	for i, pl := range places {
 		target, ok, err := openExact(pl.path)
 		if err != nil || !ok {
@@ -717,7 +790,7 @@ func readOnly(writable, cow []string) string {
 			}
 			return errnoMsg("writable", pl.path, err)
 		}
-		if !pl.cow {
+		if pl.kind == kindWritable {
 			err = moveMount(pl.fd, target)
 			syscall.Close(target)
 			if err != nil {
@@ -731,6 +804,19 @@ func readOnly(writable, cow []string) string {
 				syscall.Close(target)
 				return msg
 			}
+			if err := syscall.Mkdirat(scratch, "e", 0o555); err != nil {
+				syscall.Close(target)
+				return errnoMsg("overlay: empty layer", "", err)
+			}
+		}
+		// The lower layer is named by the descriptor of the real
+		// directory: not through an overlay mounted above it (overlays
+		// stack two deep at most), and whatever its name holds.
+		lower := procFd + itoa(pl.fd)
+		if pl.kind == kindSeal {
+			syscall.Close(target)
+			sealed = seal(pl.path, pl.fd, scratch, sealDepth, sealed, skip)
+			continue
 		}
 		u, w := "u"+itoa(i), "w"+itoa(i)
 		if err := syscall.Mkdirat(scratch, u, 0o755); err != nil {
@@ -741,13 +827,9 @@ func readOnly(writable, cow []string) string {
 		var st syscall.Stat_t
 		syscall.Fstat(pl.fd, &st)
 		syscall.Fchmodat(scratch, u, st.Mode&0o7777, 0)
-		fdp := "/proc/self/fd/"
-		opts := "lowerdir=" + pl.path + ",upperdir=" + fdp + itoa(scratch) + "/" + u +
-			",workdir=" + fdp + itoa(scratch) + "/" + w + ",userxattr"
-		err = syscall.EINVAL // a path overlayfs cannot be told
-		if !hasAny(pl.path, ",:\\=") {
-			err = syscall.Mount("overlay", pl.path, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts)
-		}
+		opts := "lowerdir=" + lower + ",upperdir=" + procFd + itoa(scratch) + "/" + u +
+			",workdir=" + procFd + itoa(scratch) + "/" + w + ",userxattr"
+		err = syscall.Mount("overlay", pl.path, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts)
 		if err != nil {
 			// An empty layer of its own instead: nothing written
 			// there outlives the run either.
@@ -776,7 +858,197 @@ func readOnly(writable, cow []string) string {
 			return errnoMsg("copy-on-write", pl.path, err)
 		}
 	}
+	// Where a socket's path ends decides: the deepest place holding
+	// it, writable (the command's own) or an overlay (out of reach), or
+	// none (reachable: covered).
+	// Only the directories an overlay was put on are out of reach.
+	kept := places[:0]
+	for _, pl := range places {
+		if pl.kind != kindSeal {
+			kept = append(kept, pl)
+		} else {
+			syscall.Close(pl.fd)
+		}
+	}
+	places = kept
+	for _, p := range sealed {
+		places = append(places, place{p, -1, kindSeal})
+	}
+	reach := func(real string) bool {
+		best, kind := "", -1
+		for _, pl := range places {
+			if (real == pl.path || under(real, pl.path)) && len(pl.path) > len(best) {
+				best, kind = pl.path, pl.kind
+			}
+		}
+		return kind == -1
+	}
+	return sockets(cfg.Bound, reach, allowed, allowedPaths)
+}
+
+// sealDepth is how far below a sealed directory seal goes to find
+// directories it can overlay.
+const sealDepth = 3
+
+// seal puts a read-only overlay on the directory p (fd: the real one,
+// before any mount of the sandbox) whose lower layers are it and the
+// empty directory "e" of scratch, and returns sealed with the
+// directories it put one on. The kernel refuses an overlay of a
+// directory with mounts below it that were made outside the namespace
+// (it would show what they cover: EINVAL; /run holding /run/user/UID):
+// then each of its subdirectories is sealed instead, down to depth
+// levels, except those skip names. A socket directly in a directory
+// left without an overlay, bound during the run, stays reachable (those
+// bound at the start are covered, see sockets). Other failures leave p
+// as it is, with the same effect.
+func seal(p string, fd, scratch, depth int, sealed []string, skip func(string) bool) []string {
+	err := syscall.Mount("overlay", p, "overlay", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV,
+		"lowerdir="+fdp(fd)+":"+fdp(scratch)+"/e")
+	if err == nil {
+		return append(sealed, p)
+	}
+	if err != syscall.EINVAL || depth == 0 {
+		return sealed
+	}
+	dir, err := syscall.Openat(fd, ".", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return sealed
+	}
+	var names []string
+	var buf [8 << 10]byte
+	for len(names) < 4096 {
+		n, err := syscall.Getdents(dir, buf[:])
+		if err != nil || n <= 0 {
+			break
+		}
+		_, _, names = syscall.ParseDirent(buf[:n], -1, names)
+	}
+	syscall.Close(dir)
+	for _, name := range names {
+		child := p + "/" + name
+		if p == "/" {
+			child = "/" + name
+		}
+		if skip(child) {
+			continue
+		}
+		b, err := syscall.BytePtrFromString(name)
+		if err != nil {
+			continue
+		}
+		how := openHow{flags: oPath | syscall.O_NOFOLLOW | syscall.O_CLOEXEC, resolve: resolveNoSymlinks | resolveNoMagic}
+		r, _, e := syscall.Syscall6(sysOpenat2, uintptr(fd), uintptr(unsafe.Pointer(b)), uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+		if e != 0 {
+			continue
+		}
+		cfd := int(r)
+		var st syscall.Stat_t
+		if syscall.Fstat(cfd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+			sealed = seal(child, cfd, scratch, depth-1, sealed, skip)
+		}
+		syscall.Close(cfd)
+	}
+	return sealed
+}
+
+// sockets mounts each allowed socket (a descriptor of the real one) back
+// on its path, in case an overlay hid it, then covers with an empty file
+// every socket of bound (paths from the caller's /proc/net/unix) that
+// is not allowed and that the command could reach where it is: outside
+// the writable places and not behind an overlay (reach says, from the
+// path the socket's is resolved to). The paths are followed as
+// connect(2) follows them.
+func sockets(bound []string, reach func(string) bool, allowed []int, allowedPaths []string) string {
+	type id struct{ dev, ino uint64 }
+	ok := map[id]bool{}
+	for i, fd := range allowed {
+		var st syscall.Stat_t
+		if err := syscall.Fstat(fd, &st); err != nil {
+			return errnoMsg("socket", allowedPaths[i], err)
+		}
+		ok[id{st.Dev, st.Ino}] = true
+		target, found, err := openExact(allowedPaths[i])
+		if err != nil || !found {
+			continue // hidden, or below a hidden directory
+		}
+		var tst syscall.Stat_t
+		syscall.Fstat(target, &tst)
+		if tst.Dev == st.Dev && tst.Ino == st.Ino {
+			syscall.Close(target)
+			continue // in view as it is
+		}
+		tree, err := openTree(fd, "", openTreeClone|syscall.O_CLOEXEC|atEmptyPath)
+		if err == nil {
+			err = moveMount(tree, target)
+			syscall.Close(tree)
+		}
+		syscall.Close(target)
+		if err != nil {
+			return errnoMsg("socket (mount)", allowedPaths[i], err)
+		}
+	}
+	cover := -1
+	defer func() {
+		if cover >= 0 {
+			syscall.Close(cover)
+		}
+	}()
+	var buf [4096]byte
+	for _, p := range bound {
+		fd, err := syscall.Open(p, oPath|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			continue // gone, or out of reach already
+		}
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFSOCK || ok[id{st.Dev, st.Ino}] {
+			syscall.Close(fd)
+			continue
+		}
+		n, err := syscall.Readlink(fdp(fd), buf[:])
+		if err != nil || n >= len(buf) {
+			syscall.Close(fd)
+			return errnoMsg("socket", p, err)
+		}
+		real := string(buf[:n])
+		if !reach(real) {
+			syscall.Close(fd)
+			continue
+		}
+		if cover < 0 {
+			var msg string
+			if cover, msg = emptyTmpfs(); msg != "" {
+				syscall.Close(fd)
+				return msg
+			}
+		}
+		tree, err := openTree(cover, "f", openTreeClone|syscall.O_CLOEXEC)
+		if err == nil {
+			err = moveMount(tree, fd)
+			syscall.Close(tree)
+		}
+		syscall.Close(fd)
+		if err != nil {
+			return errnoMsg("cover socket", real, err)
+		}
+	}
 	return ""
+}
+
+func fdp(fd int) string { return "/proc/self/fd/" + itoa(fd) }
+
+// under reports whether p is below dir.
+func under(p, dir string) bool {
+	return len(p) > len(dir) && p[:len(dir)] == dir && (p[len(dir)] == '/' || dir == "/")
+}
+
+func depth(p string) int {
+	n := 0
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			n++
+		}
+	}
+	return n
 }
 
 // newTmpfs makes a writable tmpfs with the given root mode, not attached
@@ -802,15 +1074,4 @@ func newTmpfs(mode string) (int, string) {
 		return -1, errnoMsg("tmpfs", "", e)
 	}
 	return int(r), ""
-}
-
-func hasAny(s, chars string) bool {
-	for i := 0; i < len(s); i++ {
-		for j := 0; j < len(chars); j++ {
-			if s[i] == chars[j] {
-				return true
-			}
-		}
-	}
-	return false
 }
