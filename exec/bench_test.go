@@ -88,6 +88,12 @@ func reportRatio(b *testing.B, ds, db []time.Duration) {
 	b.ReportMetric(float64(mb), "bare-p50-ns")
 	b.ReportMetric(float64(ms)/float64(mb), "p50-ratio")
 	b.ReportMetric(float64(ss)/float64(sb), "ratio")
+	if testing.Verbose() {
+		for _, q := range []float64{0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99} {
+			i := min(len(ds)-1, int(q*float64(len(ds))))
+			b.Logf("q%.2f start %v bare %v", q, ds[i], db[i])
+		}
+	}
 }
 
 // BenchmarkPollFinished measures a Poll of a command that has ended:
