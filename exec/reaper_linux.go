@@ -253,35 +253,25 @@ func (cg *cgroup) apply(sys *syscall.SysProcAttr, sandboxed bool) {
 // time, with one read of its /proc stat file. Unknown counts as a
 // terminal.
 func hasTerminal() bool {
-	tty.once.Do(func() {
-		fd, err := syscall.Open("/proc/self/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		if err != nil {
-			tty.fd, tty.first = -1, true
-			return
-		}
-		tty.fd, tty.first = fd, readTerminal(fd)
-	})
-	if tty.fd < 0 {
+	if sid, err := unix.Getsid(0); err != nil || sid == syscall.Getpid() {
+		return readTerminal()
+	}
+	return firstTerminal()
+}
+
+var firstTerminal = sync.OnceValue(readTerminal)
+
+// readTerminal reports whether /proc/self/stat names a controlling
+// terminal ("pid (comm) state ppid pgrp session tty_nr …"); unknown
+// counts as one.
+func readTerminal() bool {
+	fd, err := syscall.Open("/proc/self/stat", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
 		return true
 	}
-	if sid, err := unix.Getsid(0); err != nil || sid == syscall.Getpid() {
-		return readTerminal(tty.fd)
-	}
-	return tty.first
-}
-
-var tty struct {
-	once  sync.Once
-	fd    int  // /proc/self/stat, or -1
-	first bool // whether there was a terminal when first asked
-}
-
-// readTerminal reports whether the stat file open as fd names a
-// controlling terminal ("pid (comm) state ppid pgrp session tty_nr …");
-// unknown counts as one.
-func readTerminal(fd int) bool {
 	var b [512]byte
-	n, err := syscall.Pread(fd, b[:], 0)
+	n, err := syscall.Read(fd, b[:])
+	syscall.Close(fd)
 	if err != nil || n <= 0 {
 		return true
 	}

@@ -21,7 +21,8 @@ const sessionHelperEnv = "CMDGUARD_TEST_SESSION_HELPER"
 // terminal in it, so that it never gets one; everywhere else — a terminal,
 // the sweep, which finds leftovers by session — it gets a session of its
 // own, without a terminal. Each case runs in a copy of the test binary
-// started in a new session, with a terminal or without.
+// started in a new session, with a terminal or without, or in this
+// process's session (whose terminal, if any, it then has).
 func TestCommandSession(t *testing.T) {
 	if os.Getenv(sessionHelperEnv) != "" {
 		sessionHelper(t)
@@ -31,15 +32,17 @@ func TestCommandSession(t *testing.T) {
 		name     string
 		terminal bool
 		reaper   string // forced, or "" for the default
+		leader   bool   // the helper leads a new session
 	}{
-		{"no terminal", false, ""},
-		{"terminal", true, ""},
-		{"no terminal, sweep", false, exec.ReaperSweep},
+		{"no terminal", false, "", true},
+		{"terminal", true, "", true},
+		{"no terminal, sweep", false, exec.ReaperSweep, true},
+		{"not a session leader", false, "", false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			cmd := osexec.Command(os.Args[0], "-test.run", "^TestCommandSession$", "-test.count", "1")
 			cmd.Env = append(os.Environ(), sessionHelperEnv+"=1", "CMDGUARD_EXEC_REAPER="+tt.reaper)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: tt.leader, Setpgid: !tt.leader}
 			if tt.terminal {
 				_, tty := openPty(t)
 				cmd.Stdin = tty
@@ -58,7 +61,7 @@ func TestCommandSession(t *testing.T) {
 			if _, err := fmt.Sscanf(line, "reaper=%s helper=%d,%d command=%d,%d,%d,%d", &reaper, &helperSid, &helperTty, &pid, &pgrp, &sid, &tty); err != nil {
 				t.Fatalf("helper printed %q: %v", out, err)
 			}
-			if tt.terminal != (helperTty != 0) {
+			if tt.leader && tt.terminal != (helperTty != 0) {
 				t.Fatalf("the helper's terminal is %d, want one: %v", helperTty, tt.terminal)
 			}
 			want := exec.ExpectedReaper()
@@ -69,7 +72,7 @@ func TestCommandSession(t *testing.T) {
 				t.Errorf("Reaper = %q, want %q", reaper, want)
 			}
 			wantSid := pid
-			if reaper == exec.ReaperCgroup && !tt.terminal {
+			if reaper == exec.ReaperCgroup && helperTty == 0 {
 				wantSid = helperSid
 			}
 			if pgrp != pid || sid != wantSid || tty != 0 {
