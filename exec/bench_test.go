@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"os/exec"
+	"slices"
 	"testing"
+	"time"
 
 	cmdexec "github.com/cmdguard/cmdguard/exec"
 )
@@ -22,6 +24,74 @@ func BenchmarkStartTrue(b *testing.B) {
 		r, err := cmdexec.Run(ctx, cmdexec.Cmd{Command: "true"})
 		if err != nil || r.ExitCode == nil || *r.ExitCode != 0 {
 			b.Fatalf("Run(true) = %s, %v", r.Explain(), err)
+		}
+	}
+}
+
+// BenchmarkStartVsBare runs `true` through this package and `bash -c
+// true` through bare os/exec alternately in one loop (which goes first
+// alternates too), so that both see the same machine load, and reports
+// the ratio of their medians (p50-ratio) and of their sums (ratio), with
+// each median in ns. Sub-benchmarks: the default mechanism (a cgroup where
+// one can be made) and the sweep forced.
+//
+//	go test -run '^$' -bench StartVsBare -benchtime 400x -count 5 ./exec
+func BenchmarkStartVsBare(b *testing.B) {
+	for _, mode := range []string{"default", cmdexec.ReaperSweep} {
+		b.Run(mode, func(b *testing.B) {
+			want := cmdexec.ExpectedReaper()
+			if mode == cmdexec.ReaperSweep {
+				defer cmdexec.ForceSweep()()
+				want = cmdexec.ReaperSweep
+			}
+			ctx := context.Background()
+			start := func() time.Duration {
+				t0 := time.Now()
+				r, err := cmdexec.Run(ctx, cmdexec.Cmd{Command: "true"})
+				d := time.Since(t0)
+				if err != nil || r.ExitCode == nil || *r.ExitCode != 0 || r.Reaper != want {
+					b.Fatalf("Run(true) = %s, reaper %q (want %q), %v", r.Explain(), r.Reaper, want, err)
+				}
+				return d
+			}
+			bare := func() time.Duration {
+				t0 := time.Now()
+				if err := exec.Command("bash", "-c", "true").Run(); err != nil {
+					b.Fatal(err)
+				}
+				return time.Since(t0)
+			}
+			var ds, db []time.Duration
+			for i := 0; b.Loop(); i++ {
+				if i%2 == 0 {
+					ds, db = append(ds, start()), append(db, bare())
+				} else {
+					db, ds = append(db, bare()), append(ds, start())
+				}
+			}
+			reportRatio(b, ds, db)
+		})
+	}
+}
+
+// reportRatio reports the medians of ds and db, in ns, and the ratios of
+// their medians and of their sums.
+func reportRatio(b *testing.B, ds, db []time.Duration) {
+	var ss, sb time.Duration
+	for i := range ds {
+		ss, sb = ss+ds[i], sb+db[i]
+	}
+	slices.Sort(ds)
+	slices.Sort(db)
+	ms, mb := ds[len(ds)/2], db[len(db)/2]
+	b.ReportMetric(float64(ms), "start-p50-ns")
+	b.ReportMetric(float64(mb), "bare-p50-ns")
+	b.ReportMetric(float64(ms)/float64(mb), "p50-ratio")
+	b.ReportMetric(float64(ss)/float64(sb), "ratio")
+	if testing.Verbose() {
+		for _, q := range []float64{0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99} {
+			i := min(len(ds)-1, int(q*float64(len(ds))))
+			b.Logf("q%.2f start %v bare %v", q, ds[i], db[i])
 		}
 	}
 }

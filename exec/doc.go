@@ -6,7 +6,9 @@
 // and this package runs it.
 //
 // A [Cmd] is started with [Start] as `bash -c COMMAND` in a session (and
-// so a process group) of its own, with a given working directory, environment and standard
+// so a process group) of its own — only a process group where a cgroup
+// ends it and the caller has no controlling terminal, see
+// [Result.Reaper] — with a given working directory, environment and standard
 // input. Its output is read without pause into a [Buffer] per stream — or
 // one buffer for both, in true order, with [Cmd.Combined] — which keeps
 // the newest bytes up to a limit, counts every byte ever written, and

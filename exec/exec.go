@@ -190,21 +190,41 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		}
 	}
 
-	var childEnds, parentEnds []*os.File
-	pipe := func() (r, w *os.File, err error) {
-		if r, w, err = os.Pipe(); err != nil {
-			return nil, nil, fmt.Errorf("exec: pipe: %w", err)
+	// The command's ends of its pipes and of the null device are bare
+	// descriptors in blocking mode, never in the network poller; this
+	// process's ends are Files in it.
+	var childEnds []int
+	var parentEnds []*os.File
+	pipe := func(parentReads bool) (parent *os.File, child int, err error) {
+		var fds [2]int
+		if err := pipeFDs(&fds); err != nil {
+			return nil, -1, fmt.Errorf("exec: pipe: %w", err)
 		}
-		return r, w, nil
+		pi, ci, name := 1, 0, "|1"
+		if parentReads {
+			pi, ci, name = 0, 1, "|0"
+		}
+		if err := syscall.SetNonblock(fds[pi], true); err != nil {
+			syscall.Close(fds[0])
+			syscall.Close(fds[1])
+			return nil, -1, fmt.Errorf("exec: pipe: %w", err)
+		}
+		childEnds = append(childEnds, fds[ci])
+		parent = os.NewFile(uintptr(fds[pi]), name)
+		parentEnds = append(parentEnds, parent)
+		return parent, fds[ci], nil
 	}
-	closeAll := func(fs []*os.File) {
-		for _, f := range fs {
-			f.Close()
+	closeChildEnds := func() {
+		for _, fd := range childEnds {
+			syscall.Close(fd)
 		}
+		childEnds = nil
 	}
 	fail := func(err error) (*Process, error) {
-		closeAll(childEnds)
-		closeAll(parentEnds)
+		closeChildEnds()
+		for _, f := range parentEnds {
+			f.Close()
+		}
 		return nil, err
 	}
 
@@ -226,56 +246,56 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		p.drain = DefaultDrainWindow
 	}
 
-	var stdin *os.File
+	var stdin *os.File // the caller's, or nil
+	var stdinFD int
 	var copyFrom io.Reader
 	switch f, isFile := c.Stdin.(*os.File); {
 	case isFile && f != nil && !isTerminal(f):
-		stdin = f
+		stdin, stdinFD = f, int(f.Fd())
 	case c.Stdin == nil && !c.StdinPipe:
-		devNull, err := os.Open(os.DevNull)
+		fd, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 		if err != nil {
 			return fail(fmt.Errorf("exec: stdin: %w", err))
 		}
-		stdin = devNull
-		childEnds = append(childEnds, devNull)
+		stdinFD = fd
+		childEnds = append(childEnds, fd)
 	default:
-		r, w, err := pipe()
+		w, r, err := pipe(false)
 		if err != nil {
 			return fail(err)
 		}
-		stdin, p.stdin, copyFrom = r, w, c.Stdin
-		childEnds, parentEnds = append(childEnds, r), append(parentEnds, w)
+		stdinFD, p.stdin, copyFrom = r, w, c.Stdin
 	}
-	outR, outW, err := pipe()
+	outR, outW, err := pipe(true)
 	if err != nil {
 		return fail(err)
 	}
-	childEnds, parentEnds = append(childEnds, outW), append(parentEnds, outR)
 	readers := []*os.File{outR}
 	errW := outW
 	if !c.Combined {
 		var errR *os.File
-		if errR, errW, err = pipe(); err != nil {
+		if errR, errW, err = pipe(true); err != nil {
 			return fail(err)
 		}
-		childEnds, parentEnds = append(childEnds, errW), append(parentEnds, errR)
 		readers = append(readers, errR)
 	}
 
 	attr := &syscall.ProcAttr{
 		Dir:   c.Dir,
 		Env:   c.Env,
-		Files: []uintptr{stdin.Fd(), outW.Fd(), errW.Fd()},
+		Files: []uintptr{uintptr(stdinFD), uintptr(outW), uintptr(errW)},
 		// A session of its own, not just a process group: a program the
 		// command starts may make a group of its own (timeout does, so do
 		// job control and setpgid), but it cannot leave the session
-		// without setsid. See sysProcAttr for the parent-death watch.
+		// without setsid. See sysProcAttr for the parent-death watch. In
+		// a cgroup, and without a controlling terminal, a process group
+		// is enough (see cgroup.apply).
 		Sys: sysProcAttr(),
 	}
 	p.start = time.Now()
 	argv := []string{"bash", "-c", c.Command}
 	cg := acquireCgroup()
-	cg.apply(attr.Sys)
+	cg.apply(attr.Sys, c.Sandbox != nil)
 	pidfd := usePidfd(attr.Sys, c.Sandbox != nil)
 	pid, sandbox, err := startProcess(shell, argv, attr, c.Sandbox)
 	if err != nil && cg != nil {
@@ -289,8 +309,7 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 		}
 	}
 	runtime.KeepAlive(stdin)
-	closeAll(childEnds)
-	childEnds = nil
+	closeChildEnds()
 	if err != nil {
 		return fail(fmt.Errorf("exec: start %s: %w", shell, err))
 	}
@@ -580,7 +599,7 @@ func (p *Process) signalLocked(sig syscall.Signal) error {
 		if p.cg != nil && p.sandboxRun == nil {
 			p.cg.signal(p.pid, sig)
 		} else {
-			signalSession(p.pid, sig)
+			sweepSession(p.pid, p.start, sig)
 		}
 	}
 	return nil

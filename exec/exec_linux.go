@@ -1,9 +1,12 @@
 package exec
 
 import (
+	"bytes"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -160,6 +163,95 @@ var sweeps struct {
 	running bool
 }
 
+// sweepSession sends sig to every process of session sid outside process
+// group sid, as signalSession does, but reads /proc only as far as needed.
+// Every process the session's leader (forked at or after start) or its
+// descendants forked holds a pid allocated after the leader's. The pid
+// namespace allocates pids in a cycle and /proc/loadavg tells the last
+// one: when it is still the leader's, which cannot be reused while the
+// leader is unreaped, nothing was forked since and there is nothing to
+// signal; when few pids were allocated since, and too little time has
+// passed for the cycle to have come round, only those are read. Otherwise
+// the whole of /proc is.
+//
+// (A root command could hide a process from the pre-check by writing
+// ns_last_pid or forking with clone3's set_tid; it could as well leave
+// the session with setsid, which the sweep never sees either.)
+func sweepSession(sid int, start time.Time, sig syscall.Signal) {
+	last, ok := lastPid()
+	switch {
+	case ok && last == sid:
+		return
+	case ok && last > sid && last-sid <= probeMax && time.Since(start) < cycleTime():
+		probeSessions(sid+1, last, sweepReq{sid: sid, sig: sig})
+	default:
+		signalSession(sid, sig)
+	}
+}
+
+// probeMax is the most pids sweepSession reads one by one rather than
+// passing over /proc.
+const probeMax = 64
+
+// lastPid returns the last pid allocated in this process's pid namespace,
+// the last field of /proc/loadavg ("0.52 0.58 0.59 1/467 12345").
+func lastPid() (int, bool) {
+	fd, err := syscall.Open("/proc/loadavg", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, false
+	}
+	var b [128]byte
+	n, err := syscall.Read(fd, b[:])
+	syscall.Close(fd)
+	if err != nil || n <= 0 || n == len(b) {
+		return 0, false
+	}
+	end := n
+	for end > 0 && (b[end-1] == '\n' || b[end-1] == ' ') {
+		end--
+	}
+	i := end
+	for i > 0 && b[i-1] >= '0' && b[i-1] <= '9' {
+		i--
+	}
+	if i == end || i == 0 || b[i-1] != ' ' || end-i > 9 {
+		return 0, false
+	}
+	pid, _ := atoi(b[i:end])
+	return pid, true
+}
+
+// cycleTime is a time in which the pid namespace cannot allocate every
+// pid once: pid_max pids at two million a second, more than Linux forks
+// or makes threads. A failed read gives 0: every sweep reads /proc.
+var cycleTime = sync.OnceValue(func() time.Duration {
+	b, err := os.ReadFile("/proc/sys/kernel/pid_max")
+	if err != nil {
+		return 0
+	}
+	n, ok := atoi(bytes.TrimSpace(b))
+	if !ok {
+		return 0
+	}
+	return time.Duration(n) * time.Second / 2_000_000
+})
+
+// probeSessions signals, for the requests, the processes among pids from
+// to to (both included), reading only their stat files.
+func probeSessions(from, to int, reqs ...sweepReq) {
+	proc, err := syscall.Open("/proc", syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		signalSession(reqs[0].sid, reqs[0].sig)
+		return
+	}
+	defer syscall.Close(proc)
+	var name [12]byte
+	for pid := from; pid <= to; pid++ {
+		b := strconv.AppendInt(name[:0], int64(pid), 10)
+		signalProc(proc, pid, b, reqs)
+	}
+}
+
 // sweepSessions makes one pass over /proc for the requests. It reads
 // each process's stat with raw system calls into reused buffers: it runs
 // at the end of every command, so it allocates nothing per process.
@@ -170,8 +262,6 @@ func sweepSessions(reqs []sweepReq) {
 	}
 	defer syscall.Close(proc)
 	var dents [8 << 10]byte
-	var path [32]byte // "PID/stat\x00"
-	var stat [512]byte
 	for {
 		n, err := syscall.Getdents(proc, dents[:])
 		if err != nil || n <= 0 {
@@ -186,27 +276,38 @@ func sweepSessions(reqs []sweepReq) {
 			if !ok {
 				continue
 			}
-			k := copy(path[:], name[:clen(name)])
-			k += copy(path[k:], "/stat\x00")
-			fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&path[0])),
-				uintptr(syscall.O_RDONLY|syscall.O_CLOEXEC), 0, 0, 0)
-			if errno != 0 {
-				continue
-			}
-			m, _ := syscall.Read(int(fd), stat[:])
-			syscall.Close(int(fd))
-			if m <= 0 {
-				continue
-			}
-			pgrp, sess, ok := statGroups(stat[:m])
-			if !ok || pgrp == sess {
-				continue // a session leader's group gets kill(-pgid)
-			}
-			for _, r := range reqs {
-				if r.sid == sess && pid != sess {
-					syscall.Kill(pid, r.sig)
-				}
-			}
+			signalProc(proc, pid, name[:clen(name)], reqs)
+		}
+	}
+}
+
+// signalProc signals process pid, named name in /proc (open as proc), if
+// it is in the session of a request and outside its process group.
+func signalProc(proc, pid int, name []byte, reqs []sweepReq) {
+	var path [32]byte // "PID/stat\x00"
+	var stat [512]byte
+	if len(name) > len(path)-len("/stat\x00") {
+		return
+	}
+	k := copy(path[:], name)
+	k += copy(path[k:], "/stat\x00")
+	fd, _, errno := syscall.Syscall6(syscall.SYS_OPENAT, uintptr(proc), uintptr(unsafe.Pointer(&path[0])),
+		uintptr(syscall.O_RDONLY|syscall.O_CLOEXEC), 0, 0, 0)
+	if errno != 0 {
+		return
+	}
+	m, _ := syscall.Read(int(fd), stat[:])
+	syscall.Close(int(fd))
+	if m <= 0 {
+		return
+	}
+	pgrp, sess, ok := statGroups(stat[:m])
+	if !ok || pgrp == sess {
+		return // a session leader's group gets kill(-pgid)
+	}
+	for _, r := range reqs {
+		if r.sid == sess && pid != sess {
+			syscall.Kill(pid, r.sig)
 		}
 	}
 }
@@ -272,3 +373,6 @@ const watchdogSessions = `for pass in 1 2 3; do
 		[[ $4 && ${g[$4]} ]] && kill -KILL "${f:6:-5}"
 	done 2>/dev/null
 done`
+
+// pipeFDs makes a pipe whose descriptors are closed on exec.
+func pipeFDs(fds *[2]int) error { return syscall.Pipe2(fds[:], syscall.O_CLOEXEC) }

@@ -51,9 +51,15 @@ type Result struct {
 	//     processes that left the command's session (setsid, daemons). It
 	//     is used where this process may make child groups of its own
 	//     cgroup (root; a systemd user session delegates the user's).
+	//     When this process has no controlling terminal, such a command
+	//     gets a process group of its own in this process's session, not
+	//     a session (setsid makes a scheduler autogroup per command).
 	//   - ReaperSweep: the fallback, a pass over /proc that signals the
 	//     processes of the command's session outside its group; a process
-	//     that left the session escapes it (outside the sandbox).
+	//     that left the session escapes it (outside the sandbox). The
+	//     pass is skipped when no pid was allocated since the command's
+	//     bash (the last pid of /proc/loadavg), and reads only the pids
+	//     allocated since when they are few.
 	//
 	// A sandboxed command's session is also swept (see
 	// SandboxReport.Survivors). The environment variable
