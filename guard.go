@@ -314,6 +314,10 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 	if err != nil {
 		return failed("policy.invalid", err.Error()), nil, err
 	}
+	g.stage("runs")
+	if d, ok := g.pendingRuns(); !ok {
+		return d, nil, nil
+	}
 	g.stage("analyze")
 	in, err := g.input(req, st)
 	if err != nil {
@@ -348,6 +352,28 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		return failed("gate.error", "allow without a command"), nil, errors.New("cmdguard: allow without a command")
 	}
 	return d, st.Policy, nil
+}
+
+// pendingRuns finishes the sandboxed runs of this project (or one that
+// holds it or that it holds) whose end never came (see
+// sandboxplan.Pending): while one cannot be finished or trusted, every
+// check is denied.
+func (g *Guard) pendingRuns() (Decision, bool) {
+	dir, err := sandboxplan.RunsDir()
+	if err != nil {
+		// No place for records: no sandboxed run can have left one
+		// (a run refuses its sandbox without its record).
+		return Decision{}, true
+	}
+	msgs := sandboxplan.Pending(dir, g.root)
+	if len(msgs) == 0 {
+		return Decision{}, true
+	}
+	d := failed("sandbox.quarantine", msgs[0])
+	for _, m := range msgs[1:] {
+		d.Reasons = append(d.Reasons, Reason{Verdict: Deny, Rule: "sandbox.quarantine", Message: m, Source: "builtin"})
+	}
+	return d, false
 }
 
 func (g *Guard) stage(name string) {

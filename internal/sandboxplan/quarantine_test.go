@@ -39,8 +39,8 @@ func TestSandboxNewFiles(t *testing.T) {
 		}
 	}
 	w := &watch{root: root, names: names, files: map[string]bool{files[0]: true}, dirs: dirs}
-	if got, err := w.newFiles(); len(got) != 0 || err != nil {
-		t.Fatalf("nothing changed: %v %v", got, err)
+	if got := w.newFiles(newLooker(root)); len(got) != 0 {
+		t.Fatalf("nothing changed: %v", got)
 	}
 	script := `set -e
 		echo '!x' > a/b/.cmdguardignore
@@ -53,9 +53,10 @@ func TestSandboxNewFiles(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	got, err := w.newFiles()
+	l := newLooker(root)
+	got := w.newFiles(l)
 	want := []string{filepath.Join(root, "a/b/.cmdguardignore"), filepath.Join(root, "c/.cmdguard.yaml"), filepath.Join(root, "d/e/.cursorignore")}
-	if err != nil || !slices.Equal(got, want) {
-		t.Errorf("new files = %q, %v; want %q", got, err, want)
+	if !slices.Equal(got, want) || len(l.problems) != 0 {
+		t.Errorf("new files = %q, problems %+v; want %q", got, l.problems, want)
 	}
 }
