@@ -303,8 +303,8 @@ func moveAll(absent []absentPath, files []string, known map[string]bool, l *look
 		out = append(out, l.moveAside(a.anchor, a.path, a.why, now))
 	}
 	for _, f := range files {
-		if known[f] {
-			continue
+		if known[f] || movedWith(f, moved) {
+			continue // there at the start, or moved aside with an absent path
 		}
 		out = append(out, l.moveAside(f, f, whyFile(f), now))
 	}
@@ -321,6 +321,16 @@ func whyFile(p string) string {
 		return WhyGitDir
 	}
 	return WhyIgnore
+}
+
+// movedWith reports whether p was below (or is) one of the paths moved.
+func movedWith(p string, moved map[string]bool) bool {
+	for a := range moved {
+		if within(p, a) {
+			return true
+		}
+	}
+	return false
 }
 
 // moveAside renames anchor (which is path or holds it) beside itself.
