@@ -264,7 +264,7 @@ func TestQuarantineAfterSIGKILL(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	if des, _ := os.ReadDir(runs); len(des) != 1 {
-		t.Fatalf("run records while it runs: %v, want one", des)
+		t.Errorf("run records while it runs: %v, want one", des)
 	}
 	// While the run goes on, its record is left alone.
 	if d := qVerdict(t, root, ""); d.Verdict != Ask {
@@ -321,7 +321,7 @@ func procsNamed(s string) int {
 func TestRunRecordsNotWritable(t *testing.T) {
 	for _, inProject := range []bool{false, true} {
 		t.Run(fmt.Sprint("in project ", inProject), func(t *testing.T) {
-			root, runs := qProject(t, `for f in "$RUNS"/*; do rm -f "$f" && echo REMOVED; done
+			root, runs := qProject(t, `for f in "$RUNS"/*.json; do if [ -e "$f" ]; then rm -f "$f"; [ -e "$f" ] || echo REMOVED "$f"; fi; done
 				echo '{"version":1}' > "$RUNS/planted.json" && echo PLANTED; sleep 0.2`+"\n")
 			if inProject {
 				t.Setenv("XDG_STATE_HOME", filepath.Join(root, "state"))
