@@ -265,6 +265,8 @@ func TestQuarantineAfterSIGKILL(t *testing.T) {
 	}
 	if des, _ := os.ReadDir(runs); len(des) != 1 {
 		t.Errorf("run records while it runs: %v, want one", des)
+	} else if b, err := os.ReadFile(filepath.Join(runs, des[0].Name())); err != nil || !strings.Contains(string(b), `"init"`) {
+		t.Errorf("the record does not name the sandbox's first process: %v\n%s", err, b)
 	}
 	// While the run goes on, its record is left alone.
 	if d := qVerdict(t, root, ""); d.Verdict != Ask {

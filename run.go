@@ -154,6 +154,8 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	p, err := g.procs.start(life, c)
 	if err != nil {
 		rec.Abandon() // it never started
+	} else {
+		rec.Started(p.Pid())
 	}
 	g.logStart(&req, d, asked, p, err)
 	return d, p, err

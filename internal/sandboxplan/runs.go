@@ -66,9 +66,52 @@ type record struct {
 	Names  []string       `json:"names"`
 	Files  []string       `json:"files"`
 	Absent []recordAbsent `json:"absent"`
+	// Init is the sandbox's first process, once it has started: while
+	// it lives, so may the run's other processes.
+	Init *procID `json:"init,omitempty"`
 	// Blocked, when not empty, is what the quarantine could not do:
 	// checks in the project are denied until a person deletes the record.
 	Blocked []Quarantined `json:"blocked,omitempty"`
+}
+
+// A procID names a process for as long as the machine runs: its pid,
+// start time (clock ticks after boot) and the boot's id.
+type procID struct {
+	PID   int    `json:"pid"`
+	Start uint64 `json:"start"`
+	Boot  string `json:"boot"`
+}
+
+// procOf returns the procID of the running process pid.
+func procOf(pid int) (procID, bool) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return procID{}, false
+	}
+	// The fields after the command name, which ends at the last ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procID{}, false
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 || f[0] == "Z" || f[0] == "X" {
+		return procID{}, false // a zombie has ended
+	}
+	var start uint64
+	if _, err := fmt.Sscan(f[19], &start); err != nil {
+		return procID{}, false
+	}
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return procID{}, false
+	}
+	return procID{PID: pid, Start: start, Boot: strings.TrimSpace(string(boot))}, true
+}
+
+// alive reports whether the process id names is still running.
+func (id procID) alive() bool {
+	now, ok := procOf(id.PID)
+	return ok && now == id
 }
 
 type recordAbsent struct {
@@ -200,6 +243,27 @@ func writeRecord(dir, name string, rec *record, lock bool) (*os.File, error) {
 		return nil, nil
 	}
 	return f, nil
+}
+
+// Started notes in the record the sandbox's first process (the pid the
+// executor started), so that a later process that finishes the run can
+// make sure it is gone. The record stays locked: it is written in place.
+func (r *Run) Started(pid int) {
+	if r == nil || r.f == nil || pid <= 0 {
+		return
+	}
+	id, ok := procOf(pid)
+	if !ok {
+		return
+	}
+	r.rec.Init = &id
+	data, err := json.MarshalIndent(&r.rec, "", "  ")
+	if err != nil {
+		return
+	}
+	if r.f.Truncate(0) == nil {
+		r.f.WriteAt(append(data, '\n'), 0)
+	}
 }
 
 // Abandon removes the record of a run that did not start.
@@ -354,8 +418,20 @@ func pending(path, root string) string {
 		return blockedMsg(path, &rec)
 	}
 	// Its run's process is gone without ending it: the sandbox's
-	// processes died with it. Do its quarantine, the whole project
-	// looked at.
+	// processes died with it (the first one has the parent-death signal;
+	// the kernel ends the rest with it). Should the first one still run,
+	// it is ended here, and waited for.
+	if rec.Init != nil && rec.Init.alive() {
+		syscall.Kill(rec.Init.PID, syscall.SIGKILL)
+		for i := 0; rec.Init.alive(); i++ {
+			if i == 500 {
+				return fmt.Sprintf("a sandboxed run in %s (started %s by process %d) ended without its quarantine, and its processes (the first one %d) are still running after SIGKILL: check again once they are gone",
+					rec.Root, rec.Started.Format(time.RFC3339), rec.PID, rec.Init.PID)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	// Do its quarantine, the whole project looked at.
 	l := newLooker(rec.Root)
 	known := map[string]bool{}
 	for _, f := range rec.Files {
