@@ -125,3 +125,25 @@ func TestPendingEndsTheRun(t *testing.T) {
 		t.Errorf("a process the record does not name was killed")
 	}
 }
+
+// TestPendingEmptyCache: a records directory found empty is not read
+// again while it stays so, and a record written later is seen at once.
+func TestPendingEmptyCache(t *testing.T) {
+	t.Parallel()
+	runs := filepath.Join(t.TempDir(), "runs")
+	if err := os.Mkdir(runs, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(recentDir + 50*time.Millisecond)
+	for range 3 {
+		if msgs := Pending(runs, "/p"); len(msgs) != 0 {
+			t.Fatalf("empty: %q", msgs)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(runs, "x.json"), []byte("{"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if msgs := Pending(runs, "/p"); len(msgs) != 1 || !strings.Contains(msgs[0], "x.json") {
+		t.Errorf("after a record was written: %q, want it refused", msgs)
+	}
+}

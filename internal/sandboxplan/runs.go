@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -347,9 +348,18 @@ func Pending(dir, root string) []string {
 	if err := trustedDir(dir); err != nil {
 		return []string{err.Error() + ": its records of unfinished sandboxed runs cannot be trusted"}
 	}
+	snap := dirSnap{uint64(st.Dev), st.Ino, st.Mtim.Nano(), false}
+	if emptyRuns.is(dir, snap) {
+		return nil
+	}
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return []string{fmt.Sprintf("cannot look for unfinished sandboxed runs in %s: %v", dir, err)}
+	}
+	if len(des) == 0 && snap.ctime < time.Now().Add(-recentDir).UnixNano() {
+		// Empty, and not changed in the last moment (the clock of the
+		// change time is coarse): empty for as long as it stays so.
+		emptyRuns.set(dir, snap)
 	}
 	var out []string
 	for _, d := range des {
@@ -361,6 +371,32 @@ func Pending(dir, root string) []string {
 		}
 	}
 	return out
+}
+
+// emptyRuns remembers a records directory found empty, by its state
+// then (its modification time changes with every record written or
+// removed), so that a check reads it only when it changed.
+var emptyRuns emptyCache
+
+type emptyCache struct {
+	mu sync.Mutex
+	m  map[string]dirSnap
+}
+
+func (c *emptyCache) is(dir string, s dirSnap) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old, ok := c.m[dir]
+	return ok && old == s
+}
+
+func (c *emptyCache) set(dir string, s dirSnap) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) > 64 {
+		c.m = map[string]dirSnap{}
+	}
+	c.m[dir] = s
 }
 
 // pending looks at one record (see Pending).
