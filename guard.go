@@ -309,14 +309,16 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), nil, err
 	}
+	// First: a sandboxed run whose end never came may have planted
+	// what the load reads.
+	g.stage("runs")
+	if d, ok := g.pendingRuns(); !ok {
+		return d, nil, nil
+	}
 	g.stage("load")
 	st, err := g.src.current()
 	if err != nil {
 		return failed("policy.invalid", err.Error()), nil, err
-	}
-	g.stage("runs")
-	if d, ok := g.pendingRuns(); !ok {
-		return d, nil, nil
 	}
 	g.stage("analyze")
 	in, err := g.input(req, st)
