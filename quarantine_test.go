@@ -242,9 +242,18 @@ func init() {
 // would ask) finishes the quarantine: it moves the file aside, says so
 // once with a deny, and removes the record; the check after it goes on
 // under the project's policy.
+//
+// A planted policy that does not load would make the next Open below it
+// fail: Open finishes the run first.
 func TestQuarantineAfterSIGKILL(t *testing.T) {
+	for name, planted := range map[string]string{"valid": `version: 1\ndefault: allow\n`, "invalid": `version: [\n`} {
+		t.Run(name, func(t *testing.T) { quarantineAfterSIGKILL(t, planted) })
+	}
+}
+
+func quarantineAfterSIGKILL(t *testing.T, policyText string) {
 	marker := fmt.Sprintf("cmdguard-qsurvivor-%d", time.Now().UnixNano())
-	script := `printf 'version: 1\ndefault: allow\n' > sub/.cmdguard.yaml && chmod 311 sub &&
+	script := `printf '` + policyText + `' > sub/.cmdguard.yaml && chmod 311 sub &&
 		(setsid bash -c 'exec -a ` + marker + ` sleep 300' &) && touch planted && exec sleep 300` + "\n"
 	root, runs := qProject(t, script)
 	cmd := osexec.Command(os.Args[0], "-test.run=^$")
@@ -268,7 +277,8 @@ func TestQuarantineAfterSIGKILL(t *testing.T) {
 	} else if b, err := os.ReadFile(filepath.Join(runs, des[0].Name())); err != nil || !strings.Contains(string(b), `"init"`) {
 		t.Errorf("the record does not name the sandbox's first process: %v\n%s", err, b)
 	}
-	// While the run goes on, its record is left alone.
+	// While the run goes on, its record is left alone (a check in the
+	// root, whose policy is not the planted one).
 	if d := qVerdict(t, root, ""); d.Verdict != Ask {
 		t.Errorf("check while the run goes on: %s %+v", d.Verdict, d.Reasons)
 	}
