@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
 	"github.com/cmdguard/cmdguard/internal/live"
@@ -138,6 +139,15 @@ type Guard struct {
 	// probe, when set (by tests only), replaces the process's probe of
 	// whether the kernel sets the sandbox up (sandboxWorks).
 	probe func() error
+	// opened holds what Open found finishing unfinished sandboxed runs,
+	// for the first check to say.
+	opened *openedRuns
+}
+
+// openedRuns is what Open's look at unfinished sandboxed runs found.
+type openedRuns struct {
+	mu   sync.Mutex
+	msgs []string
 }
 
 // Open builds the Guard for the project that dir belongs to: the policy
@@ -158,6 +168,22 @@ func Open(dir string) (*Guard, error) {
 	if dir, err = filepath.EvalSymlinks(dir); err != nil {
 		return nil, fmt.Errorf("cmdguard: %w", err)
 	}
+	// A sandboxed run whose end never came may have planted the policy
+	// the walk up would find: its quarantine is done first, and what it
+	// found is said by the first check.
+	var early []string
+	if runs, err := sandboxplan.RunsDir(); err == nil {
+		early = sandboxplan.Pending(runs, dir)
+	}
+	g, err := openDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	g.opened = &openedRuns{msgs: early}
+	return g, nil
+}
+
+func openDir(dir string) (*Guard, error) {
 	path, ok, err := policy.Find(dir)
 	if err != nil {
 		return nil, err
@@ -309,6 +335,12 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 	if err := ctx.Err(); err != nil {
 		return failedCtx(err), nil, err
 	}
+	// First: a sandboxed run whose end never came may have planted
+	// what the load reads.
+	g.stage("runs")
+	if d, ok := g.pendingRuns(); !ok {
+		return d, nil, nil
+	}
 	g.stage("load")
 	st, err := g.src.current()
 	if err != nil {
@@ -348,6 +380,32 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		return failed("gate.error", "allow without a command"), nil, errors.New("cmdguard: allow without a command")
 	}
 	return d, st.Policy, nil
+}
+
+// pendingRuns finishes the sandboxed runs of this project (or one that
+// holds it or that it holds) whose end never came (see
+// sandboxplan.Pending): while one cannot be finished or trusted, every
+// check is denied.
+func (g *Guard) pendingRuns() (Decision, bool) {
+	var msgs []string
+	if dir, err := sandboxplan.RunsDir(); err == nil {
+		// (No place for records: no sandboxed run can have left one;
+		// a run refuses its sandbox without its record.)
+		msgs = sandboxplan.Pending(dir, g.root)
+	}
+	if o := g.opened; o != nil {
+		o.mu.Lock()
+		msgs, o.msgs = append(o.msgs, msgs...), nil
+		o.mu.Unlock()
+	}
+	if len(msgs) == 0 {
+		return Decision{}, true
+	}
+	d := failed("sandbox.quarantine", msgs[0])
+	for _, m := range msgs[1:] {
+		d.Reasons = append(d.Reasons, Reason{Verdict: Deny, Rule: "sandbox.quarantine", Message: m, Source: "builtin"})
+	}
+	return d, false
 }
 
 func (g *Guard) stage(name string) {

@@ -144,13 +144,19 @@ func (g *Guard) start(ctx, life context.Context, req RunRequest) (Decision, *exe
 	if c.OutputLimit == 0 && cfg.OutputLimit > 0 {
 		c.OutputLimit = int(min(cfg.OutputLimit, 1<<40))
 	}
-	c.Sandbox = g.sandbox(req, used)
+	var rec *sandboxplan.Run
+	c.Sandbox, rec = g.sandboxRun(req, used, true)
 	if c.Sandbox != nil && reliesOnSandbox(d) {
 		// The verdict counted on the sandbox (a finding it enforces, a
 		// runner it contains): never run without it.
 		c.Sandbox.Optional = false
 	}
 	p, err := g.procs.start(life, c)
+	if err != nil {
+		rec.Abandon() // it never started
+	} else {
+		rec.Started(p.Pid())
+	}
 	g.logStart(&req, d, asked, p, err)
 	return d, p, err
 }
@@ -277,9 +283,18 @@ func (g *Guard) Close(ctx context.Context) error {
 // could not be worked out carries the reason in its Err, which the
 // executor handles as a failure to set it up (refused when required).
 func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
+	sb, _ := g.sandboxRun(req, pol, false)
+	return sb
+}
+
+// sandboxRun is sandbox that, with record, also writes the run's record
+// (see sandboxplan.Run) before the command starts: its After removes it
+// once the quarantine is done. A record that cannot be written is a
+// sandbox that cannot be set up.
+func (g *Guard) sandboxRun(req RunRequest, pol *policy.Policy, record bool) (*exec.Sandbox, *sandboxplan.Run) {
 	cfg := pol.Sandbox()
 	if !cfg.Enabled && !req.Sandbox {
-		return nil
+		return nil, nil
 	}
 	env := req.BaseEnv
 	if env == nil {
@@ -296,16 +311,47 @@ func (g *Guard) sandbox(req RunRequest, pol *policy.Policy) *exec.Sandbox {
 	sb.ReadOnly = true
 	sb.Writable, sb.Cow = sandboxPlaces(g.root, cfg, all, homes)
 	sb.Seal, sb.Sockets = homes, sandboxSockets(cfg, homes)
+	var rec *sandboxplan.Run
+	if record && sb.Err == nil {
+		rec, sb.Err = beginRun(&pl, g.root, sb)
+	}
 	if after := pl.After; after != nil {
 		sb.After = func() []exec.Quarantined {
 			var out []exec.Quarantined
-			for _, q := range after() {
+			for _, q := range rec.End(after()) {
 				out = append(out, exec.Quarantined(q))
 			}
 			return out
 		}
 	}
-	return sb
+	return sb, rec
+}
+
+// beginRun writes the record of a run of pl in root before it starts,
+// and makes the records directory read-only in sb when it lies in a
+// place sb may write (XDG_STATE_HOME in the project): a command must not
+// plant or remove a record.
+func beginRun(pl *sandboxplan.Plan, root string, sb *exec.Sandbox) (*sandboxplan.Run, error) {
+	dir, err := sandboxplan.RunsDir()
+	if err != nil {
+		return nil, fmt.Errorf("run record: %w", err)
+	}
+	rec, err := pl.Begin(dir, root)
+	if err != nil {
+		return nil, fmt.Errorf("run record: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		rec.Abandon()
+		return nil, fmt.Errorf("run record: %w", err)
+	}
+	for _, w := range sb.Writable {
+		if real == w || strings.HasPrefix(real, w+"/") || strings.HasPrefix(w, real+"/") {
+			sb.Protect = append(sb.Protect, real)
+			break
+		}
+	}
+	return rec, nil
 }
 
 // sandboxCaches are the tool caches (relative to a home directory) that

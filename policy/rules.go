@@ -73,6 +73,7 @@ var registry = []RuleInfo{
 	{ID: "rego.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "a Rego ask rule fired"},
 	{ID: "rego.deny", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "a Rego deny rule fired"},
 	{ID: "rego.error", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "Rego evaluation failed"},
+	{ID: "sandbox.quarantine", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "a sandboxed run's quarantine could not finish, its record cannot be trusted, or this check has just finished it"},
 }
 
 // LookupRule returns the registry entry of a rule id.

@@ -34,6 +34,8 @@ type Plan struct {
 	// Err is why the plan could not be worked out: the sandbox must then
 	// be refused (or run without, when it is optional).
 	Err error
+	// w is what After looks at, and what a run record keeps (Begin).
+	w *watch
 }
 
 // A Quarantined is a file a sandboxed run created where it must not, as
@@ -53,6 +55,7 @@ func New(root string, pol *policy.Policy, homes []string) Plan {
 	var w *watch
 	pl.Hide, pl.Protect, w, pl.Err = paths(root, pol, pol.Sandbox(), homes)
 	if w != nil {
+		pl.w = w
 		pl.Absent = w.absentPaths()
 		pl.After = w.quarantine
 	}
@@ -106,11 +109,21 @@ func paths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) 
 			return nil, nil, nil, err
 		}
 	}
+	// A hide: path of a home directory that does not exist is watched
+	// as an absent protect: path is: a credential or a tool's
+	// configuration the command creates there (~/.npmrc with a
+	// script-shell, ~/.docker/config.json with a credential helper)
+	// would be read by the next command outside the sandbox.
+	var hideAbsent []protectedPath
 	for _, h := range homes {
 		for _, pat := range homePats {
-			matches, _ := filepath.Glob(filepath.Join(h, pat))
+			p := filepath.Join(h, pat)
+			matches, _ := filepath.Glob(p)
 			for _, m := range matches {
 				hw.add(m)
+			}
+			if len(matches) == 0 && !hasMeta(pat) {
+				hideAbsent = append(hideAbsent, protectedPath{p, WhyHidden})
 			}
 		}
 	}
@@ -136,6 +149,9 @@ func paths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) 
 				protect = append(protect, q)
 			}
 		}
+	}
+	for _, p := range hideAbsent {
+		w.addAbsent(p)
 	}
 	if protect, err = protectLinks(root, protect); err != nil {
 		return nil, nil, nil, err
@@ -418,6 +434,7 @@ const (
 	WhyPolicy = "a policy file: it would govern the commands checked below it"
 	WhyIgnore = "an ignore file: its patterns ('!' re-includes) would change what the next check and sandbox hide"
 	WhyListed = "listed in the policy's sandbox protect:"
+	WhyHidden = "listed in the policy's sandbox hide: the next command outside the sandbox would read it"
 	WhyAgent  = "an agent's settings: the agent would read its hooks, permissions or MCP servers from it"
 	WhyGitDir = "a new git repository: git would run its hooks and read its config for the commands run below it"
 )
