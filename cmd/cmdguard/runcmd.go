@@ -126,9 +126,12 @@ func (c *cli) run(args []string) int {
 	}
 	if res.Sandbox != nil && f.format == "text" {
 		for _, q := range res.Sandbox.Quarantined {
-			if q.Error != "" {
+			switch {
+			case q.Error != "":
 				fmt.Fprintf(c.stderr, "cmdguard: the command created %s (%s) and it could NOT be moved aside: %s\n", q.Path, q.Reason, q.Error)
-			} else {
+			case q.MovedTo == q.Path: // a directory made readable again, in place
+				fmt.Fprintf(c.stderr, "cmdguard: the command made %s unreadable (%s)\n", q.Path, q.Reason)
+			default:
 				fmt.Fprintf(c.stderr, "cmdguard: the command created %s (%s): moved to %s\n", q.Path, q.Reason, q.MovedTo)
 			}
 		}
