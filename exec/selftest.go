@@ -247,10 +247,10 @@ var probes = []probe{
 	},
 	{
 		name: "unix-socket", layer: "unix", promise: "a Unix socket outside the run is unreachable",
-		// The Linux sandbox leaves Unix sockets on the file system as
-		// they are (see the package documentation); the Seatbelt
-		// profile closes them.
-		promised: func(goos string) bool { return goos == "darwin" },
+		// Linux: the socket layer (overlays on homes, /run and the
+		// runtime directory, covers on sockets bound at the start); the
+		// Seatbelt profile on macOS.
+		promised: func(goos string) bool { return goos == "darwin" || goos == "linux" },
 		prepare: func(w *probeWorld) (string, func([]byte) (bool, string), error) {
 			sock := filepath.Join(w.outside, "s.sock")
 			l, err := net.Listen("unix", sock)
@@ -258,7 +258,12 @@ var probes = []probe{
 				return "", nil, err
 			}
 			w.cleanup = append(w.cleanup, func() { l.Close() })
-			return "echo hi | nc -U " + shq(sock) + " >/dev/null 2>&1; true", func([]byte) (bool, string) {
+			// Whichever client the machine has: curl (most have it),
+			// nc -U, python3. Without one the control fails: no-control.
+			client := "curl -s -m 2 --unix-socket " + shq(sock) + " http://selftest/ >/dev/null 2>&1 || " +
+				"echo hi | nc -U " + shq(sock) + " >/dev/null 2>&1 || " +
+				"python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])' " + shq(sock) + " >/dev/null 2>&1; true"
+			return client, func([]byte) (bool, string) {
 				l.(*net.UnixListener).SetDeadline(time.Now().Add(500 * time.Millisecond))
 				if c, err := l.Accept(); err == nil {
 					c.Close()

@@ -26,16 +26,12 @@ func TestSelfTest(t *testing.T) {
 		switch r.Status {
 		case exec.RowHeld:
 			held++
-		case exec.RowNotPromised:
-			if r.Layer != "unix" {
-				t.Errorf("row %s not promised on Linux", r.Name)
-			}
 		default:
 			t.Errorf("row %s: %s (%s)", r.Name, r.Status, r.Detail)
 		}
 	}
-	if held != 5 || !rep.Passed {
-		t.Errorf("held %d rows, Passed=%v; want 5 held and a pass", held, rep.Passed)
+	if held != len(rep.Rows) || held < 6 || !rep.Passed {
+		t.Errorf("held %d of %d rows, Passed=%v; want all (at least 6) held and a pass", held, len(rep.Rows), rep.Passed)
 	}
 }
 
@@ -58,8 +54,6 @@ func TestSelfTestOmittedLayerFails(t *testing.T) {
 				switch {
 				case r.Layer == layer:
 					want = exec.RowFailed
-				case r.Layer == "unix":
-					want = exec.RowNotPromised
 				}
 				if r.Status != want {
 					t.Errorf("row %s (%s) = %s %q, want %s", r.Name, r.Layer, r.Status, r.Detail, want)
