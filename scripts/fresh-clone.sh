@@ -132,7 +132,8 @@ for i in 0 1; do
 	secs=$(((end - start) / 1000000))
 	printf 'exit %d (want %d), %d.%03d s wall\n' "$rc" "${want[$i]}" $((secs / 1000)) $((secs % 1000))
 	if [ "$i" = 0 ]; then
-		head -n 5 "$log"
+		echo "($(grep -c '^go: downloading' "$log") modules downloaded from the local proxy)"
+		grep -v '^go: downloading' "$log" | head -n 8
 	else
 		grep -E '^(ok|FAIL|---|\?) ' "$log" | grep -vE '^--- (PASS|SKIP)' || true
 		echo "skipped tests (reason, then the test):"
