@@ -31,6 +31,9 @@
 # what it prints, so that the lines of the tests that skipped (a program
 # missing) can be shown. The whole test suite runs: expect minutes.
 set -euo pipefail
+# The body is one block, read whole before it runs: editing this file
+# while it runs (for minutes) cannot change what it does.
+{
 here=$(cd "$(dirname "$0")/.." && pwd)
 repo=${1:-$here}
 user=${FRESH_USER:-cgtest}
@@ -135,7 +138,7 @@ for i in 0 1; do
 		echo "($(grep -c '^go: downloading' "$log") modules downloaded from the local proxy)"
 		grep -v '^go: downloading' "$log" | head -n 8
 	else
-		grep -E '^(ok|FAIL|---|\?) ' "$log" | grep -vE '^--- (PASS|SKIP)' || true
+		grep -E '^(ok|FAIL|---|\?)[[:space:]]' "$log" | grep -vE '^--- (PASS|SKIP)' || true
 		echo "skipped tests (reason, then the test):"
 		grep -B1 -E '^[[:space:]]*--- SKIP' "$log" | grep -vE '^--$' | sed 's/^/  /' || echo "  none"
 	fi
@@ -147,3 +150,4 @@ for i in 0 1; do
 done
 [ -z "${FRESH_LOG:-}" ] || cp "$work/cmd1.log" "$FRESH_LOG" # the test command's whole output
 exit $status
+}
