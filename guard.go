@@ -138,6 +138,9 @@ type Guard struct {
 	// probe, when set (by tests only), replaces the process's probe of
 	// whether the kernel sets the sandbox up (sandboxWorks).
 	probe func() error
+	// bases keeps what recent refusals were made from, for their hints
+	// (hint.go).
+	bases *bases
 }
 
 // Open builds the Guard for the project that dir belongs to: the policy
@@ -232,7 +235,7 @@ func open(src *source) (*Guard, error) {
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog()}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog(), bases: &bases{}}, nil
 }
 
 // source is where the Guard's policy and ignore files come from, kept
@@ -342,6 +345,9 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		return failedCtx(err), nil, err
 	}
 	d.Verdict, d.Reasons, d.Commands = pd.Verdict, pd.Reasons, in.Commands
+	if d.Verdict != Allow {
+		g.bases.put(d, in, st.Policy)
+	}
 	if d.Verdict == Allow && len(d.Commands) == 0 {
 		// Unreachable with a correct parser (empty input is a finding),
 		// but an allow must always name what it allows.
