@@ -42,6 +42,15 @@ type bases struct {
 	mu   sync.Mutex
 	ring [64]*basis
 	next int
+	// trials are the last edited policies (edited).
+	trials    [16]trialPolicy
+	nextTrial int
+}
+
+type trialPolicy struct {
+	base *policy.Policy
+	key  string
+	pol  *policy.Policy
 }
 
 func (bs *bases) put(d Decision, in *policy.Input, pol *policy.Policy) {
@@ -338,27 +347,9 @@ func matchWord(c *Command, i int) string {
 // trial evaluates b's input again under b's policy with the edits made,
 // and the managed layer over it, as a check does.
 func (g *Guard) trial(ctx context.Context, b *basis, edits []edit) (policy.Decision, error) {
-	var data []byte
-	name, dir := "edited policy", ""
-	switch {
-	case b.pol.Path() != "":
-		var err error
-		if data, err = os.ReadFile(b.pol.Path()); err != nil {
-			return policy.Decision{}, err
-		}
-		name, dir = b.pol.Path(), filepath.Dir(b.pol.Path())
-	case b.pol.IsDefault():
-		data = policy.DefaultYAML()
-	default:
-		return policy.Decision{}, errors.New("the policy was given in code, not read from a file")
-	}
-	out, err := editPolicy(data, edits)
+	p, err := g.bases.edited(b.pol, edits)
 	if err != nil {
 		return policy.Decision{}, err
-	}
-	p, err := policy.Parse(name, out, dir, PolicyOptions()...)
-	if err != nil {
-		return policy.Decision{}, fmt.Errorf("the edited policy does not load: %w", err)
 	}
 	in := *b.in
 	in.Prepared = nil
@@ -370,6 +361,61 @@ func (g *Guard) trial(ctx context.Context, b *basis, edits []edit) (policy.Decis
 	pd := p.Evaluate(ctx, &in)
 	pd, _, err = g.applyManaged(ctx, &in, pd, nil)
 	return pd, err
+}
+
+// edited returns pol with the edits' allow: prefixes and rules: ratings,
+// loaded from its file (or the embedded default's text) edited; pol
+// itself when the edits change no policy text. The last few are kept: a
+// long-lived Guard sees the same refusals again, and loading a policy
+// costs milliseconds.
+func (bs *bases) edited(pol *policy.Policy, edits []edit) (*policy.Policy, error) {
+	var key strings.Builder
+	for _, e := range edits {
+		switch {
+		case e.allow != nil:
+			fmt.Fprintf(&key, "allow %q\n", e.allow)
+		case e.rule != "":
+			fmt.Fprintf(&key, "rule %s %s\n", e.rule, e.to)
+		}
+	}
+	if key.Len() == 0 {
+		return pol, nil
+	}
+	bs.mu.Lock()
+	for _, t := range bs.trials {
+		if t.base == pol && t.key == key.String() {
+			bs.mu.Unlock()
+			return t.pol, nil
+		}
+	}
+	bs.mu.Unlock()
+	var data []byte
+	name, dir := "edited policy", ""
+	switch {
+	case pol.Path() != "":
+		var err error
+		if data, err = os.ReadFile(pol.Path()); err != nil {
+			return nil, err
+		}
+		name, dir = pol.Path(), filepath.Dir(pol.Path())
+	case pol.IsDefault():
+		data = policy.DefaultYAML()
+	default:
+		return nil, errors.New("the policy was given in code, not read from a file")
+	}
+	out, err := editPolicy(data, edits)
+	if err != nil {
+		return nil, err
+	}
+	p, err := policy.Parse(name, out, dir, PolicyOptions()...)
+	if err != nil {
+		return nil, fmt.Errorf("the edited policy does not load: %w", err)
+	}
+	bs.mu.Lock()
+	bs.trials[bs.nextTrial] = trialPolicy{base: pol, key: key.String(), pol: p}
+	bs.nextTrial = (bs.nextTrial + 1) % len(bs.trials)
+	bs.mu.Unlock()
+	return p, nil
 }
 
 // editPolicy returns the policy text data with the edits' allow: prefixes
