@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -484,14 +485,14 @@ func (g *Guard) describe(e edit, r *Reason, c *Command, source string) string {
 	file := g.policyName()
 	switch {
 	case e.allow != nil:
-		s := fmt.Sprintf("add %q to allow: in %s", strings.Join(e.allow, " "), file)
+		s := fmt.Sprintf("add %s to allow: in %s", prefixText(e.allow), file)
 		if c != nil && len(e.allow) < len(c.MatchArgv) {
 			s += fmt.Sprintf(" (%s is not known before it runs: no rule can name it)", matchWord(c, len(e.allow)))
 		}
 		return s
 	case e.sandbox:
 		cmd := "COMMAND"
-		if source != "" && len(source) <= 80 && !strings.ContainsAny(source, "\n\x00") {
+		if source != "" && len(source) <= 80 && !needsEscape(source) {
 			cmd = "'" + strings.ReplaceAll(source, "'", `'\''`) + "'"
 		}
 		return "run it under the sandbox: cmdguard run --sandbox -- " + cmd + " (serve, mcp and acp take --sandbox too; for a hook, cmdguard install --sandbox AGENT); or, to run such commands without it, rules: {policy.needs_sandbox: allow} in " + file
@@ -502,12 +503,26 @@ func (g *Guard) describe(e edit, r *Reason, c *Command, source string) string {
 	}
 }
 
+// prefixText writes an allow: prefix as a person adds it: one quoted
+// string, or a list of tokens when a token holds white space or is empty
+// (a string is split on white space).
+func prefixText(prefix []string) string {
+	if !slices.ContainsFunc(prefix, func(t string) bool { return t == "" || strings.ContainsAny(t, " \t\n\r\v\f") }) {
+		return strconv.Quote(strings.Join(prefix, " "))
+	}
+	q := make([]string, len(prefix))
+	for i, t := range prefix {
+		q[i] = strconv.Quote(t)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
 func describeEdits(edits []edit) string {
 	var parts []string
 	for _, e := range edits {
 		switch {
 		case e.allow != nil:
-			parts = append(parts, fmt.Sprintf("%q in allow:", strings.Join(e.allow, " ")))
+			parts = append(parts, prefixText(e.allow)+" in allow:")
 		case e.sandbox:
 			parts = append(parts, "the sandbox")
 		default:

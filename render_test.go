@@ -13,6 +13,7 @@ import (
 
 	"github.com/cmdguard/cmdguard"
 	"github.com/cmdguard/cmdguard/policy"
+	"go.yaml.in/yaml/v3"
 )
 
 func TestRenderEscapes(t *testing.T) {
@@ -123,7 +124,7 @@ deny: [rm -rf, git push --force]
 var strictPolicy = string(policy.Starter())
 
 var (
-	allowHintRe = regexp.MustCompile(`add ("(?:[^"\\]|\\.)*") to allow: in `)
+	allowHintRe = regexp.MustCompile(`add ("(?:[^"\\]|\\.)*"|\[[^\]]*\]) to allow: in `)
 	ruleHintRe  = regexp.MustCompile(`rules: \{([a-z_.]+): (allow|ask|deny)\} in `)
 )
 
@@ -148,6 +149,9 @@ func TestHintsChangeTheVerdict(t *testing.T) {
 		{name: "variable", policy: hintPolicy, cmd: "echo $X"},
 		{name: "substitution", policy: hintPolicy, cmd: "wc -l $(echo x)"},
 		{name: "plain", policy: hintPolicy, cmd: "make build"},
+		// a word with a space: the hint is a list of tokens (main hinted
+		// "make two words", which the policy reads as three)
+		{name: "word with a space", policy: hintPolicy, cmd: `make "two words"`},
 		{name: "ask rule, longer prefix", policy: hintPolicy, cmd: "touch src/new.go"},
 		{name: "deny rule, longer prefix", policy: hintPolicy, cmd: "rm -rf build"},
 		{name: "option that needs an explicit rule", policy: hintPolicy, cmd: "find src -delete"},
@@ -226,11 +230,20 @@ func TestHintsChangeTheVerdict(t *testing.T) {
 				}
 				followed := false
 				for _, m := range allowHintRe.FindAllStringSubmatch(h, -1) {
-					prefix, err := strconv.Unquote(m[1])
-					if err != nil {
-						t.Fatal(err)
+					var tokens []string
+					if strings.HasPrefix(m[1], "[") {
+						// a list of tokens, as the policy reads it
+						if err := yaml.Unmarshal([]byte(m[1]), &tokens); err != nil {
+							t.Fatalf("hint %q: %v", h, err)
+						}
+					} else {
+						prefix, err := strconv.Unquote(m[1])
+						if err != nil {
+							t.Fatal(err)
+						}
+						tokens = strings.Fields(prefix)
 					}
-					if err := policy.AppendAllow(path, strings.Fields(prefix)); err != nil {
+					if err := policy.AppendAllow(path, tokens); err != nil {
 						t.Fatalf("following %q: %v", h, err)
 					}
 					followed = true
