@@ -331,7 +331,7 @@ func firstDynamic(c *Command) int {
 		if i > 0 {
 			j = i + off
 		}
-		if j < len(c.Dynamic) && c.Dynamic[j] {
+		if j >= 0 && j < len(c.Dynamic) && c.Dynamic[j] {
 			return i
 		}
 	}
@@ -555,8 +555,10 @@ func (g *Guard) Hint(r Reason, d Decision) string {
 	}
 	c := commandOf(d, &r)
 	source := ""
-	if b := g.bases.get(d); b != nil {
-		source = b.in.Source
+	if g != nil {
+		if b := g.bases.get(d); b != nil {
+			source = b.in.Source
+		}
 	}
 	var parts []string
 	for i, e := range f.edits {

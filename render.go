@@ -12,7 +12,9 @@ import (
 // Render writes d for people, as the CLI and every adapter show it: the
 // verdict, then each reason that decided it — "line:col: verdict: rule:
 // message [source]" — with the command's line, a caret under the position
-// and a hint of what in the policy would change it; then, one line each,
+// and a hint (see [Guard.Hint]): what would change the verdict, checked by
+// evaluating the command again with it followed, or what to do instead
+// when nothing in the policy can; then, one line each,
 // the reasons that would matter once those are gone. command is the
 // checked source. Control characters in the command and in messages are
 // escaped, so that what a person reads is not rewritten by the terminal.

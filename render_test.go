@@ -289,3 +289,35 @@ func TestHintsChangeTheVerdict(t *testing.T) {
 		})
 	}
 }
+
+// TestHintWithoutBasis: a decision the Guard did not make (built by hand,
+// decoded from JSON), a nil Guard, a reason about a command that is not
+// there: no panic, and no change proposed that was not checked.
+func TestHintWithoutBasis(t *testing.T) {
+	t.Parallel()
+	root := project(t, hintPolicy)
+	g, err := cmdguard.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := cmdguard.Decision{Verdict: cmdguard.Ask, Reasons: []cmdguard.Reason{
+		{Verdict: cmdguard.Ask, Rule: "policy.no_match", Command: 1},
+		{Verdict: cmdguard.Ask, Rule: "policy.no_match", Command: 7},
+	}, Commands: []cmdguard.Command{{Argv: []string{"make", "x"}, MatchArgv: []string{"make", "x", "y"}, Dynamic: []bool{false}}}}
+	for _, g := range []*cmdguard.Guard{g, nil} {
+		var b strings.Builder
+		g.Render(&b, "make x", d)
+		if out := b.String(); allowHintRe.MatchString(out) || !strings.Contains(out, "no policy change can be checked") {
+			t.Errorf("Render of a decision the Guard did not make:\n%s", out)
+		}
+		if p, err := g.AlwaysAllow(d); err == nil {
+			t.Errorf("AlwaysAllow = %q without a check behind it", p)
+		}
+	}
+	// The Guard's own decision, copied, still finds its basis.
+	d, _ = g.Check(context.Background(), cmdguard.Request{Command: "make build", Cwd: root})
+	copied := d
+	if h := g.Hint(copied.Reasons[0], copied); !strings.Contains(h, `add "make build" to allow:`) {
+		t.Errorf("Hint of a copied decision = %q", h)
+	}
+}
