@@ -142,6 +142,9 @@ type Guard struct {
 	// opened holds what Open found finishing unfinished sandboxed runs,
 	// for the first check to say.
 	opened *openedRuns
+	// bases keeps what recent refusals were made from, for their hints
+	// (hint.go).
+	bases *bases
 }
 
 // openedRuns is what Open's look at unfinished sandboxed runs found.
@@ -258,7 +261,7 @@ func open(src *source) (*Guard, error) {
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog()}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog(), bases: &bases{}}, nil
 }
 
 // source is where the Guard's policy and ignore files come from, kept
@@ -374,6 +377,9 @@ func (g *Guard) checkPolicy(ctx context.Context, req Request, explain bool) (d D
 		return failedCtx(err), nil, err
 	}
 	d.Verdict, d.Reasons, d.Commands = pd.Verdict, pd.Reasons, in.Commands
+	if d.Verdict != Allow {
+		g.bases.put(d, in, st.Policy)
+	}
 	if d.Verdict == Allow && len(d.Commands) == 0 {
 		// Unreachable with a correct parser (empty input is a finding),
 		// but an allow must always name what it allows.

@@ -1,22 +1,20 @@
 package cmdguard
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/cmdguard/cmdguard/policy"
 )
 
 // Render writes d for people, as the CLI and every adapter show it: the
 // verdict, then each reason that decided it — "line:col: verdict: rule:
 // message [source]" — with the command's line, a caret under the position
-// and a hint of what in the policy would change it; then, one line each,
+// and a hint (see [Guard.Hint]): what would change the verdict, checked by
+// evaluating the command again with it followed, or what to do instead
+// when nothing in the policy can; then, one line each,
 // the reasons that would matter once those are gone. command is the
 // checked source. Control characters in the command and in messages are
 // escaped, so that what a person reads is not rewritten by the terminal.
@@ -193,119 +191,4 @@ func printable(line string) string {
 		}
 		return r
 	}, line)
-}
-
-// policyName names the policy file for hints.
-func (g *Guard) policyName() string {
-	if p := g.Policy(); p != nil && p.Path() != "" {
-		return p.Path()
-	}
-	return "a .cmdguard.yaml (cmdguard init writes one)"
-}
-
-// Hint says what in the policy would change the verdict of reason r of
-// d, or "" when nothing would.
-func (g *Guard) Hint(r Reason, d Decision) string {
-	file := g.policyName()
-	switch r.Rule {
-	case "policy.no_match", "policy.ask":
-		argv := d.argvOf(r)
-		if argv == nil {
-			return "to allow it, add its prefix to allow: in " + file
-		}
-		if pr, ok := g.allowPrefix(argv); ok {
-			return fmt.Sprintf("to allow it, add %q to allow: in %s", strings.Join(pr, " "), file)
-		}
-		return fmt.Sprintf("the rule at %s names exactly this command: change or remove it to allow it", r.Source)
-	case "policy.deny":
-		return fmt.Sprintf("the deny rule at %s matched; a longer allow: prefix in %s wins over it", r.Source, file)
-	case "rego.deny", "rego.ask", "rego.error":
-		return "fired by the Rego policy at " + r.Source
-	case "policy.needs_sandbox":
-		if r.Verdict != Allow {
-			return "run it with cmdguard run --sandbox, or allow it without the sandbox in " + file
-		}
-		return ""
-	}
-	info, ok := policy.LookupRule(r.Rule)
-	switch {
-	case !ok:
-		return ""
-	case info.Fixed:
-		return r.Rule + " cannot be re-rated: change the command"
-	case r.Verdict == Allow:
-		return ""
-	}
-	looser := r.Verdict + 1
-	if looser > info.Loosest {
-		return fmt.Sprintf("%s cannot be rated looser than %s: change the command", r.Rule, info.Loosest)
-	}
-	return fmt.Sprintf("to make it %s: rules: {%s: %s} in %s (or change the command)", looser, r.Rule, looser, file)
-}
-
-// allowPrefix returns the narrowest allow prefix that would allow argv —
-// argv itself — unless the policy already names exactly that prefix (an
-// allow prefix there would contradict it).
-func (g *Guard) allowPrefix(argv []string) ([]string, bool) {
-	pol := g.Policy()
-	if len(argv) == 0 || pol == nil {
-		return nil, false
-	}
-	for _, p := range pol.Prefixes() {
-		if p.Verdict != Allow && slices.Equal(p.Tokens, argv) {
-			return nil, false
-		}
-	}
-	return argv, true
-}
-
-// argvOf returns the match argv of the command a reason is about.
-func (d Decision) argvOf(r Reason) []string {
-	if r.Command < 1 || r.Command > len(d.Commands) {
-		return nil
-	}
-	return d.Commands[r.Command-1].MatchArgv
-}
-
-// AlwaysAllow returns the narrowest allow prefixes — each asking
-// command's whole match argv — that would turn every ask of d into an
-// allow: what an "allow always" answer adds to the policy. It fails when
-// a reason is not a prefix rule (no allow prefix lifts a finding) or the
-// policy already names the command exactly.
-func (g *Guard) AlwaysAllow(d Decision) ([][]string, error) {
-	var out [][]string
-	for _, r := range d.Reasons {
-		if r.Verdict == Allow {
-			continue
-		}
-		if r.Rule != "policy.no_match" && r.Rule != "policy.ask" {
-			return nil, fmt.Errorf("%s is not a prefix rule", r.Rule)
-		}
-		pr, ok := g.allowPrefix(d.argvOf(r))
-		if !ok {
-			return nil, fmt.Errorf("the rule at %s names exactly this command", r.Source)
-		}
-		out = append(out, pr)
-	}
-	if len(out) == 0 {
-		return nil, errors.New("no command to add")
-	}
-	return out, nil
-}
-
-// AddAllow appends each prefix to the allow: list of the policy file in
-// use, keeping the rest of the file as it is. It fails without a policy
-// file (the embedded default). A Guard built by [Open] or [OpenPolicy]
-// applies the change at its next check.
-func (g *Guard) AddAllow(prefixes [][]string) error {
-	pol := g.Policy()
-	if pol == nil || pol.Path() == "" {
-		return errors.New("cmdguard: no policy file in use (cmdguard init writes one)")
-	}
-	for _, p := range prefixes {
-		if err := policy.AppendAllow(pol.Path(), p); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -328,7 +328,7 @@ func TestPromptNotOffered(t *testing.T) {
 		if code != exitRefused {
 			t.Errorf("exit code %d, want %d; the terminal showed:\n%s", code, exitRefused, out)
 		}
-		if !strings.Contains(out, "always cannot help here: path.outside_root is not a prefix rule") {
+		if !strings.Contains(out, "always cannot help here: an allow: prefix does not lift path.outside_root: it needs rules: {path.outside_root: allow}") {
 			t.Errorf("\"a\" was not explained:\n%s", out)
 		}
 	})
@@ -345,7 +345,7 @@ func TestPromptNotOffered(t *testing.T) {
 		if code != exitRefused {
 			t.Errorf("exit code %d, want %d; the terminal showed:\n%s", code, exitRefused, out)
 		}
-		if !strings.Contains(out, "always cannot help here: the command has the word *") {
+		if !strings.Contains(out, "always cannot help here: policy.ask: it has the word *, which a policy reads as any word") {
 			t.Errorf("\"a\" was not explained:\n%s", out)
 		}
 		if data, _ := os.ReadFile(path); string(data) != promptPolicy {
