@@ -356,7 +356,10 @@ func (g *Guard) trial(ctx context.Context, b *basis, edits []edit) (policy.Decis
 	in.Prepared = nil
 	for _, e := range edits {
 		if e.sandbox {
+			// As a check of a run does: the run's sandbox is the policy's,
+			// its network too (an install needs a list of hosts).
 			in.Sandboxed = true
+			in.SandboxNetwork = p.Sandbox().NetworkKind()
 		}
 	}
 	pd := p.Evaluate(ctx, &in)

@@ -43,8 +43,8 @@ func TestSandboxSelftestCLI(t *testing.T) {
 			held++
 		}
 	}
-	if held != 5 {
-		t.Errorf("%d rows held, want 5:\n%s", held, text)
+	if held != len(out.Rows) || held < 6 {
+		t.Errorf("%d of %d rows held, want every one (at least 6):\n%s", held, len(out.Rows), text)
 	}
 	if b, err := os.ReadFile(record); err != nil || !strings.Contains(string(b), `"os": "linux/`) {
 		t.Errorf("record %s: %v %s", record, err, b)
