@@ -274,8 +274,19 @@ func quarantineAfterSIGKILL(t *testing.T, policyText string) {
 	}
 	if des, _ := os.ReadDir(runs); len(des) != 1 {
 		t.Errorf("run records while it runs: %v, want one", des)
-	} else if b, err := os.ReadFile(filepath.Join(runs, des[0].Name())); err != nil || !strings.Contains(string(b), `"init"`) {
-		t.Errorf("the record does not name the sandbox's first process: %v\n%s", err, b)
+	} else {
+		// The record names the first process once Start has returned,
+		// which may be after the command planted its file: wait for it.
+		for {
+			b, err := os.ReadFile(filepath.Join(runs, des[0].Name()))
+			if err == nil && strings.Contains(string(b), `"init"`) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the record does not name the sandbox's first process: %v\n%s", err, b)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 	// While the run goes on, its record is left alone (a check in the
 	// root, whose policy is not the planted one).
