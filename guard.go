@@ -127,7 +127,7 @@ type Guard struct {
 	src  *source
 	// managed is the managed policy layered over every check (see
 	// ManagedPath).
-	managed *live.File
+	managed *managedLayer
 	// log receives every decision (SetDecisionLog); nil logs nothing.
 	log DecisionLog
 	// procs holds the commands Start started, for Close.
