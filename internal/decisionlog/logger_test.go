@@ -176,3 +176,28 @@ func TestLoadConfig(t *testing.T) {
 		t.Errorf("http without url: no error")
 	}
 }
+
+// TestCloseLosesNothing: with a flush interval no test waits for, Close
+// still writes every event queued: full batches, the partial last one.
+func TestCloseLosesNothing(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "d.jsonl")
+	l := New(Options{Queue: 4096, Batch: 100, Flush: time.Hour}, &FileSink{Path: file})
+	const n = 1234
+	for i := 0; i < n; i++ {
+		l.LogDecision(record("ls"))
+	}
+	if err := l.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(file)
+	if lines := bytes.Count(data, []byte("\n")); lines != n {
+		t.Errorf("file holds %d lines after Close, want %d", lines, n)
+	}
+	if h := l.Health()[0]; h.Sent != n || h.Dropped != 0 {
+		t.Errorf("health %+v, want %d sent", h, n)
+	}
+	l.LogDecision(record("ls"))
+	if h := l.Health()[0]; h.Dropped != 1 {
+		t.Errorf("a decision after Close: health %+v, want it dropped", h)
+	}
+}
