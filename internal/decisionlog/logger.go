@@ -1,6 +1,7 @@
 package decisionlog
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -203,7 +204,7 @@ func (l *Logger) Event(rec *cmdguard.DecisionRecord) Event {
 
 // event builds the event of rec, its command not yet masked.
 func (l *Logger) event(rec *cmdguard.DecisionRecord) Event {
-	e := Event{Time: rec.Time.UTC(), Host: l.opts.Host, Adapter: l.opts.Adapter, Agent: l.opts.Agent,
+	e := Event{Time: rec.Time.UTC(), Host: l.opts.Host, Adapter: l.opts.Adapter, Agent: cmp.Or(rec.Agent, l.opts.Agent),
 		Cwd: rec.Cwd, Command: rec.Command, Verdict: rec.Decision.Verdict.String(), Layer: rec.Decision.Layer,
 		DecidedBy: rec.DecidedBy, Reasons: make([]Reason, 0, len(rec.Decision.Reasons))}
 	for _, r := range rec.Decision.Reasons {

@@ -201,3 +201,18 @@ func TestCloseLosesNothing(t *testing.T) {
 		t.Errorf("a decision after Close: health %+v, want it dropped", h)
 	}
 }
+
+// TestEventAgent: the record's agent (Request.Agent) names the agent;
+// Options.Agent stands in when the record names none.
+func TestEventAgent(t *testing.T) {
+	l := New(Options{Adapter: "hook", Agent: "fallback", Host: "h"})
+	r := record("ls")
+	if e := l.Event(r); e.Agent != "fallback" || e.Adapter != "hook" {
+		t.Errorf("no agent in the record: event %+v, want Options.Agent", e)
+	}
+	r.Agent = "claude"
+	if e := l.Event(r); e.Agent != "claude" {
+		t.Errorf("record agent claude: event agent %q", e.Agent)
+	}
+	l.Close(context.Background())
+}
