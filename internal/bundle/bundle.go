@@ -54,14 +54,24 @@ const (
 // the caller fails closed.
 func ReadConfig(path string, data []byte) (*Config, error) {
 	var doc struct {
-		Bundle *Config `yaml:"bundle"`
+		Bundle yaml.Node `yaml:"bundle"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: bundle: %w", path, err)
 	}
-	c := doc.Bundle
-	if c == nil {
+	if doc.Bundle.Kind == 0 {
 		return nil, nil
+	}
+	// Strictly: a misspelt key (pol: 1s) is an error, not a default.
+	text, err := yaml.Marshal(&doc.Bundle)
+	if err != nil {
+		return nil, fmt.Errorf("%s: bundle: %w", path, err)
+	}
+	c := &Config{}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
+	dec.KnownFields(true)
+	if err := dec.Decode(c); err != nil {
+		return nil, fmt.Errorf("%s:%d: bundle: %w", path, doc.Bundle.Line, err)
 	}
 	u, err := url.Parse(c.URL)
 	if c.URL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -400,14 +410,18 @@ func (m *Manager) activate(raw []byte) (*Active, error) {
 		if !strings.HasSuffix(rel, ".rego") || rel == "" {
 			return nil, fmt.Errorf("refused: module %q does not end in .rego", mf.Path)
 		}
-		p := filepath.Join(tmp, "m", filepath.FromSlash(rel))
+		if strings.ContainsAny(rel, "*?[\\") {
+			// The policy's rego: list holds globs.
+			return nil, fmt.Errorf("refused: module path %q holds a glob character", mf.Path)
+		}
+		p := filepath.Join(tmp, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			return nil, err
 		}
 		if err := os.WriteFile(p, mf.Raw, 0o600); err != nil {
 			return nil, err
 		}
-		mods = append(mods, filepath.Join("m", filepath.FromSlash(rel)))
+		mods = append(mods, filepath.FromSlash(rel))
 	}
 	slices.Sort(mods)
 	if len(mods) > 0 {
@@ -418,7 +432,9 @@ func (m *Manager) activate(raw []byte) (*Active, error) {
 		return nil, err
 	}
 	// The policy document is generated: its sources read
-	// "bundle REV:/policy.yaml:N", its modules' "bundle REV:/m/PATH:N".
+	// "bundle REV:/policy.yaml:N", its modules' "bundle REV:/PATH:N" (the
+	// module's path in the bundle; none is policy.yaml, which is not
+	// .rego).
 	name := filepath.Join(tmp, "policy.yaml")
 	p, err := policy.Parse(name, text, tmp, m.opts...)
 	if err != nil {
