@@ -13,7 +13,6 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	opabundle "github.com/open-policy-agent/opa/v1/bundle"
-
 )
 
 // key returns an RSA key pair as PEM.
