@@ -328,21 +328,18 @@ func (p *pipe) offer(batch []Event) {
 	}
 }
 
-// take removes up to size events from the queue into buf.
-func (p *pipe) take(buf []Event, size int) []Event {
+// take swaps the queue for spare (empty) and returns what was queued.
+func (p *pipe) take(spare []Event) []Event {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	n := min(size, len(p.queue))
-	buf = append(buf[:0], p.queue[:n]...)
-	rest := copy(p.queue, p.queue[n:])
-	clear(p.queue[rest:])
-	p.queue = p.queue[:rest]
-	return buf
+	q := p.queue
+	p.queue = spare[:0]
+	return q
 }
 
 func (p *pipe) run(size int) {
 	defer close(p.done)
-	batch := make([]Event, 0, size)
+	var q []Event
 	for {
 		stopping := false
 		select {
@@ -351,12 +348,15 @@ func (p *pipe) run(size int) {
 			stopping = true
 		}
 		for {
-			batch = p.take(batch, size)
-			if len(batch) == 0 {
+			q = p.take(q)
+			if len(q) == 0 {
 				break
 			}
-			p.write(batch)
-			clear(batch)
+			for i := 0; i < len(q); i += size {
+				p.write(q[i:min(i+size, len(q))])
+			}
+			clear(q) // keep no event alive in the spare
+			q = q[:0]
 		}
 		if stopping {
 			return
