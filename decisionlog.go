@@ -24,6 +24,7 @@ type DecisionRecord struct {
 	Time     time.Time
 	Command  string
 	Cwd      string
+	Agent    string // Request.Agent: the agent that asked, when the adapter knows it
 	Decision Decision
 	// DecidedBy says who decided: "rule" (the policy), "person" (an ask
 	// answered by RunRequest.Approve) or "sandbox" (an allow that holds
@@ -98,7 +99,7 @@ func (g *Guard) logCheck(req *Request, d *Decision) {
 	if g.log == nil {
 		return
 	}
-	g.log.LogDecision(&DecisionRecord{Time: time.Now(), Command: req.Command, Cwd: g.cwd(req.Cwd), Decision: *d, DecidedBy: decidedBy(d, false)})
+	g.log.LogDecision(&DecisionRecord{Time: time.Now(), Command: req.Command, Cwd: g.cwd(req.Cwd), Agent: req.Agent, Decision: *d, DecidedBy: decidedBy(d, false)})
 }
 
 // logStart reports the decision of a Start: at once when the command
@@ -107,7 +108,7 @@ func (g *Guard) logStart(req *RunRequest, d Decision, asked bool, p *exec.Proces
 	if g == nil || g.log == nil {
 		return
 	}
-	rec := &DecisionRecord{Time: time.Now(), Command: req.Command, Cwd: g.cwd(req.Cwd), Decision: d, DecidedBy: decidedBy(&d, asked)}
+	rec := &DecisionRecord{Time: time.Now(), Command: req.Command, Cwd: g.cwd(req.Cwd), Agent: req.Agent, Decision: d, DecidedBy: decidedBy(&d, asked)}
 	if p == nil {
 		if err != nil && (d.Verdict == Allow || asked && d.Verdict == Ask) {
 			rec.Run = &RunRecord{Err: err.Error()} // allowed, yet it did not start

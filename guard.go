@@ -91,6 +91,9 @@ type Request struct {
 	// counts only for the commands Start and Run run: a Check alone (a
 	// hook, whose agent runs the command itself) runs nothing.
 	Sandboxed bool
+	// Agent names the agent that asks (the hook's dialect, the MCP
+	// client, the ACP agent), for the decision log; it decides nothing.
+	Agent string
 	// running is set by Start: the command will run, in the policy's
 	// sandbox when it is enabled.
 	running bool
@@ -128,7 +131,7 @@ type Guard struct {
 	src  *source
 	// managed is the managed policy layered over every check (see
 	// ManagedPath).
-	managed *live.File
+	managed *managedLayer
 	// log receives every decision (SetDecisionLog); nil logs nothing.
 	log DecisionLog
 	// procs holds the commands Start started, for Close.

@@ -67,6 +67,9 @@ type Proxy struct {
 	// A policy whose sandbox: section enables the sandbox runs commands
 	// there without it.
 	Sandbox bool
+	// Agent names the agent (the program the proxy talks to), for the
+	// decision log.
+	Agent string
 }
 
 // Run proxies between the editor (editorIn, editorOut) and the agent
@@ -92,7 +95,7 @@ func (p *Proxy) Run(ctx context.Context, editorIn io.Reader, editorOut io.Writer
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s.terms = &Terminals{Guard: p.Guard, BaseEnv: p.BaseEnv, Approve: s.approveCommand, Sandbox: p.Sandbox}
+	s.terms = &Terminals{Guard: p.Guard, BaseEnv: p.BaseEnv, Approve: s.approveCommand, Sandbox: p.Sandbox, Agent: p.Agent}
 	ended := make(chan error, 2)
 	go func() { ended <- s.fromEditor(editorIn) }()
 	go func() { ended <- s.fromAgent(agentOut) }()

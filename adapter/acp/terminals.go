@@ -65,6 +65,8 @@ type Terminals struct {
 	// A policy whose sandbox: section enables the sandbox runs commands
 	// there without it.
 	Sandbox bool
+	// Agent names the agent, for the decision log (Request.Agent).
+	Agent string
 
 	mu    sync.Mutex
 	terms map[string]*terminal
@@ -146,7 +148,7 @@ func (t *Terminals) CreateTerminal(ctx context.Context, req sdk.CreateTerminalRe
 		return resp, sdk.NewInternalError(map[string]any{"error": fmt.Sprintf("too many terminals (at most %d): release some", t.max())})
 	}
 	rr := cmdguard.RunRequest{
-		Request:     cmdguard.Request{Command: line, Cwd: cwd, Env: env, BaseEnv: t.BaseEnv},
+		Request:     cmdguard.Request{Command: line, Cwd: cwd, Env: env, BaseEnv: t.BaseEnv, Agent: t.Agent},
 		Combined:    true, // one stream in true order, as a terminal shows it
 		SoftTimeout: -1,
 		Sandbox:     t.Sandbox,

@@ -257,7 +257,7 @@ func handle(ctx context.Context, opts Options, stdin io.Reader) answer {
 	}
 	switch {
 	case c.kind == toolShell:
-		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd), Sandboxed: sandboxed})
+		d, err = g.Check(ctx, cmdguard.Request{Command: c.command, Cwd: c.cwd, BaseEnv: baseEnv(opts.Env, c.cwd), Sandboxed: sandboxed, Agent: string(c.agent)})
 	case len(c.paths) > 0:
 		if d, c.path, err = checkPaths(ctx, g, c, opts.Env); err != nil && c.path == "" {
 			return failure(c.agent, err.Error())

@@ -213,6 +213,18 @@ func (s *Server) answer(req *sdk.CallToolRequest, key [32]byte) (string, error) 
 	return "", fmt.Errorf("unknown answer %v", r.Content["answer"])
 }
 
+// clientName returns the name the client gave in initialize
+// (clientInfo.name), for the decision log; "" when it gave none.
+func clientName(req *sdk.CallToolRequest) string {
+	if req == nil || req.Session == nil {
+		return ""
+	}
+	if ip := req.Session.InitializeParams(); ip != nil && ip.ClientInfo != nil {
+		return ip.ClientInfo.Name
+	}
+	return ""
+}
+
 // canElicit reports whether the client can put a form to a person.
 func canElicit(req *sdk.CallToolRequest) bool {
 	if req == nil || req.Session == nil {

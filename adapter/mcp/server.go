@@ -374,7 +374,7 @@ func (s *Server) runCommand(ctx context.Context, req *sdk.CallToolRequest, in Ru
 	}
 	heads := [2]*headWriter{{n: s.limit / 5}, {n: s.limit / 5}}
 	rr := cmdguard.RunRequest{
-		Request:     cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv},
+		Request:     cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv, Agent: clientName(req)},
 		Stdout:      heads[0],
 		Stderr:      heads[1],
 		Timeout:     timeout,
@@ -438,7 +438,7 @@ func (s *Server) startCommand(ctx context.Context, req *sdk.CallToolRequest, in 
 		return textResult(true, "cmdguard did not start this command: "+err.Error()), out, nil
 	}
 	rr := cmdguard.RunRequest{
-		Request:     cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv},
+		Request:     cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv, Agent: clientName(req)},
 		StdinPipe:   true,
 		Timeout:     timeout,
 		SoftTimeout: -1,
@@ -616,7 +616,7 @@ func (s *Server) checkCommand(ctx context.Context, req *sdk.CallToolRequest, in 
 	out.Cwd = cwd
 	cctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	d, _ := s.g.Check(cctx, cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv, Sandboxed: s.opts.Sandbox})
+	d, _ := s.g.Check(cctx, cmdguard.Request{Command: in.Command, Cwd: cwd, BaseEnv: s.opts.BaseEnv, Sandboxed: s.opts.Sandbox, Agent: clientName(req)})
 	out.Decision, out.Reasons, out.Summary = d.Verdict.String(), s.reasons(d), d.Summary()
 	return nil, out, nil
 }

@@ -102,7 +102,7 @@ func (c *cli) acp(args []string) int {
 	// a caught signal, unlike an ignored one, is not inherited.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
 	defer stop()
-	p := &acp.Proxy{Guard: g, BaseEnv: os.Environ(), Log: log, Sandbox: *sandbox}
+	p := &acp.Proxy{Guard: g, BaseEnv: os.Environ(), Log: log, Sandbox: *sandbox, Agent: agentName(argv)}
 	runErr := p.Run(ctx, c.stdin, c.stdout, agentIn, agentOut)
 
 	// Every command cmdguard started ends; then the agent.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/cmdguard/cmdguard"
@@ -65,4 +66,26 @@ func startDecisionLog(name string) func() {
 		defer cancel()
 		l.CloseAndReport(ctx)
 	}
+}
+
+// launchers run the program their first operand names.
+var launchers = map[string]bool{"npx": true, "bunx": true, "uvx": true, "pipx": true, "node": true, "bun": true, "deno": true, "python": true, "python3": true, "env": true}
+
+// agentName names the agent the command line argv starts, for the
+// decision log: its program's base name, or, for a launcher (npx
+// @zed-industries/claude-code-acp), the package or script it runs.
+func agentName(argv []string) string {
+	for i, a := range argv {
+		name := filepath.Base(a)
+		if i > 0 && (strings.HasPrefix(a, "-") || strings.Contains(a, "=")) {
+			continue
+		}
+		if !launchers[name] || i == len(argv)-1 {
+			if i > 0 && strings.HasPrefix(a, "@") {
+				return a // a scoped npm package: @scope/name
+			}
+			return name
+		}
+	}
+	return ""
 }

@@ -5,8 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"time"
 
 	"github.com/cmdguard/cmdguard"
+	"github.com/cmdguard/cmdguard/internal/bundle"
 	"github.com/cmdguard/cmdguard/internal/decisionlog"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -27,6 +30,15 @@ type statusJSON struct {
 	Log     logJSON              `json:"decision_log"`
 	Sandbox string               `json:"sandbox"` // "available", or why not
 	Sinks   []decisionlog.Health `json:"sinks"`
+	// Bundle is the managed file's bundle: its active revision and when
+	// it was fetched, the last fetch's error, the last refusal; absent
+	// when the managed file names none.
+	Bundle *bundleJSON `json:"bundle,omitempty"`
+}
+
+type bundleJSON struct {
+	bundle.Status
+	State string `json:"state"` // "active", "floor" or "error: …"
 }
 
 type layerJSON struct {
@@ -83,6 +95,14 @@ func (c *cli) status(args []string) int {
 		ml.State = "in force"
 	}
 	st.Layers = append(st.Layers, ml)
+	switch {
+	case m.BundleErr != nil:
+		st.Bundle, broken = &bundleJSON{State: "error (every check denies): " + m.BundleErr.Error()}, true
+	case m.Bundle != nil && m.Bundle.Revision != "" || m.Bundle != nil && !m.Bundle.Fetched.IsZero():
+		st.Bundle = &bundleJSON{Status: *m.Bundle, State: "active"}
+	case m.Bundle != nil:
+		st.Bundle = &bundleJSON{Status: *m.Bundle, State: "floor"}
+	}
 	cfg, err := logConfig()
 	st.Log.Config = cfg.Source
 	if st.Log.Config == "" {
@@ -131,10 +151,42 @@ func (c *cli) status(args []string) int {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "sandbox: %s\n", st.Sandbox)
-		fmt.Fprintln(w, "bundle:  none (bundles are not implemented yet)")
+		writeBundle(w, st.Bundle)
 	}
 	if broken {
 		return 1
 	}
 	return 0
+}
+
+// writeBundle writes the bundle lines of status's text.
+func writeBundle(w io.Writer, b *bundleJSON) {
+	if b == nil {
+		fmt.Fprintln(w, "bundle:  none")
+		return
+	}
+	ts := func(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05Z") }
+	switch b.State {
+	case "active":
+		rev := b.Revision
+		if rev == "" {
+			rev = "(no revision in its .manifest)"
+		}
+		fmt.Fprintf(w, "bundle:  revision %s, fetched %s  [%s]\n", rev, ts(b.Fetched), b.URL)
+	case "floor":
+		fmt.Fprintf(w, "bundle:  none active: the floor is in force (the embedded default's denies, ask for the rest)  [%s]\n", b.URL)
+	default:
+		fmt.Fprintf(w, "bundle:  %s\n", b.State)
+		return
+	}
+	if !b.LastAttempt.IsZero() {
+		fmt.Fprintf(w, "  last fetch %s", ts(b.LastAttempt))
+		if b.LastError != "" {
+			fmt.Fprintf(w, ": %s", b.LastError)
+		}
+		fmt.Fprintln(w)
+	}
+	if b.Refused != "" {
+		fmt.Fprintf(w, "  last bundle refused %s: %s\n", ts(b.RefusedAt), b.Refused)
+	}
 }

@@ -1,7 +1,7 @@
 package decisionlog
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,6 +20,10 @@ type FileSink struct {
 
 	f    *os.File
 	size int64
+	// buf holds a batch's lines, enc writes into it: both reused, so
+	// that a batch costs one write and no allocation of its own.
+	buf bytes.Buffer
+	enc *json.Encoder
 }
 
 // Name returns "file:" and the path.
@@ -49,19 +53,25 @@ func (s *FileSink) Write(_ context.Context, batch []Event) error {
 			return err
 		}
 	}
-	w := bufio.NewWriter(s.f)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
+	if s.enc == nil {
+		s.enc = json.NewEncoder(&s.buf)
+		s.enc.SetEscapeHTML(false)
+	}
+	s.buf.Reset()
 	for i := range batch {
-		if err := enc.Encode(&batch[i]); err != nil {
+		if err := s.enc.Encode(&batch[i]); err != nil {
 			return err
 		}
 	}
-	n := int64(w.Buffered())
-	if err := w.Flush(); err != nil {
+	n, err := s.f.Write(s.buf.Bytes())
+	s.size += int64(n)
+	if s.buf.Cap() > 4<<20 {
+		s.buf = bytes.Buffer{} // a batch of huge commands: do not keep the memory
+		s.enc = nil
+	}
+	if err != nil {
 		return err
 	}
-	s.size += n
 	if s.size >= s.max() {
 		return s.rotate()
 	}

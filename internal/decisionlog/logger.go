@@ -1,10 +1,12 @@
 package decisionlog
 
 import (
+	"cmp"
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -57,11 +59,11 @@ type Sink interface {
 // Options configure a Logger.
 type Options struct {
 	Adapter string // the command or adapter deciding: check, run, hook, serve, mcp, acp
-	Agent   string // the agent, when known
+	Agent   string // the agent, when known and the record names none
 	Host    string // os.Hostname() when empty
 	// Queue is the number of events each sink holds before it drops
 	// (1024 when zero); Batch the most events written at once (256);
-	// Flush how long a partial batch waits (1s).
+	// Flush how long an event may wait before it is written (1s).
 	Queue int
 	Batch int
 	Flush time.Duration
@@ -69,16 +71,25 @@ type Options struct {
 
 // Logger sends events to its sinks without blocking the caller. It
 // implements cmdguard.DecisionLog.
+//
+// LogDecision only appends the event, its command not yet masked, to a
+// bounded queue under a mutex: it wakes no goroutine unless a batch is
+// full. A dispatching goroutine takes the queue every Flush (or when a
+// batch is full), masks each command and hands the batch to every sink's
+// pipe; each pipe writes from its own goroutine, so that a slow sink
+// delays only itself. Close writes everything queued.
 type Logger struct {
 	opts  Options
 	pipes []*pipe
 	once  sync.Once
-	// in is the queue of events not yet masked: the dispatcher masks each
-	// and offers it to the sinks, off the checking goroutine.
-	in       chan Event
-	inClosed atomic.Bool
-	inDone   chan struct{}
-	inMu     sync.RWMutex // held for reading by senders, for writing by Close
+
+	mu     sync.Mutex
+	queue  []Event // not yet masked
+	spare  []Event // the dispatcher's last batch, reused
+	closed bool
+	kick   chan struct{} // a batch is full
+	stop   chan struct{}
+	inDone chan struct{}
 }
 
 // Health is the state of one sink.
@@ -92,7 +103,7 @@ type Health struct {
 }
 
 // New returns a Logger that writes to sinks; it starts one goroutine
-// per sink. Close it to flush.
+// per sink and one that masks and dispatches. Close it to flush.
 func New(opts Options, sinks ...Sink) *Logger {
 	if opts.Queue <= 0 {
 		opts.Queue = 1024
@@ -100,49 +111,81 @@ func New(opts Options, sinks ...Sink) *Logger {
 	if opts.Batch <= 0 {
 		opts.Batch = 256
 	}
+	opts.Batch = min(opts.Batch, opts.Queue)
 	if opts.Flush <= 0 {
 		opts.Flush = time.Second
 	}
 	if opts.Host == "" {
 		opts.Host, _ = os.Hostname()
 	}
-	l := &Logger{opts: opts, in: make(chan Event, opts.Queue), inDone: make(chan struct{})}
+	l := &Logger{opts: opts, kick: make(chan struct{}, 1), stop: make(chan struct{}), inDone: make(chan struct{})}
 	for _, s := range sinks {
-		p := &pipe{sink: s, ch: make(chan Event, opts.Queue), done: make(chan struct{}), stop: make(chan struct{})}
+		p := &pipe{sink: s, max: opts.Queue, kick: make(chan struct{}, 1), done: make(chan struct{}), stop: make(chan struct{})}
 		l.pipes = append(l.pipes, p)
-		go p.run(opts.Batch, opts.Flush)
+		go p.run(opts.Batch)
 	}
 	go l.dispatch()
 	return l
 }
 
-// dispatch masks each event and offers it to the sinks.
+// dispatch takes the queue when a batch is full, every Flush, and at
+// Close; it masks each event and offers the batch to every sink.
 func (l *Logger) dispatch() {
 	defer close(l.inDone)
-	for e := range l.in {
-		e.Command, e.ID = Mask(e.Command), newID()
-		l.Log(e)
+	t := time.NewTicker(l.opts.Flush)
+	defer t.Stop()
+	for {
+		stopping := false
+		select {
+		case <-l.kick:
+		case <-t.C:
+		case <-l.stop:
+			stopping = true
+		}
+		l.mu.Lock()
+		batch := l.queue
+		l.queue, l.spare = l.spare[:0], nil
+		l.mu.Unlock()
+		for i := range batch {
+			batch[i].Command, batch[i].ID = Mask(batch[i].Command), newID()
+		}
+		l.offer(batch)
+		clear(batch) // the pipes copied the events
+		l.mu.Lock()
+		l.spare = batch[:0]
+		l.mu.Unlock()
+		if stopping {
+			return
+		}
 	}
 }
 
 // LogDecision records rec: it builds the event and queues it; another
 // goroutine masks the command and offers it to every sink's queue. It
-// never blocks: a full queue drops the event (counted by every sink).
+// never blocks on a sink: a full queue drops the event (counted by every
+// sink).
 func (l *Logger) LogDecision(rec *cmdguard.DecisionRecord) {
 	if l == nil || len(l.pipes) == 0 {
 		return
 	}
 	e := l.event(rec)
-	l.inMu.RLock()
-	defer l.inMu.RUnlock()
-	if l.inClosed.Load() {
+	l.mu.Lock()
+	if l.closed || len(l.queue) >= l.opts.Queue {
+		l.mu.Unlock()
 		l.drop()
 		return
 	}
-	select {
-	case l.in <- e:
-	default:
-		l.drop()
+	if l.queue == nil {
+		l.queue = make([]Event, 0, l.opts.Batch)
+	}
+	l.queue = append(l.queue, e)
+	full := len(l.queue) == l.opts.Batch
+	l.mu.Unlock()
+	if full {
+		select {
+		case l.kick <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -161,7 +204,7 @@ func (l *Logger) Event(rec *cmdguard.DecisionRecord) Event {
 
 // event builds the event of rec, its command not yet masked.
 func (l *Logger) event(rec *cmdguard.DecisionRecord) Event {
-	e := Event{Time: rec.Time.UTC(), Host: l.opts.Host, Adapter: l.opts.Adapter, Agent: l.opts.Agent,
+	e := Event{Time: rec.Time.UTC(), Host: l.opts.Host, Adapter: l.opts.Adapter, Agent: cmp.Or(rec.Agent, l.opts.Agent),
 		Cwd: rec.Cwd, Command: rec.Command, Verdict: rec.Decision.Verdict.String(), Layer: rec.Decision.Layer,
 		DecidedBy: rec.DecidedBy, Reasons: make([]Reason, 0, len(rec.Decision.Reasons))}
 	for _, r := range rec.Decision.Reasons {
@@ -175,17 +218,15 @@ func (l *Logger) event(rec *cmdguard.DecisionRecord) Event {
 
 // Log offers e, whose command is masked, to every sink; a full queue
 // drops it (counted).
-func (l *Logger) Log(e Event) {
+func (l *Logger) Log(e Event) { l.offer([]Event{e}) }
+
+// offer appends batch, masked, to every sink's queue.
+func (l *Logger) offer(batch []Event) {
+	if len(batch) == 0 {
+		return
+	}
 	for _, p := range l.pipes {
-		if p.closed.Load() {
-			p.dropped.Add(1)
-			continue
-		}
-		select {
-		case p.ch <- e:
-		default:
-			p.dropped.Add(1)
-		}
+		p.offer(batch)
 	}
 }
 
@@ -210,16 +251,25 @@ func (l *Logger) Close(ctx context.Context) error {
 	}
 	var errs []error
 	l.once.Do(func() {
-		l.inMu.Lock()
-		l.inClosed.Store(true)
-		close(l.in)
-		l.inMu.Unlock()
+		l.mu.Lock()
+		l.closed = true
+		l.mu.Unlock()
+		close(l.stop)
 		select {
 		case <-l.inDone:
 		case <-ctx.Done():
+			l.mu.Lock()
+			n := len(l.queue)
+			l.queue = nil
+			l.mu.Unlock()
+			for range n {
+				l.drop()
+			}
 		}
 		for _, p := range l.pipes {
-			p.closed.Store(true)
+			p.mu.Lock()
+			p.closed = true
+			p.mu.Unlock()
 			close(p.stop)
 		}
 		for _, p := range l.pipes {
@@ -238,54 +288,78 @@ func (l *Logger) Close(ctx context.Context) error {
 
 // pipe is one sink's queue and writer.
 type pipe struct {
-	sink   Sink
-	ch     chan Event
-	stop   chan struct{}
-	done   chan struct{}
-	closed atomic.Bool
+	sink Sink
+	max  int // events queued at most
+	kick chan struct{}
+	stop chan struct{}
+	done chan struct{}
 	// ctx of the write in progress, cancelled when Close gives up.
 	cancel atomic.Pointer[context.CancelFunc]
 
 	sent, dropped, failed atomic.Uint64
-	mu                    sync.Mutex
-	lastErr               string
-	lastOK                time.Time
+
+	mu      sync.Mutex // guards the fields below
+	queue   []Event
+	closed  bool
+	lastErr string
+	lastOK  time.Time
 }
 
-func (p *pipe) run(size int, flush time.Duration) {
-	defer close(p.done)
-	batch := make([]Event, 0, size)
-	t := time.NewTimer(flush)
-	defer t.Stop()
-	for {
+// offer appends what fits of batch to the queue, drops the rest, and
+// wakes the writer.
+func (p *pipe) offer(batch []Event) {
+	p.mu.Lock()
+	n := len(batch)
+	if p.closed {
+		n = 0
+	} else {
+		n = min(n, p.max-len(p.queue))
+		p.queue = append(p.queue, batch[:n]...)
+	}
+	p.mu.Unlock()
+	if n < len(batch) {
+		p.dropped.Add(uint64(len(batch) - n))
+	}
+	if n > 0 {
 		select {
-		case e := <-p.ch:
-			batch = append(batch, e)
-			if len(batch) < size {
-				continue
-			}
-		case <-t.C:
-			t.Reset(flush)
+		case p.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// take swaps the queue for spare (empty) and returns what was queued.
+func (p *pipe) take(spare []Event) []Event {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	q := p.queue
+	p.queue = spare[:0]
+	return q
+}
+
+func (p *pipe) run(size int) {
+	defer close(p.done)
+	var q []Event
+	for {
+		stopping := false
+		select {
+		case <-p.kick:
 		case <-p.stop:
-			for {
-				select {
-				case e := <-p.ch:
-					batch = append(batch, e)
-					if len(batch) >= size {
-						p.write(batch)
-						batch = batch[:0]
-					}
-					continue
-				default:
-				}
+			stopping = true
+		}
+		for {
+			q = p.take(q)
+			if len(q) == 0 {
 				break
 			}
-			p.write(batch)
-			return
+			for i := 0; i < len(q); i += size {
+				p.write(q[i:min(i+size, len(q))])
+			}
+			clear(q) // keep no event alive in the spare
+			q = q[:0]
 		}
-		if len(batch) > 0 {
-			p.write(batch)
-			batch = batch[:0]
+		if stopping {
+			return
 		}
 	}
 }
@@ -319,7 +393,11 @@ func (p *pipe) abandon() {
 	if c := p.cancel.Load(); c != nil {
 		(*c)()
 	}
-	p.dropped.Add(uint64(len(p.ch)))
+	p.mu.Lock()
+	n := len(p.queue)
+	p.queue = nil
+	p.mu.Unlock()
+	p.dropped.Add(uint64(n))
 }
 
 func (p *pipe) health() Health {
@@ -328,11 +406,24 @@ func (p *pipe) health() Health {
 	return Health{Sink: p.sink.Name(), Sent: p.sent.Load(), Dropped: p.dropped.Load(), Failed: p.failed.Load(), LastErr: p.lastErr, LastOK: p.lastOK}
 }
 
+// newID returns a random version 4 UUID. Its randomness is math/rand/v2's
+// (ChaCha8, seeded by the runtime): an id must be unique, not secret, and
+// it costs no system call.
 func newID() string {
 	var b [16]byte
-	rand.Read(b[:])
+	binary.LittleEndian.PutUint64(b[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(b[8:], rand.Uint64())
 	b[6] = b[6]&0x0f | 0x40
 	b[8] = b[8]&0x3f | 0x80
-	h := hex.EncodeToString(b[:])
-	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+	var out [36]byte
+	hex.Encode(out[:8], b[:4])
+	out[8] = '-'
+	hex.Encode(out[9:13], b[4:6])
+	out[13] = '-'
+	hex.Encode(out[14:18], b[6:8])
+	out[18] = '-'
+	hex.Encode(out[19:23], b[8:10])
+	out[23] = '-'
+	hex.Encode(out[24:], b[10:])
+	return string(out[:])
 }
