@@ -310,7 +310,7 @@ func managedPath(g *Guard) string {
 	if g == nil || g.managed == nil {
 		return ""
 	}
-	return g.managed.Path
+	return g.managed.file.Path
 }
 
 // commandOf returns the command a reason is about, nil when none.
