@@ -468,15 +468,18 @@ func (g *Guard) sandboxWorks() error {
 // sets the sandbox up: a command that runs nothing is started in one
 // (user, mount and network namespaces, Landlock where the kernel has it).
 // It is the kernel's answer, not the policy's, so it is kept for the
-// process's life.
+// process's life, and across processes until the machine boots again or
+// what it depends on changes (sandboxplan.CachedProbe).
 var sandboxWorks = sync.OnceValue(func() error {
-	res, err := exec.Run(context.Background(), exec.Cmd{Command: ":", Dir: os.TempDir(),
-		Env: []string{"PATH=/usr/bin:/bin"}, HardTimeout: 10 * time.Second, Sandbox: &exec.Sandbox{}})
-	switch {
-	case err != nil:
-		return err
-	case res.Sandbox == nil || !res.Sandbox.Applied:
-		return errors.New("the sandbox was not applied")
-	}
-	return nil
+	return sandboxplan.CachedProbe(func() error {
+		res, err := exec.Run(context.Background(), exec.Cmd{Command: ":", Dir: os.TempDir(),
+			Env: []string{"PATH=/usr/bin:/bin"}, HardTimeout: 10 * time.Second, Sandbox: &exec.Sandbox{}})
+		switch {
+		case err != nil:
+			return err
+		case res.Sandbox == nil || !res.Sandbox.Applied:
+			return errors.New("the sandbox was not applied")
+		}
+		return nil
+	})
 })
