@@ -29,7 +29,17 @@ type fileSpec struct {
 	removes     bool   // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
 	writeLast   bool   // the last of several operands is written (cp, mv)
 	writeIf     string // short options that make every operand written (sed -i)
-	optVal      string // short options with an optional attached value (sed -i.bak)
+	// longWriteIf: long options that make every operand written, maybe
+	// abbreviated, whatever their value (prettier --write, eslint --fix:
+	// a formatter or fixer rewrites the files it is given in place).
+	longWriteIf []string
+	// readIf: with writeAll, options that make it only read its
+	// operands (black --check, rustfmt --emit=stdout): "-c", "--check",
+	// or "--emit=stdout" for an option with that value. Matched as
+	// written, never as an abbreviation (the unsafe direction), and
+	// never over an option of writeIf or longWriteIf.
+	readIf []string
+	optVal string // short options with an optional attached value (sed -i.bak)
 	// recurseVal is the short option whose value "recurse" (maybe
 	// abbreviated) makes it recursive, like --directories (grep -d).
 	recurseVal byte
@@ -90,6 +100,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	prog := progs()[base]
 	if prog != nil {
 		spec = &prog.files
+		if prog.subs != nil && len(args) > 0 && !args[0].Dynamic {
+			if sub := prog.subs[args[0].Value]; sub != nil && sub.ownFiles {
+				spec, args = &sub.files, args[1:] // ruff format, ruff check
+			}
+		}
 	}
 	if spec.none || prog != nil && prog.lists && prog.opts != nil && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
 		// The arguments a wrapper appends (xargs, find -exec {}) name
@@ -144,6 +159,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	}
 	var seen [128]bool
 	backup := "" // sed/perl -iSUFFIX: the backup copy's name
+	longWrites, reads := false, false
 	var opsArr [8]Word
 	ops := opsArr[:0]
 	endOpts := false
@@ -179,12 +195,21 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			if longIs(name, "file", "from-file") {
 				seen['e'], seen['f'] = true, true
 			}
+			if longMatch(name, spec.longWriteIf) {
+				longWrites = true
+				if slices.Contains(spec.longWriteIf, name) {
+					continue // the flag itself, not an abbreviation of an option with a value (ruff --fix, --fixable)
+				}
+			}
 			write := longMatch(name, spec.longWrite)
 			file := write || longMatch(name, spec.longFile)
 			skip := !file && longMatch(name, spec.longSkip)
 			if !hasVal && (skip || file) && i+1 < len(args) {
 				i++
 				a, val, hasVal = args[i], args[i].Value, true
+			}
+			if spec.readIf != nil && (slices.Contains(spec.readIf, "--"+name) && !hasVal || hasVal && slices.Contains(spec.readIf, "--"+name+"="+val)) {
+				reads = true
 			}
 			if hasVal && spec.recurseVal != 0 && longIs(name, "directories") && longIs(val, "recurse") {
 				seen['r'] = true
@@ -204,6 +229,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 				s.optRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, false)
 			}
 			continue
+		}
+		if len(v) == 2 && slices.Contains(spec.readIf, v) {
+			reads = true
 		}
 		for j := 1; j < len(v); j++ {
 			f := v[j]
@@ -256,7 +284,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		ops = ops[1:]
 	}
 	rec := spec.recursive == "*" || seenAny(&seen, spec.recursive) || (spec.recursive != "" && seen['r'])
-	write := spec.writeAll || seenAny(&seen, spec.writeIf)
+	write := spec.writeAll && !reads || longWrites || seenAny(&seen, spec.writeIf)
 	if base == "git" {
 		s.gitOperands(cmd, ops, args, &seen)
 		return

@@ -81,7 +81,9 @@ import (
 //     (see gitSpec);
 //
 //   - subs: its subcommands (git diff, go test, git stash list), each an
-//     entry of its own, read after the program's own options;
+//     entry of its own, read after the program's own options; a
+//     subcommand with ownFiles names its operands by its own files spec
+//     (ruff format), others by the program's;
 //
 //   - spell: what its options are named when a deny or ask rule of the
 //     policy names them, so that the rule matches every spelling (see
@@ -107,6 +109,10 @@ type program struct {
 	runVal  []string
 	subs    map[string]*program
 	files   fileSpec
+	// ownFiles: a subcommand whose files spec, not its program's,
+	// reads the words after it (ruff format rewrites its operands,
+	// ruff check reads them).
+	ownFiles bool
 
 	options   string
 	goFlags   bool
