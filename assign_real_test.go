@@ -53,6 +53,8 @@ func TestAssignOnlyRunsNothing(t *testing.T) {
 				// the loader, locales, /dev/tty: bash's own start
 			case strings.Contains(l, "openat(AT_FDCWD, \".\", O_RDONLY|O_NONBLOCK|O_CLOEXEC|O_DIRECTORY)"):
 				// a glob lists the directory
+			case strings.Contains(l, "connect(") && strings.Contains(l, "/nscd/socket"):
+				// libc's user lookup as bash starts (not as root)
 			case strings.Contains(l, "("):
 				touched = append(touched, l)
 			}

@@ -143,6 +143,20 @@ var ecoCommands = map[string][]ecoCase{
 		{"make -f /tmp/makefile install", cmdguard.Ask, cmdguard.Ask},
 		{"make SHELL=/tmp/sh", cmdguard.Ask, cmdguard.Ask},
 	},
+	// Issue 32's "the project's own scripts (./x.sh, bin/x)";
+	// jezweb/get-started-with-claude-code archive/SETTINGS_GUIDE.md
+	// (./scripts/*); tony1223/ci-load-analyzer-plugin CLAUDE.md
+	// (./gradlew, above). {project} in policy/default.yaml.
+	"scripts": {
+		{"./x.sh", cmdguard.Allow, cmdguard.Ask},
+		{"bin/x", cmdguard.Allow, cmdguard.Ask},
+		{"scripts/test.sh arg", cmdguard.Allow, cmdguard.Ask},
+		{"./scripts/test.sh --verbose", cmdguard.Allow, cmdguard.Ask},
+		{"../x.sh", cmdguard.Ask, cmdguard.Ask},
+		{"/tmp/x.sh", cmdguard.Ask, cmdguard.Ask},
+		{"./missing.sh", cmdguard.Ask, cmdguard.Ask},
+		{"printf 'id' > x.sh && ./x.sh", cmdguard.Ask, cmdguard.Ask},
+	},
 	// issue 32's sample (uname -a, hostname, uptime).
 	"host": {
 		{"uname -a", cmdguard.Allow, cmdguard.Allow},
@@ -173,7 +187,8 @@ var ecoCommands = map[string][]ecoCase{
 // and without the sandbox.
 func TestEcosystemsDefault(t *testing.T) {
 	root := t.TempDir()
-	for name, body := range map[string]string{".env": "SECRET=1\n", "src/a.go": "package a\n", "src/app.py": "x = 1\n", "app.js": "1\n"} {
+	for name, body := range map[string]string{".env": "SECRET=1\n", "src/a.go": "package a\n", "src/app.py": "x = 1\n", "app.js": "1\n",
+		"x.sh": "#!/bin/sh\n", "bin/x": "#!/bin/sh\n", "scripts/test.sh": "#!/bin/sh\n"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -233,6 +233,7 @@ func clip(s string, n int) string {
 // data.
 func (s *state) finish() *Analysis {
 	res := s.res
+	programsWritten(res.Commands)
 	s.res, s.top, s.opts, s.vars = nil, "", Options{}, nil
 	return res
 }

@@ -336,6 +336,69 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 	return out
 }
 
+// programsWritten sets ProgramWritten on the commands of cmds that run a
+// file by a path which another command of cmds, before it (or alongside
+// it, or in its loop), may write.
+func programsWritten(cmds []Command) {
+	for i := range cmds {
+		run := &cmds[i]
+		if len(run.Args) == 0 || !strings.Contains(run.Args[0], "/") {
+			continue
+		}
+		prog := run.Args[0]
+		if !path.IsAbs(prog) {
+			if run.CwdDynamic || run.Cwd == "" {
+				run.ProgramWritten = true // where it is cannot be known: assume the worst
+				continue
+			}
+			prog = path.Join(run.Cwd, prog)
+		}
+		prog = path.Clean(prog)
+		for j := range cmds {
+			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
+				continue
+			}
+			if writesFile(&cmds[j], prog) {
+				run.ProgramWritten = true
+				break
+			}
+		}
+	}
+}
+
+// writesFile reports whether c may write the file p (absolute, clean):
+// p itself, a directory that holds it (cp x bin/, a rename over it), a
+// write it cannot place, or one the analysis cannot list (a redirect's
+// target is among c.Files). A runner of the project's code before it
+// (make && ./x.sh) does not count: whatever it writes, it could run
+// itself, and {project} is allowed where it is, under the sandbox.
+func writesFile(c *Command, p string) bool {
+	for _, f := range c.Files {
+		if !f.Write || f.Maybe && !f.Dynamic {
+			continue
+		}
+		q := f.Path
+		if f.Dynamic || f.Glob || !path.IsAbs(q) && (c.CwdDynamic || c.Cwd == "") {
+			return true
+		}
+		if !path.IsAbs(q) {
+			q = path.Join(c.Cwd, q)
+		}
+		if within(p, path.Clean(q)) {
+			return true
+		}
+	}
+	if len(c.Args) > 0 {
+		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) {
+			return true
+		}
+		if path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
+			return true
+		}
+	}
+	return len(c.OptionHits) > 0
+}
+
 // async marks the commands from first on as Async.
 func (s *state) async(first int) {
 	for k := first; k < len(s.res.Commands); k++ {
