@@ -987,7 +987,7 @@ func (s *state) add(cmd Command) bool {
 		}
 	}
 	if cmd.MatchArgv == nil {
-		cmd.MatchArgv = cmd.Args
+		cmd.MatchArgv = npmMatchArgv(cmd.Args)
 	}
 	cmd.Loop = s.loop
 	s.res.Commands = append(s.res.Commands, cmd)

@@ -227,6 +227,7 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	n := len(cmd.Files)
 	s.fileRefs(&cmd, base, cmd.Argv[1:])
 	markRecursive(&cmd, p, n)
+	languageFilters(&cmd, base, n)
 	unknownOptions(&cmd, p, cmd.Argv[1:])
 	s.add(cmd)
 	if p != nil && p.runVal != nil {

@@ -132,7 +132,7 @@ type program struct {
 // progs indexes programs by pointer, with each entry's options parsed and
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
-	mergePrograms(programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms)
+	mergePrograms(programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms, programsDotnet)
 	mergeReaderWriters(programs) // programs_zsh_readers.go: after the families, it adds to their entries
 	m := make(map[string]*program, len(programs)+2)
 	for name := range programs {
@@ -1188,8 +1188,9 @@ var programs = map[string]program{
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	},
 	"xdg-open": {env: "BROWSER"},
-	"xxd":      {readOnly: true, dirSafe: true},
-	"yes":      {files: fileSpec{none: true}},
+	"xxd": {readOnly: true, dirSafe: true, guards: []optionGuard{
+		{check: xxdRisk, why: "writes a file: -r turns a dump back into bytes, and a second operand is the file it writes"}}},
+	"yes": {files: fileSpec{none: true}},
 	"zip": {
 		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
 		dirSafe: true,

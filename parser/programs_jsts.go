@@ -126,6 +126,20 @@ func npxRisk(argv []string, i int) int { return npxLead.check(argv, i) }
 // npmScriptEntry is the entry of an npm subcommand that runs a script:
 // every option before "--" is npm's (the script's arguments follow
 // "--").
+// npmMatchArgv is what prefix rules match for npm: its options before
+// the command removed when npm's option guard passes them all (npm -w
+// web run build is npm run build in the workspace web, a directory of
+// the project), as git's global options are; args itself otherwise.
+func npmMatchArgv(args []string) []string {
+	if len(args) < 3 || args[0] != "npm" || !strings.HasPrefix(args[1], "-") {
+		return args
+	}
+	if hit, end := npmTop.scan(args, 1); hit < 0 && end > 1 && end < len(args) {
+		return append([]string{"npm"}, args[end:]...)
+	}
+	return args
+}
+
 func npmScriptEntry() *program {
 	return &program{guards: []optionGuard{{check: npmScript.check, why: npmWhy}}}
 }
