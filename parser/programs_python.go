@@ -1,6 +1,9 @@
 package parser
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // Python: the interpreter with -m of the test, lint and compile modules,
 // pytest, uv run, ruff, mypy, black, tox, and pip's listings. The
@@ -288,3 +291,30 @@ var ruffSkip = []string{"select", "ignore", "extend-select", "extend-ignore", "f
 const ruffCommon = "-e -h -n -q -s -v --cache-dir= --config= --exclude= --extend-exclude= --force-exclude --help --isolated " +
 	"--line-length= --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent " +
 	"--stdin-filename= --target-version= --verbose -o= --output-file="
+
+// pythonModules are the modules python -m runs whose arguments their own
+// program entry reads (python -m ruff check . is ruff check .).
+var pythonModules = map[string]bool{"pytest": true, "ruff": true, "mypy": true, "black": true}
+
+// pythonModule returns the module of python -m MODULE (python, python3)
+// and the words after it, when the entry of MODULE reads them and only
+// flags without values come before -m; ok is false otherwise, and the
+// words are read as python's.
+func pythonModule(base string, args []Word) (string, []Word, bool) {
+	if base != "python" && base != "python3" {
+		return "", nil, false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.Dynamic:
+			return "", nil, false
+		case a.Value == "-m" && i+1 < len(args) && !args[i+1].Dynamic && pythonModules[args[i+1].Value]:
+			return args[i+1].Value, args[i+2:], true
+		case len(a.Value) == 2 && a.Value[0] == '-' && strings.IndexByte("BEIOqsSuv", a.Value[1]) >= 0:
+		default:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}
