@@ -50,8 +50,9 @@
 // not "git statusx" nor "/usr/bin/git status". The token "*" matches any
 // one word. The token "{project}", only as the first token, matches the
 // program word of a command that runs a file of the project by its path
-// (./x.sh, bin/x, scripts/test.sh; [Command.ProjectFile]): the path holds
-// a slash and resolves, symbolic links followed, to a regular file
+// (./x.sh, bin/x, scripts/test.sh), or a binary npx or bunx runs from the
+// project's node_modules/.bin (npx nx lint; [Command.ProjectFile]): the
+// path resolves, symbolic links followed, to a regular file
 // inside the project that is not ignored, not protected, not in a git
 // directory, and that no command before it on the line may have written
 // (../x, /tmp/x, a link out of the project do not match). The embedded
