@@ -67,6 +67,16 @@ func TestEcosystemsSandboxDifferential(t *testing.T) {
 		{"bun run", "bun", "bun run t.js 2>&1", map[string]string{"t.js": "console.log('ran'); try { console.log(require('fs').readFileSync('.env', 'utf8')) } catch (e) { console.log('unread: ' + e.code) }\n"}},
 		{"just", "just", "just 2>&1", map[string]string{"justfile": "all:\n\t@echo ran; cat .env || echo unread\n"}},
 		{"task", "task", "task 2>&1", map[string]string{"Taskfile.yml": "version: '3'\ntasks:\n  default:\n    cmds:\n      - echo ran; cat .env || echo unread\n"}},
+		// The project's own scripts, by their path ({project}): a shell
+		// script and a file of bin/ with a shebang.
+		{"./x.sh", "sh", "./x.sh 2>&1", map[string]string{"x.sh": "#!/bin/sh\necho ran; cat .env || echo unread\n"}},
+		{"scripts/test.sh arg", "sh", "scripts/test.sh arg 2>&1", map[string]string{"scripts/test.sh": "#!/bin/sh\necho ran \"$1\"; cat .env || echo unread\n"}},
+		{"bin/x", "python3", "bin/x 2>&1", map[string]string{"bin/x": "#!/usr/bin/env python3\nprint('ran')\ntry:\n    print(open('.env').read())\nexcept OSError as e:\n    print('unread:', e)\n"}},
+		// npx of a binary the project holds in node_modules/.bin.
+		{"npx BIN", "npx", "npx tool 2>&1", map[string]string{
+			"package.json":           `{"name":"p","version":"1.0.0"}` + "\n",
+			"node_modules/.bin/tool": "#!/usr/bin/env node\nconsole.log('ran'); try { console.log(require('fs').readFileSync('.env', 'utf8')) } catch (e) { console.log('unread: ' + e.code) }\n",
+		}},
 		{"gradle", "gradle", "gradle -q --offline run 2>&1", map[string]string{
 			"build.gradle":    "tasks.register('run') { doLast { println 'ran'; println(new File(projectDir, '.env').text) } }\n",
 			"settings.gradle": "",
@@ -88,7 +98,11 @@ func TestEcosystemsSandboxDifferential(t *testing.T) {
 				if err := os.MkdirAll(filepath.Dir(f), 0o755); err != nil {
 					t.Fatal(err)
 				}
-				if err := os.WriteFile(f, []byte(body), 0o644); err != nil {
+				mode := os.FileMode(0o644)
+				if strings.HasSuffix(name, ".sh") || strings.HasPrefix(name, "bin/") || strings.Contains(name, ".bin/") {
+					mode = 0o755 // a script the project runs by its path
+				}
+				if err := os.WriteFile(f, []byte(body), mode); err != nil {
 					t.Fatal(err)
 				}
 			}

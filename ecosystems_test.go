@@ -3,6 +3,7 @@ package cmdguard_test
 import (
 	"context"
 	"os"
+	osexec "os/exec"
 	"path/filepath"
 	"testing"
 
@@ -142,6 +143,20 @@ var ecoCommands = map[string][]ecoCase{
 		{"make -f /tmp/makefile install", cmdguard.Ask, cmdguard.Ask},
 		{"make SHELL=/tmp/sh", cmdguard.Ask, cmdguard.Ask},
 	},
+	// Issue 32's "the project's own scripts (./x.sh, bin/x)";
+	// jezweb/get-started-with-claude-code archive/SETTINGS_GUIDE.md
+	// (./scripts/*); tony1223/ci-load-analyzer-plugin CLAUDE.md
+	// (./gradlew, above). {project} in policy/default.yaml.
+	"scripts": {
+		{"./x.sh", cmdguard.Allow, cmdguard.Ask},
+		{"bin/x", cmdguard.Allow, cmdguard.Ask},
+		{"scripts/test.sh arg", cmdguard.Allow, cmdguard.Ask},
+		{"./scripts/test.sh --verbose", cmdguard.Allow, cmdguard.Ask},
+		{"../x.sh", cmdguard.Ask, cmdguard.Ask},
+		{"/tmp/x.sh", cmdguard.Ask, cmdguard.Ask},
+		{"./missing.sh", cmdguard.Ask, cmdguard.Ask},
+		{"printf 'id' > x.sh && ./x.sh", cmdguard.Ask, cmdguard.Ask},
+	},
 	// issue 32's sample (uname -a, hostname, uptime).
 	"host": {
 		{"uname -a", cmdguard.Allow, cmdguard.Allow},
@@ -172,7 +187,8 @@ var ecoCommands = map[string][]ecoCase{
 // and without the sandbox.
 func TestEcosystemsDefault(t *testing.T) {
 	root := t.TempDir()
-	for name, body := range map[string]string{".env": "SECRET=1\n", "src/a.go": "package a\n", "src/app.py": "x = 1\n", "app.js": "1\n"} {
+	for name, body := range map[string]string{".env": "SECRET=1\n", "src/a.go": "package a\n", "src/app.py": "x = 1\n", "app.js": "1\n",
+		"x.sh": "#!/bin/sh\n", "bin/x": "#!/bin/sh\n", "scripts/test.sh": "#!/bin/sh\n"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -245,5 +261,82 @@ func TestFormattersUnderPolicy(t *testing.T) {
 		if d.Verdict != tc.want {
 			t.Errorf("%q under allow: [gofmt, black, rustfmt, prettier]: %v, want %v (%v)", tc.cmd, d.Verdict, tc.want, d.Reasons)
 		}
+	}
+}
+
+// TestFormattersReal: the gate's reading of a formatter's operand (a
+// write, or a read in check mode) against what the installed formatter
+// does to a badly formatted file, run for real in a copy of the project.
+// A formatter not installed here is skipped loudly; the gate's side of
+// every formatter is in testdata/gate/misread.txtar.
+func TestFormattersReal(t *testing.T) {
+	files := map[string]string{"src/m.rs": "fn main(){let x=1;}\n", "src/a.go": "package a\nvar  x=1\n"}
+	for _, tc := range []struct {
+		tool, cmd, file string
+	}{
+		{"rustfmt", "rustfmt src/m.rs", "src/m.rs"},
+		{"rustfmt", "rustfmt --check src/m.rs", "src/m.rs"},
+		{"rustfmt", "rustfmt --emit=stdout src/m.rs", "src/m.rs"},
+		{"rustfmt", "rustfmt --emit stdout src/m.rs", "src/m.rs"},
+		{"rustfmt", "rustfmt --emit files src/m.rs", "src/m.rs"},
+		{"gofmt", "gofmt -w src/a.go", "src/a.go"},
+		{"gofmt", "gofmt -w=true src/a.go", "src/a.go"},
+		{"gofmt", "gofmt -l src/a.go", "src/a.go"},
+		{"gofmt", "gofmt -d src/a.go", "src/a.go"},
+		{"ruff", "ruff format src/a.py", "src/a.py"},
+		{"ruff", "ruff format --check src/a.py", "src/a.py"},
+		{"black", "black src/a.py", "src/a.py"},
+		{"black", "black --check src/a.py", "src/a.py"},
+		{"prettier", "prettier --write src/a.ts", "src/a.ts"},
+		{"prettier", "prettier --check src/a.ts", "src/a.ts"},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			if _, err := osexec.LookPath(tc.tool); err != nil {
+				t.Skipf("SKIPPED: %s is not installed here, so %q cannot run", tc.tool, tc.cmd)
+			}
+			root := t.TempDir()
+			all := map[string]string{"src/a.py": "x = [1,\n2]\n", "src/a.ts": "let a = {b:1}\n"}
+			for k, v := range files {
+				all[k] = v
+			}
+			for name, body := range all {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			g, err := cmdguard.Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer g.Close(context.Background())
+			d, err := g.Check(context.Background(), cmdguard.Request{Command: tc.cmd})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gateWrites, seen := false, false
+			for _, c := range d.Commands {
+				for _, f := range c.Files {
+					if f.Path == tc.file {
+						seen, gateWrites = true, gateWrites || f.Write
+					}
+				}
+			}
+			if !seen {
+				t.Fatalf("%q: the gate names no %s (%+v)", tc.cmd, tc.file, d.Commands)
+			}
+			c := osexec.Command("bash", "-c", tc.cmd)
+			c.Dir = root
+			out, _ := c.CombinedOutput()
+			b, err := os.ReadFile(filepath.Join(root, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if changed := string(b) != all[tc.file]; changed != gateWrites {
+				t.Errorf("%q: the formatter changed %s: %v; the gate reads it as written: %v\n%s", tc.cmd, tc.file, changed, gateWrites, out)
+			}
+		})
 	}
 }

@@ -199,6 +199,17 @@ type Command struct {
 	// commands are checked; a policy rates it by them when no rule names
 	// the shell itself (bash -lc 'git status' is git status).
 	Transparent bool `json:"transparent,omitempty"`
+	// ProgramWritten and ProgramWrites: the command runs a file by a
+	// path (./x.sh, bin/x) or a binary npx finds in node_modules/.bin,
+	// and commands before it in the source (or alongside it, or in the
+	// same loop) write: ProgramWrites, the places they write (absolute,
+	// lexical: a caller resolves them, and the program, with the file
+	// system); ProgramWritten, a write that cannot be placed (a dynamic
+	// name, a glob, an unknown directory) or listed (tar, git checkout,
+	// curl -O, a guarded option). A written program is not the project's
+	// own script (policy token {project}).
+	ProgramWrites  []string `json:"program_writes,omitempty"`
+	ProgramWritten bool     `json:"program_written,omitempty"`
 }
 
 // OptionHit is one guarded option of a command.

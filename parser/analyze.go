@@ -233,6 +233,7 @@ func clip(s string, n int) string {
 // data.
 func (s *state) finish() *Analysis {
 	res := s.res
+	programsWritten(res.Commands)
 	s.res, s.top, s.opts, s.vars = nil, "", Options{}, nil
 	return res
 }
@@ -986,7 +987,7 @@ func (s *state) add(cmd Command) bool {
 		}
 	}
 	if cmd.MatchArgv == nil {
-		cmd.MatchArgv = cmd.Args
+		cmd.MatchArgv = npmMatchArgv(cmd.Args)
 	}
 	cmd.Loop = s.loop
 	s.res.Commands = append(s.res.Commands, cmd)

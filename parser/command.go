@@ -225,8 +225,16 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		s.goIndirectFiles(&cmd, cmd.Argv[1:])
 	}
 	n := len(cmd.Files)
-	s.fileRefs(&cmd, base, cmd.Argv[1:])
-	markRecursive(&cmd, p, n)
+	if mod, args, ok := pythonModule(base, cmd.Argv[1:]); ok {
+		// python -m ruff check .: the module's arguments, read as the
+		// module's own command's.
+		s.fileRefs(&cmd, mod, args)
+		markRecursive(&cmd, progs()[mod], n)
+	} else {
+		s.fileRefs(&cmd, base, cmd.Argv[1:])
+		markRecursive(&cmd, p, n)
+	}
+	languageFilters(&cmd, base, n)
 	unknownOptions(&cmd, p, cmd.Argv[1:])
 	s.add(cmd)
 	if p != nil && p.runVal != nil {

@@ -29,7 +29,17 @@ type fileSpec struct {
 	removes     bool   // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
 	writeLast   bool   // the last of several operands is written (cp, mv)
 	writeIf     string // short options that make every operand written (sed -i)
-	optVal      string // short options with an optional attached value (sed -i.bak)
+	// longWriteIf: long options that make every operand written, maybe
+	// abbreviated, whatever their value (prettier --write, eslint --fix:
+	// a formatter or fixer rewrites the files it is given in place).
+	longWriteIf []string
+	// readIf: with writeAll, options that make it only read its
+	// operands (black --check, rustfmt --emit=stdout): "-c", "--check",
+	// or "--emit=stdout" for an option with that value. Matched as
+	// written, never as an abbreviation (the unsafe direction), and
+	// never over an option of writeIf or longWriteIf.
+	readIf []string
+	optVal string // short options with an optional attached value (sed -i.bak)
 	// recurseVal is the short option whose value "recurse" (maybe
 	// abbreviated) makes it recursive, like --directories (grep -d).
 	recurseVal byte
@@ -90,6 +100,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	prog := progs()[base]
 	if prog != nil {
 		spec = &prog.files
+		if prog.subs != nil && len(args) > 0 && !args[0].Dynamic {
+			if sub := prog.subs[args[0].Value]; sub != nil && sub.ownFiles {
+				spec, args = &sub.files, args[1:] // ruff format, ruff check
+			}
+		}
 	}
 	if spec.none || prog != nil && prog.lists && prog.opts != nil && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
 		// The arguments a wrapper appends (xargs, find -exec {}) name
@@ -144,6 +159,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	}
 	var seen [128]bool
 	backup := "" // sed/perl -iSUFFIX: the backup copy's name
+	longWrites, reads := false, false
 	var opsArr [8]Word
 	ops := opsArr[:0]
 	endOpts := false
@@ -179,12 +195,21 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			if longIs(name, "file", "from-file") {
 				seen['e'], seen['f'] = true, true
 			}
+			if longMatch(name, spec.longWriteIf) {
+				longWrites = true
+				if slices.Contains(spec.longWriteIf, name) {
+					continue // the flag itself, not an abbreviation of an option with a value (ruff --fix, --fixable)
+				}
+			}
 			write := longMatch(name, spec.longWrite)
 			file := write || longMatch(name, spec.longFile)
 			skip := !file && longMatch(name, spec.longSkip)
 			if !hasVal && (skip || file) && i+1 < len(args) {
 				i++
 				a, val, hasVal = args[i], args[i].Value, true
+			}
+			if spec.readIf != nil && (slices.Contains(spec.readIf, "--"+name) && !hasVal || hasVal && slices.Contains(spec.readIf, "--"+name+"="+val)) {
+				reads = true
 			}
 			if hasVal && spec.recurseVal != 0 && longIs(name, "directories") && longIs(val, "recurse") {
 				seen['r'] = true
@@ -204,6 +229,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 				s.optRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, false)
 			}
 			continue
+		}
+		if len(v) == 2 && slices.Contains(spec.readIf, v) {
+			reads = true
 		}
 		for j := 1; j < len(v); j++ {
 			f := v[j]
@@ -256,7 +284,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		ops = ops[1:]
 	}
 	rec := spec.recursive == "*" || seenAny(&seen, spec.recursive) || (spec.recursive != "" && seen['r'])
-	write := spec.writeAll || seenAny(&seen, spec.writeIf)
+	write := spec.writeAll && !reads || longWrites || seenAny(&seen, spec.writeIf)
 	if base == "git" {
 		s.gitOperands(cmd, ops, args, &seen)
 		return
@@ -517,6 +545,18 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	// ops[0] is the subcommand: its entry (see gitSpec) says what its
 	// operands are.
 	sub := ops[0].Value
+	if (sub == "log" || sub == "shortlog") && gitLogNamesOnly(args, ops[0].Pos, sub == "shortlog") {
+		// Commits and the names of the files they touch, no contents: a
+		// pathspec selects commits, it reads nothing (git log --oneline
+		// -- ':!docs').
+		defer func(n int) {
+			for k := n; k < len(cmd.Files); k++ {
+				if cmd.Files[k].Kind == RefArg && !cmd.Files[k].Write {
+					cmd.Files[k].Listed = true
+				}
+			}
+		}(len(cmd.Files))
+	}
 	ops = ops[1:]
 	var g gitSpec
 	if p := gitSub(sub); p != nil && p.git != nil {
@@ -559,6 +599,12 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 	if g.whole && (incl == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
 		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
+		if sub == "stash" && !gitStashReadsIgnored(args) {
+			// git stash saves the changes of tracked files (with -u,
+			// untracked ones too), never an ignored file but with -a,
+			// and prints no contents but with -p.
+			cmd.Files[len(cmd.Files)-1].Filter = noIgnoredFilter{"files git stash saves without -a (tracked and untracked, no ignored one)"}
+		}
 	}
 	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
 		n, _, hasVal, ok := longOpt(a.Value)
@@ -703,3 +749,93 @@ func (s *state) fileRef(cmd *Command, w Word, kind RefKind, write, rec bool) {
 	cmd.Files = append(cmd.Files, FileRef{Path: w.Value, Pos: w.Pos, Kind: kind, Write: write,
 		Recursive: rec, Glob: w.Glob, Pattern: w.Pattern, Resplit: w.Resplit, Dynamic: w.Dynamic})
 }
+
+// gitLogNamesOnly reports whether the options of git log (or shortlog)
+// after the subcommand at sub are all ones that print commits and the
+// names of the files they touch, never a file's contents (shortlog:
+// -s, -n, -e, -c): no -p, -S,
+// -G, -L, --textconv, nor any option the list does not know.
+func gitLogNamesOnly(args []Word, sub Pos, shortlog bool) bool {
+	after := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !after {
+			after = a.Pos == sub
+			continue
+		}
+		v := a.Value
+		if a.Dynamic {
+			return false
+		}
+		if v == "--" {
+			return true
+		}
+		if len(v) < 2 || v[0] != '-' {
+			continue // a revision or a pathspec
+		}
+		if v[1] != '-' {
+			switch {
+			case isDigits(v[1:]), v == "-i":
+			case v == "-n":
+				i++
+			case strings.HasPrefix(v, "-n") && isDigits(v[2:]):
+			case shortlog && strings.Trim(v[1:], "nsec") == "": // shortlog -sn: counts, names, emails
+			default:
+				return false
+			}
+			continue
+		}
+		name, _, hasVal := strings.Cut(v[2:], "=")
+		switch name {
+		case "oneline", "graph", "decorate", "no-decorate", "all", "branches", "tags", "remotes", "reverse", "no-merges", "merges",
+			"first-parent", "abbrev-commit", "no-abbrev-commit", "abbrev", "name-only", "name-status", "stat", "shortstat",
+			"follow", "relative-date", "topo-order", "date-order", "author-date-order", "no-color", "color", "full-history",
+			"simplify-by-decoration", "left-right", "boundary", "source", "use-mailmap", "regexp-ignore-case", "invert-grep",
+			"all-match", "extended-regexp", "fixed-strings", "parents", "children", "ancestry-path", "summary", "numbered",
+			"email", "format", "pretty", "date", "max-count", "skip", "since", "after", "until", "before", "author",
+			"committer", "grep", "decorate-refs", "decorate-refs-exclude":
+		default:
+			return false
+		}
+		if !hasVal {
+			switch name {
+			case "format", "date", "max-count", "skip", "since", "after", "until", "before", "author", "committer", "grep",
+				"decorate-refs", "decorate-refs-exclude":
+				i++ // the value as the next word
+			}
+		}
+	}
+	return after
+}
+
+// gitStashReadsIgnored reports whether git stash's options make it read
+// ignored files (-a, --all) or print the contents of the changes (-p,
+// --patch), in any spelling git's parse-options takes.
+func gitStashReadsIgnored(args []Word) bool {
+	for _, a := range args {
+		v := a.Value
+		if a.Dynamic {
+			return true
+		}
+		if v == "--" {
+			return false
+		}
+		if name, _, _, ok := longOpt(v); ok {
+			if name != "" && (longIs(name, "all") || longIs(name, "patch")) {
+				return true
+			}
+			continue
+		}
+		if len(v) > 1 && v[0] == '-' && strings.ContainsAny(v[1:], "ap") {
+			return true
+		}
+	}
+	return false
+}
+
+// noIgnoredFilter passes no file: what a command reads in the directory
+// is never an ignored file (git stash without -a).
+type noIgnoredFilter struct{ desc string }
+
+func (noIgnoredFilter) Match(rel string, isDir bool) bool { return false }
+func (f noIgnoredFilter) String() string                  { return f.desc }

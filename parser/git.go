@@ -55,6 +55,8 @@ loop:
 			// the same, in case a git takes it (it costs nothing).
 			s.gitConfig(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, v[2:])
 			i++
+		case v == "--version" || v == "-v" || v == "--help" || v == "-h":
+			break loop // it prints and runs no subcommand: prefix rules name it (git --version)
 		case strings.HasPrefix(v, "-"):
 			i++
 		default:

@@ -497,3 +497,55 @@ func expandBraces(p string, max int) ([]string, bool) {
 	}
 	return []string{p}, true
 }
+
+// langFilter passes the files a program reads when it walks a directory
+// operand for the files of its language only: a name with one of the
+// suffixes, and (skipDot) not starting with ".". Directories all pass:
+// the walk enters every one.
+type langFilter struct {
+	prog     string
+	suffixes []string
+	skipDot  bool
+}
+
+func (f *langFilter) Match(rel string, isDir bool) bool {
+	if isDir {
+		return true
+	}
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	if f.skipDot && strings.HasPrefix(base, ".") {
+		return false
+	}
+	for _, s := range f.suffixes {
+		if strings.HasSuffix(base, s) {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *langFilter) String() string {
+	return "files " + f.prog + " reads in a directory (" + strings.Join(f.suffixes, ", ") + ")"
+}
+
+// langFilters are the programs that walk a directory operand for the
+// files of their language alone: gofmt (cmd/gofmt's isGoFile: a name
+// ending in .go that does not start with a dot, in every directory).
+var langFilters = map[string]*langFilter{
+	"gofmt": {prog: "gofmt", suffixes: []string{".go"}, skipDot: true},
+}
+
+// languageFilters sets the filter of the recursive directory operands
+// cmd.Files[from:] of a program that reads only the files of its
+// language in them (see langFilters).
+func languageFilters(cmd *Command, base string, from int) {
+	f := langFilters[base]
+	if f == nil {
+		return
+	}
+	for k := from; k < len(cmd.Files); k++ {
+		if fr := &cmd.Files[k]; fr.Recursive && !fr.Maybe && fr.Kind == RefArg && fr.Filter == nil {
+			fr.Filter = f
+		}
+	}
+}

@@ -81,7 +81,9 @@ import (
 //     (see gitSpec);
 //
 //   - subs: its subcommands (git diff, go test, git stash list), each an
-//     entry of its own, read after the program's own options;
+//     entry of its own, read after the program's own options; a
+//     subcommand with ownFiles names its operands by its own files spec
+//     (ruff format), others by the program's;
 //
 //   - spell: what its options are named when a deny or ask rule of the
 //     policy names them, so that the rule matches every spelling (see
@@ -107,6 +109,10 @@ type program struct {
 	runVal  []string
 	subs    map[string]*program
 	files   fileSpec
+	// ownFiles: a subcommand whose files spec, not its program's,
+	// reads the words after it (ruff format rewrites its operands,
+	// ruff check reads them).
+	ownFiles bool
 
 	options   string
 	goFlags   bool
@@ -126,7 +132,7 @@ type program struct {
 // progs indexes programs by pointer, with each entry's options parsed and
 // its guards named: one lookup a command, no copy.
 var progs = sync.OnceValue(func() map[string]*program {
-	mergePrograms(programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms)
+	mergePrograms(programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms, programsDotnet)
 	mergeReaderWriters(programs) // programs_zsh_readers.go: after the families, it adds to their entries
 	m := make(map[string]*program, len(programs)+2)
 	for name := range programs {
@@ -1185,8 +1191,9 @@ var programs = map[string]program{
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	},
 	"xdg-open": {env: "BROWSER"},
-	"xxd":      {readOnly: true, dirSafe: true},
-	"yes":      {files: fileSpec{none: true}},
+	"xxd": {readOnly: true, dirSafe: true, guards: []optionGuard{
+		{check: xxdRisk, why: "writes a file: -r turns a dump back into bytes, and a second operand is the file it writes"}}},
+	"yes": {files: fileSpec{none: true}},
 	"zip": {
 		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
 		dirSafe: true,

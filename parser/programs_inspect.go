@@ -147,3 +147,33 @@ func psEnvironment(argv []string, i int) int {
 	}
 	return -1
 }
+
+// xxdRisk finds what makes xxd write: -r (-revert, in any abbreviation
+// xxd accepts: -r, -re, …), or a second operand, the output file (xxd
+// INFILE OUTFILE). -c, -g, -l, -n, -o, -s and -R take a value.
+func xxdRisk(argv []string, i int) int {
+	operands := 0
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		switch {
+		case a == "-" && operands < 2:
+			operands++
+		case len(a) > 1 && a[0] == '-':
+			name := strings.TrimLeft(a, "-")
+			if name == "" {
+				continue // -- or -: xxd reads them as operands' end or stdin
+			}
+			if strings.HasPrefix("revert", name) {
+				return i
+			}
+			if len(name) == 1 && strings.Contains("cglnosR", name) {
+				i++ // the value
+			}
+		default:
+			if operands++; operands == 2 {
+				return i
+			}
+		}
+	}
+	return -1
+}

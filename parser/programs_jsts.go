@@ -126,6 +126,20 @@ func npxRisk(argv []string, i int) int { return npxLead.check(argv, i) }
 // npmScriptEntry is the entry of an npm subcommand that runs a script:
 // every option before "--" is npm's (the script's arguments follow
 // "--").
+// npmMatchArgv is what prefix rules match for npm: its options before
+// the command removed when npm's option guard passes them all (npm -w
+// web run build is npm run build in the workspace web, a directory of
+// the project), as git's global options are; args itself otherwise.
+func npmMatchArgv(args []string) []string {
+	if len(args) < 3 || args[0] != "npm" || !strings.HasPrefix(args[1], "-") {
+		return args
+	}
+	if hit, end := npmTop.scan(args, 1); hit < 0 && end > 1 && end < len(args) {
+		return append([]string{"npm"}, args[end:]...)
+	}
+	return args
+}
+
 func npmScriptEntry() *program {
 	return &program{guards: []optionGuard{{check: npmScript.check, why: npmWhy}}}
 }
@@ -236,7 +250,9 @@ var programsJS = map[string]program{
 	"eslint": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		env:     "NODE_OPTIONS ESLINT_USE_FLAT_CONFIG=-",
-		files: fileSpec{fileVal: "c", writeVal: "o", skipVal: "f",
+		// eslint --fix rewrites its operands in place (--fix-dry-run
+		// does not): they are written files.
+		files: fileSpec{fileVal: "c", writeVal: "o", skipVal: "f", longWriteIf: []string{"fix"},
 			longFile:  []string{"config", "ignore-path"},
 			longWrite: []string{"output-file", "cache-location", "cache-file"},
 			longSkip: []string{"ext", "env", "global", "parser", "parser-options", "plugin", "rule", "format", "fix-type", "ignore-pattern",
@@ -255,7 +271,10 @@ var programsJS = map[string]program{
 	"prettier": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		env:     "NODE_OPTIONS",
-		files: fileSpec{writeIf: "w", longFile: []string{"config", "ignore-path"}, longWrite: []string{"cache-location"},
+		// prettier -w/--write rewrites its operands in place: they are
+		// written files, which the ignore and protection rules check;
+		// --check and -l only read them.
+		files: fileSpec{writeIf: "w", longWriteIf: []string{"write"}, longFile: []string{"config", "ignore-path"}, longWrite: []string{"cache-location"},
 			longSkip: []string{"parser", "plugin", "print-width", "tab-width", "quote-props", "trailing-comma", "arrow-parens", "prose-wrap",
 				"end-of-line", "embedded-language-formatting", "html-whitespace-sensitivity", "log-level", "loglevel", "cache-strategy",
 				"config-precedence", "range-start", "range-end", "object-wrap", "stdin-filepath"}},
@@ -296,7 +315,9 @@ var programsJS = map[string]program{
 	},
 	"biome": {
 		dirSafe: true,
-		files:   fileSpec{first: true, longFile: []string{"config-path"}},
+		// biome check/lint/format --write (--fix, and the older --apply,
+		// --apply-unsafe) rewrite their operands in place.
+		files: fileSpec{first: true, longFile: []string{"config-path"}, longWriteIf: []string{"write", "fix", "apply", "apply-unsafe"}},
 		subs: map[string]*program{"check": {options: biomeOptions}, "lint": {options: biomeOptions}, "format": {options: biomeOptions},
 			"ci": {options: biomeOptions}},
 	},

@@ -1,6 +1,9 @@
 package parser
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // Python: the interpreter with -m of the test, lint and compile modules,
 // pytest, uv run, ruff, mypy, black, tox, and pip's listings. The
@@ -236,13 +239,21 @@ var programsPython = map[string]program{
 	},
 	"ruff": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		files: fileSpec{first: true, longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
-			longSkip: []string{"select", "ignore", "extend-select", "extend-ignore", "fixable", "unfixable", "exclude", "extend-exclude",
-				"line-length", "target-version", "output-format", "stdin-filename", "range"}},
+		// ruff format rewrites its operands in place unless --check or
+		// --diff; ruff check does with --fix, --fix-only or --add-noqa
+		// (a fix = true in the project's configuration the gate does not
+		// read). Before the subcommand (ruff -q format), or under one
+		// without an entry, every operand is written: the safe reading.
+		files: fileSpec{first: true, writeAll: true, longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
+			longSkip: ruffSkip},
 		subs: map[string]*program{
-			"check":  {options: ruffCommon + " --add-noqa --diff --exit-non-zero-on-fix --exit-zero --extend-ignore= --extend-select= --fix --fixable= --ignore= --no-fix --output-format= --select= --show-files --show-fixes --show-settings --statistics --unfixable= --unsafe-fixes --watch -w"},
-			"format": {options: ruffCommon + " --check --diff --exit-non-zero-on-format --range="},
-			"rule":   {options: "--all --output-format= -h --help"},
+			"check": {ownFiles: true, files: fileSpec{longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
+				longSkip: ruffSkip, longWriteIf: []string{"fix", "fix-only", "add-noqa"}},
+				options: ruffCommon + " --add-noqa --diff --exit-non-zero-on-fix --exit-zero --extend-ignore= --extend-select= --fix --fixable= --ignore= --no-fix --output-format= --select= --show-files --show-fixes --show-settings --statistics --unfixable= --unsafe-fixes --watch -w"},
+			"format": {ownFiles: true, files: fileSpec{writeAll: true, readIf: []string{"--check", "--diff"}, longFile: []string{"config"},
+				writeVal: "o", longWrite: []string{"output-file", "cache-dir"}, longSkip: ruffSkip},
+				options: ruffCommon + " --check --diff --exit-non-zero-on-format --range="},
+			"rule": {ownFiles: true, files: fileSpec{none: true}, options: "--all --output-format= -h --help"},
 		},
 	},
 	"mypy": {
@@ -263,7 +274,7 @@ var programsPython = map[string]program{
 		// black rewrites its operands in place (unless --check, --diff or
 		// -c): they are written files, which the ignore and protection
 		// rules check.
-		files: fileSpec{writeAll: true, skipVal: "cltW", longFile: []string{"config"},
+		files: fileSpec{writeAll: true, readIf: []string{"--check", "--diff", "-c"}, skipVal: "cltW", longFile: []string{"config"},
 			longSkip: []string{"line-length", "target-version", "include", "exclude", "extend-exclude", "force-exclude", "required-version",
 				"stdin-filename", "code", "workers", "line-ranges", "enable-unstable-feature", "python-cell-magics"}},
 		options: "-C -S -W= -c= -h -l= -q -t= -v --check --code= --color --config= --diff --enable-unstable-feature= --exclude= " +
@@ -280,6 +291,37 @@ var programsPython = map[string]program{
 	},
 }
 
+// ruffSkip are ruff's long options whose separate value is not a file.
+var ruffSkip = []string{"select", "ignore", "extend-select", "extend-ignore", "fixable", "unfixable", "exclude", "extend-exclude",
+	"line-length", "target-version", "output-format", "stdin-filename", "range"}
+
 const ruffCommon = "-e -h -n -q -s -v --cache-dir= --config= --exclude= --extend-exclude= --force-exclude --help --isolated " +
 	"--line-length= --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent " +
 	"--stdin-filename= --target-version= --verbose -o= --output-file="
+
+// pythonModules are the modules python -m runs whose arguments their own
+// program entry reads (python -m ruff check . is ruff check .).
+var pythonModules = map[string]bool{"pytest": true, "ruff": true, "mypy": true, "black": true}
+
+// pythonModule returns the module of python -m MODULE (python, python3)
+// and the words after it, when the entry of MODULE reads them and only
+// flags without values come before -m; ok is false otherwise, and the
+// words are read as python's.
+func pythonModule(base string, args []Word) (string, []Word, bool) {
+	if base != "python" && base != "python3" {
+		return "", nil, false
+	}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a.Dynamic:
+			return "", nil, false
+		case a.Value == "-m" && i+1 < len(args) && !args[i+1].Dynamic && pythonModules[args[i+1].Value]:
+			return args[i+1].Value, args[i+2:], true
+		case len(a.Value) == 2 && a.Value[0] == '-' && strings.IndexByte("BEIOqsSuv", a.Value[1]) >= 0:
+		default:
+			return "", nil, false
+		}
+	}
+	return "", nil, false
+}

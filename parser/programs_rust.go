@@ -65,7 +65,7 @@ var programsRust = map[string]program{
 		// rustfmt rewrites its operands in place (unless --check or
 		// --emit stdout): written files, which the ignore and protection
 		// rules check.
-		files: fileSpec{writeAll: true, longFile: []string{"config-path"},
+		files: fileSpec{writeAll: true, readIf: []string{"--check", "--emit=stdout"}, longFile: []string{"config-path"},
 			longSkip: []string{"emit", "edition", "color", "config", "print-config", "style-edition"}},
 		options: "-V -h -l -q -v --backup --check --color= --config= --config-path= --edition= --emit= --files-with-diff --help " +
 			"--print-config= --quiet --style-edition= --verbose --version",

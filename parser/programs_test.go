@@ -21,6 +21,7 @@ var guardSamples = map[string][2]string{
 	"time":       {"time -o out ls", "time ls"},
 	"ps":         {"ps auxe", "ps aux"},
 	"uniq":       {"uniq in out", "uniq in"},
+	"xxd":        {"xxd in out", "xxd -c 16 in"},
 	"vi":         {"vi -c x f", "vi +5 f"},
 	"vim":        {"vim -c x f", "vim +5 f"},
 	"view":       {"view -c x f", "view +5 f"},

@@ -336,6 +336,75 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 	return out
 }
 
+// programsWritten fills, for the commands of cmds that run a file by a
+// path (./x.sh, bin/x) or a binary npx or bunx finds in node_modules/.bin,
+// what another command of cmds before it (or alongside it, or in its
+// loop) may have written: ProgramWrites, the places it wrote (a caller
+// with the file system compares them with the file the program resolves
+// to, links followed), and ProgramWritten, a write that cannot be placed
+// or listed.
+func programsWritten(cmds []Command) {
+	for i := range cmds {
+		run := &cmds[i]
+		if len(run.Args) == 0 || !strings.Contains(run.Args[0], "/") && !npxBinary(run) {
+			continue
+		}
+		for j := range cmds {
+			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
+				continue
+			}
+			if !earlierWrites(&cmds[j], run) {
+				run.ProgramWritten = true
+				break
+			}
+		}
+	}
+}
+
+// npxBinary reports a command that npx, pnpx or bunx runs by its name:
+// a binary of the project's node_modules/.bin when it has one.
+func npxBinary(c *Command) bool {
+	if n := len(c.Wrappers); n > 0 && len(c.Args) > 0 && !strings.Contains(c.Args[0], "/") {
+		switch c.Wrappers[n-1] {
+		case "npx", "pnpx", "bunx":
+			return true
+		}
+	}
+	return false
+}
+
+// earlierWrites adds the places c writes to run.ProgramWrites; false
+// when c may write a place it cannot name: a dynamic name, a glob, a
+// relative one in an unknown directory, or what a program writes that
+// the analysis cannot list (tar, git checkout, curl -O, a guarded
+// option). A redirect's target is among c.Files. A runner of the
+// project's code before it (make && ./x.sh) does not count: whatever it
+// writes, it could run itself, under the same sandbox.
+func earlierWrites(c *Command, run *Command) bool {
+	for _, f := range c.Files {
+		if !f.Write || f.Maybe && !f.Dynamic {
+			continue
+		}
+		q := f.Path
+		if f.Dynamic || f.Glob || !path.IsAbs(q) && (c.CwdDynamic || c.Cwd == "") {
+			return false
+		}
+		if !path.IsAbs(q) {
+			q = path.Join(c.Cwd, q)
+		}
+		run.ProgramWrites = append(run.ProgramWrites, path.Clean(q))
+	}
+	if len(c.Args) > 0 {
+		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) {
+			return false
+		}
+		if path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
+			return false
+		}
+	}
+	return len(c.OptionHits) == 0
+}
+
 // async marks the commands from first on as Async.
 func (s *state) async(first int) {
 	for k := first; k < len(s.res.Commands); k++ {

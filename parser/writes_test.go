@@ -31,7 +31,8 @@ func TestWriteOptions(t *testing.T) {
 		{`git diff --output=.env`, []string{"git: option .env w", "git: option .env "}, nil},
 		{`git add -A`, []string{"git: arg . r"}, nil},
 		{`git add src`, []string{"git: arg src r"}, nil},
-		{`git stash -u`, []string{"git: arg . r"}, nil},
+		{`git stash -u`, []string{"git: arg . rf"}, nil}, // filtered: no ignored file without -a
+		{`git stash -a`, []string{"git: arg . r"}, nil},
 		{`git stash list`, nil, nil},
 		{`git clean -fdx`, []string{"git: option dx m", "git: option x m", "git: arg . wr"}, nil},
 		{`git clean -f build`, []string{"git: arg build wr"}, nil},

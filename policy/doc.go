@@ -48,7 +48,18 @@
 // Rules match [Command.MatchArgv] (argv with git's global options removed)
 // token by token, case-sensitively: "git status" matches "git status -s",
 // not "git statusx" nor "/usr/bin/git status". The token "*" matches any
-// one word. The longest matching prefix across allow, ask and deny wins;
+// one word. The token "{project}", only as the first token, matches the
+// program word of a command that runs a file of the project by its path
+// (./x.sh, bin/x, scripts/test.sh), or a binary npx or bunx runs from the
+// project's node_modules/.bin (npx nx lint; [Command.ProjectFile]): the
+// path resolves, symbolic links followed, to a regular file
+// inside the project that is not ignored, not protected, not in a git
+// directory, and that no command before it on the line may have written
+// (../x, /tmp/x, a link out of the project do not match). The embedded
+// default allows it, under the sandbox only (policy.needs_sandbox). In
+// YAML it is quoted ("{project}"): bare, it is a mapping. Any other
+// {name} token, or {project} after the first, is a load error.
+// The longest matching prefix across allow, ask and deny wins;
 // on a tie the stricter wins. Matching walks a token trie: its cost
 // depends on the length of argv, not on the number of rules.
 //

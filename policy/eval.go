@@ -107,11 +107,22 @@ func (p *Policy) evaluate(ctx context.Context, in *Input, trace *Trace) Decision
 				noMatch[ci] = len(reasons)
 			}
 		}
-		// An assignment-only statement (F=x) runs nothing: its findings
-		// (env.code_injection, …) rate it, not a prefix rule. Alone, it
-		// keeps its no_match reason, so that the input is not empty.
-		assignOnly := len(c.Argv) == 0 && len(c.Redirects) == 0 && len(in.Commands) > 1
-		if !assignOnly && !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
+		// An assignment-only statement (F=x, files=(a b c)) runs
+		// nothing: its findings (env.code_injection, a command
+		// substitution, arithmetic on a variable, …) rate it, not a
+		// prefix rule. When every statement of the input is one, a
+		// policy.assign_only reason says so: the input is not empty.
+		if assignOnly(c) {
+			if noMatch != nil {
+				noMatch[ci] = -1 // no reason of its own for Rego to lift
+			}
+			if ci == len(in.Commands)-1 && onlyAssigns(in.Commands) {
+				reasons = append(reasons, Reason{Verdict: Allow, Rule: "policy.assign_only", Pos: c.Pos, Source: "builtin", Command: ci + 1,
+					Message: "only assigns shell variables: runs nothing"})
+			}
+			continue
+		}
+		if !(c.Transparent && r.Rule == "policy.no_match" && ci+1 < len(in.Commands) && len(in.Commands[ci+1].Wrappers) > len(c.Wrappers)) {
 			reasons = append(reasons, r) // a transparent shell is rated by its inner commands, which follow it
 		}
 		if r.Rule == "policy.allow" && p.strict {
@@ -302,6 +313,22 @@ func (p *Policy) commandReason(t *texts, c *Command, w words, m match) Reason {
 		r.Message = t.add("no prefix rule matches ").argv(w.argv).add("; default: ", p.def.String()).done()
 	}
 	return r
+}
+
+// assignOnly reports whether c is an assignment-only statement of the
+// shell walked: no program, no redirect, no wrapper around it.
+func assignOnly(c *Command) bool {
+	return len(c.Argv) == 0 && len(c.Redirects) == 0 && len(c.Wrappers) == 0
+}
+
+// onlyAssigns reports whether every command of cmds is assignment-only.
+func onlyAssigns(cmds []Command) bool {
+	for i := range cmds {
+		if !assignOnly(&cmds[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // ruleIDs are the reason rule ids of prefix rules, by verdict.

@@ -131,7 +131,9 @@ func TestMatchArgv(t *testing.T) {
 		{"misaligned is dynamic", policy.Command{
 			Argv: []string{"git", "status", "x"}, MatchArgv: []string{"git", "status"}, Dynamic: make([]bool, 3)}, policy.Deny},
 		{"no MatchArgv uses Argv", policy.Command{Argv: []string{"git", "status"}}, policy.Allow},
-		{"empty command", policy.Command{}, policy.Ask},
+		{"assignment only", policy.Command{}, policy.Allow},
+		{"empty command in a wrapper", policy.Command{Wrappers: []string{"bash"}}, policy.Ask},
+		{"redirect only", policy.Command{Redirects: []policy.Redirect{{Op: ">", Target: "f"}}}, policy.Ask},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -108,6 +108,14 @@ type Command struct {
 	// it, it gets no prefix reason: its inner commands decide. Not part
 	// of the Rego input.
 	Transparent bool `json:"-"`
+	// ProjectFile: the program is a file of the project, named by a
+	// path (./x.sh, bin/x) or a binary npx or bunx runs from the
+	// project's node_modules/.bin: it resolves, symbolic links followed, to a
+	// regular file inside the root that is not ignored, not protected,
+	// not in a git directory, and that no command before it in the line
+	// may have written. The prefix token {project} matches it. Not part
+	// of the Rego input.
+	ProjectFile bool `json:"-"`
 }
 
 // Option is one option word of a command, with its position.

@@ -516,6 +516,10 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 			d.errorf(item, "empty prefix in %s", key)
 			continue
 		}
+		if bad := placeholder(toks); bad != "" {
+			d.errorf(item, "%s", bad)
+			continue
+		}
 		pr := Prefix{Verdict: v, Tokens: toks, Source: d.source(item), index: len(d.p.prefixes), line: item.Line, col: item.Column}
 		k := strings.Join(toks, "\x00")
 		if first, dup := d.seen[k]; dup {
@@ -531,6 +535,24 @@ func (d *decoder) prefixList(n *yaml.Node, v Verdict, key string) {
 		pr.quoted = strconv.Quote(pr.String())
 		d.p.prefixes = append(d.p.prefixes, pr)
 	}
+}
+
+// placeholder checks the {name} tokens of a prefix: {project} (see
+// projectToken) stands for the program word only, and no other name is
+// known. It returns what is wrong, or "".
+func placeholder(toks []string) string {
+	for i, t := range toks {
+		if len(t) < 3 || t[0] != '{' || t[len(t)-1] != '}' || strings.ContainsAny(t[1:len(t)-1], "{},. ") {
+			continue // {}, {a,b} and the like are words
+		}
+		switch {
+		case t != projectToken:
+			return fmt.Sprintf("unknown placeholder %q in prefix %q: the only one is %s (a file of the project run by its path)", t, strings.Join(toks, " "), projectToken)
+		case i != 0:
+			return fmt.Sprintf("%s in prefix %q names the program: it must be the first token", projectToken, strings.Join(toks, " "))
+		}
+	}
+	return ""
 }
 
 // envSafe reads env_safe: names (or NAME* prefixes) of environment

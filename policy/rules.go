@@ -60,6 +60,7 @@ var registry = []RuleInfo{
 	{ID: "path.protected", Verdict: Deny, Loosest: Allow, Description: "a write to .git/hooks, .git/config, any git directory's config or hooks, a policy or ignore file, or an agent's own settings (.claude/settings.json, .mcp.json, …, in the project or the home directory)"},
 	{ID: "policy.allow", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "the longest matching prefix is in allow:"},
 	{ID: "policy.ask", Verdict: Ask, Fixed: true, Loosest: Ask, Description: "the longest matching prefix is in ask:"},
+	{ID: "policy.assign_only", Verdict: Allow, Fixed: true, Loosest: Allow, Description: "every statement of the command only assigns shell variables (F=x, files=(a b c)): it runs nothing; what the values run or read (a command substitution, arithmetic on a variable, PATH=…) is rated by its own findings"},
 	{ID: "policy.dangerous_option", Verdict: Ask, Loosest: Allow, Description: "an option that makes a read-only command write, delete or run a program (find -delete, rg --pre, …) not named by the prefix rule that matched"},
 	{ID: "policy.deny", Verdict: Deny, Fixed: true, Loosest: Deny, Description: "the longest matching prefix is in deny:"},
 	{ID: "policy.destructive", Verdict: Deny, Loosest: Allow, Description: "(strict policies) a recursive deletion, chmod or chown of /, the home directory, the project or anything outside it, a raw write to a block device, or the creation of a file system; the message names the project root"},

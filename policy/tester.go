@@ -129,7 +129,7 @@ var riskyPrograms = map[string]string{
 	"ftp": "reaches the network", "sftp": "reaches the network",
 	"bash": "runs arbitrary code", "sh": "runs arbitrary code", "zsh": "runs arbitrary code",
 	"python": "runs arbitrary code", "python3": "runs arbitrary code", "node": "runs arbitrary code",
-	"perl": "runs arbitrary code", "ruby": "runs arbitrary code",
+	"perl": "runs arbitrary code", "ruby": "runs arbitrary code", projectToken: "runs arbitrary code (the project's own scripts)",
 	"sudo": "runs commands as root", "doas": "runs commands as root", "su": "runs commands as root",
 	"rm": "deletes files", "dd": "writes devices",
 	"git push": "reaches the network", "git fetch": "reaches the network", "git pull": "reaches the network",
@@ -179,7 +179,7 @@ func Lint(path string) ([]Diagnostic, error) {
 		}
 		for n := min(len(pr.Tokens), 2); n > 0; n-- {
 			if why, ok := riskyPrograms[strings.Join(pr.Tokens[:n], " ")]; ok {
-				if p.strict && why == "runs arbitrary code" {
+				if p.strict && strings.HasPrefix(why, "runs arbitrary code") {
 					break // strict: the project's code runs only under the sandbox
 				}
 				if p.strict && why == "reaches the network and runs install scripts" {

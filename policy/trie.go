@@ -13,6 +13,11 @@ type node struct {
 // wildcard is the prefix token that matches any one word.
 const wildcard = "*"
 
+// projectToken is the prefix token that matches, as the program word, a
+// file of the project run by its path (Command.ProjectFile): ./x.sh,
+// bin/x, scripts/test.sh.
+const projectToken = "{project}"
+
 func buildTrie(prefixes []Prefix) *node {
 	root := &node{}
 	for i := range prefixes {
@@ -115,9 +120,15 @@ func (root *node) lookup(w words) match {
 		next = next[:0]
 		var level, star *Prefix
 		for _, n := range active {
-			if c := n.children[tok]; c != nil {
+			if c := n.children[tok]; c != nil && (i != 0 || tok != projectToken) { // a program named {project} is no file of the project
 				next = append(next, c)
 				level = strictestRule(level, c.rule)
+			}
+			if i == 0 && w.c != nil && w.c.ProjectFile {
+				if c := n.children[projectToken]; c != nil {
+					next = append(next, c)
+					level = strictestRule(level, c.rule)
+				}
 			}
 			if c := n.star; c != nil {
 				next = append(next, c)

@@ -54,6 +54,7 @@ func (x *Checker) Command(c *parser.Command, out *policy.Command, findings *[]po
 	for _, u := range c.Unknown {
 		x.unknownRef(c, u, findings)
 	}
+	out.ProjectFile = x.projectProgram(c)
 }
 
 // globOptions reports a glob argument that matches a file whose name

@@ -1,0 +1,36 @@
+package parser
+
+// .NET: dotnet build and dotnet test run MSBuild targets and the
+// project's tests, its code (allowed under the sandbox only, see
+// runners). Their options are listed; one the gate does not know, a
+// --settings or --logger that loads other code, an output or results
+// directory outside the project, or an MSBuild property (-p:, which may
+// set the tool a target runs) is a guard hit. The project or solution
+// operand is the project's file; the restore they run first fetches
+// from NuGet, which the sandbox's egress list decides.
+
+const dotnetCommon = "-a= -c= -f= -h -r= -v= --arch= --configuration= --disable-build-servers --framework= --help --interactive " +
+	"--no-dependencies --no-incremental --no-restore --nologo --os= --runtime= --self-contained --tl? --use-current-runtime " +
+	"--verbosity= --version-suffix="
+
+const dotnetWhy = "is a dotnet option the gate does not know (-p: MSBuild properties, --settings, --logger and --collect load or " +
+	"set other code), or a directory outside the project"
+
+var (
+	dotnetBuild = newLead("dotnet build", dotnetCommon+" -o= --output=", "", "-o --output", false)
+	dotnetTest  = newLead("dotnet test", dotnetCommon+" -o= --blame --filter= --list-tests --no-build --output= --results-directory=",
+		"", "-o --output --results-directory", false)
+	dotnetTop = newLead("dotnet", "-h --help --info --list-runtimes --list-sdks --version", "", "", true)
+)
+
+var programsDotnet = map[string]program{
+	"dotnet": {
+		files:  fileSpec{none: true},
+		env:    "DOTNET_* MSBuild* MSBUILD*",
+		guards: []optionGuard{{check: dotnetTop.check, why: dotnetWhy}},
+		subs: map[string]*program{
+			"build": {guards: []optionGuard{{check: dotnetBuild.check, why: dotnetWhy}}},
+			"test":  {guards: []optionGuard{{check: dotnetTest.check, why: dotnetWhy}}},
+		},
+	},
+}
