@@ -45,6 +45,7 @@ while read -r op id; do
 	esac
 done
 [[ $cgp ]] && for d in "$cgp"*; do echo 1 > "$d/cgroup.kill"; done 2>/dev/null
+(( ${#g[@]} )) || exit 0 # nothing registered is left: no pass over the processes
 for id in "${!g[@]}"; do kill -KILL -- "-$id"; done 2>/dev/null
 ` + watchdogSessions
 
