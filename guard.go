@@ -240,7 +240,7 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 // them matches such a rule wider, on any option word (see
 // [policy.Spelling]). The Guard loads its own policy files with them.
 func PolicyOptions() []policy.LoadOption {
-	return []policy.LoadOption{policy.WithSpelling(parser.Spelling)}
+	return []policy.LoadOption{policy.WithSpelling(policy.Spelling{Command: parser.CommandSpelling, Rule: parser.RuleSpelling})}
 }
 
 func realRoot(root string) (string, error) {

@@ -172,7 +172,7 @@ func TestMisreadInspection(t *testing.T) {
 // reads (envAll); removing a file named like an option creates none.
 func TestMisreadOperandsAndEnv(t *testing.T) {
 	t.Parallel()
-	opts, ops, _ := Spelling([]string{"rm"}, []string{"--", "-f"}, true)
+	opts, ops, _ := CommandSpelling([]string{"rm"}, []string{"--", "-f"})
 	if len(opts) != 0 || !slices.Equal(ops, []string{"-f"}) {
 		t.Errorf("Spelling(rm -- -f) = %q, %q; want no option, operand -f", opts, ops)
 	}

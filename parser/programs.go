@@ -87,7 +87,7 @@ import (
 //
 //   - spell: what its options are named when a deny or ask rule of the
 //     policy names them, so that the rule matches every spelling (see
-//     Spelling): groups separated by spaces, each an option's spellings
+//     CommandSpelling): groups separated by spaces, each an option's spellings
 //     separated by commas (-r,-R,--recursive), named by the first long
 //     one without its dashes ("recursive"), or by the names after ':'
 //     joined by '+' when it stands for several options or has no long

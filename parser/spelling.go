@@ -5,7 +5,29 @@ import (
 	"strings"
 )
 
-// Spelling reads args, the words after a command's leading words lead
+// CommandSpelling reads args, the words after a command's leading words
+// lead (its program, maybe path-qualified, and subcommands: git push), as
+// the program reads them, for the policy's deny and ask rules, which
+// match every spelling of a command (deny wide, allow exact). It returns
+// the options the words set, by canonical name (rm -R and --recursive
+// are "recursive"), the operands in order, and unseen when an option reads
+// more options from where the gate does not look (curl -K FILE): the
+// words could set any option. A long option may be abbreviated, as
+// getopt_long and git accept it. See [RuleSpelling] for a rule's words;
+// both are safe for concurrent use, and their results are new slices the
+// caller owns.
+func CommandSpelling(lead, args []string) (opts, operands []string, unseen bool) {
+	return spelling(lead, args, true)
+}
+
+// RuleSpelling reads a deny or ask rule's tokens after its leading words
+// as [CommandSpelling] reads a command's, but as written: no abbreviation.
+func RuleSpelling(lead, args []string) (opts, operands []string) {
+	opts, operands, _ = spelling(lead, args, false)
+	return opts, operands
+}
+
+// spelling reads args, the words after a command's leading words lead
 // (its program, maybe path-qualified, and subcommands: git push), as the
 // program reads them, for the policy's deny and ask rules, which match
 // every spelling of a command (deny wide, allow exact). It returns the
@@ -26,9 +48,9 @@ import (
 // option.
 //
 // What a program's options are named comes from its entry's spell (see
-// programs). Spelling is safe for concurrent use; its results are new
+// programs). It is safe for concurrent use; its results are new
 // slices the caller owns.
-func Spelling(lead, args []string, command bool) (opts, operands []string, unseen bool) {
+func spelling(lead, args []string, command bool) (opts, operands []string, unseen bool) {
 	var t *spellTable
 	whole := false
 	if len(lead) > 0 {

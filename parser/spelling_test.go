@@ -39,7 +39,7 @@ func TestSpelling(t *testing.T) {
 		{"curl", "--conf cfg", true, "--conf ...", "cfg", true},
 		{"wget", "-e output_document=f http://x", true, "...", "output_document=f http://x", true},
 	} {
-		opts, ops, unseen := Spelling(strings.Fields(tc.lead), strings.Fields(tc.args), tc.command)
+		opts, ops, unseen := spelling(strings.Fields(tc.lead), strings.Fields(tc.args), tc.command)
 		if unseen != tc.unseen {
 			t.Errorf("Spelling(%s | %s) unseen = %v, want %v", tc.lead, tc.args, unseen, tc.unseen)
 		}

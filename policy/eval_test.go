@@ -35,7 +35,7 @@ func input(cmds ...policy.Command) *policy.Input {
 // TestSpellingAlone).
 func mustParse(t testing.TB, src string) *policy.Policy {
 	t.Helper()
-	p, err := policy.Parse("p.yaml", []byte(src), t.TempDir(), policy.WithSpelling(parser.Spelling))
+	p, err := policy.Parse("p.yaml", []byte(src), t.TempDir(), policy.WithSpelling(policy.Spelling{Command: parser.CommandSpelling, Rule: parser.RuleSpelling}))
 	if err != nil {
 		t.Fatalf("Parse: %v\n%s", err, src)
 	}

@@ -141,7 +141,7 @@ func FuzzMatch(f *testing.F) {
 		}
 		// The same policy with the parser's reader of spellings, as the
 		// cmdguard package loads it: never looser either.
-		ps, err := policy.Parse("m.yaml", []byte(yaml.String()), "", policy.WithSpelling(parser.Spelling))
+		ps, err := policy.Parse("m.yaml", []byte(yaml.String()), "", policy.WithSpelling(policy.Spelling{Command: parser.CommandSpelling, Rule: parser.RuleSpelling}))
 		if err != nil {
 			t.Fatalf("Parse: %v\n%s", err, yaml.String())
 		}

@@ -53,7 +53,7 @@ type Policy struct {
 	trie     *node
 	ties     []tie                // the same prefix in two lists, for Lint
 	wide     map[string][]*Prefix // deny and ask rules by program, for spelled matching
-	spell    Spelling             // reads their spellings (see WithSpelling); nil: every spelling
+	spell    Spelling             // reads their spellings (see WithSpelling); zero: every spelling
 	ratings  map[string]rating
 
 	ignoreFiles []string

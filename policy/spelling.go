@@ -24,9 +24,9 @@ func wideIndex(prefixes []Prefix, spell Spelling) map[string][]*Prefix {
 		if pr.Verdict == Allow || pr.Tokens[0] == wildcard {
 			continue
 		}
-		if spell != nil {
+		if spell.Rule != nil {
 			k := commandWords(pr.Tokens)
-			opts, operands, _ := spell(pr.Tokens[:k], pr.Tokens[k:], false)
+			opts, operands := spell.Rule(pr.Tokens[:k], pr.Tokens[k:])
 			pr.need = &need{opts, operands}
 		}
 		m[pr.Tokens[0]] = append(m[pr.Tokens[0]], pr)
@@ -81,7 +81,7 @@ func (p *Policy) spells(pr *Prefix, w words, k int) bool {
 			return true
 		}
 	}
-	if p.spell == nil {
+	if p.spell.Command == nil {
 		if k == len(pr.Tokens) || pr.Tokens[k] == "--" {
 			return true // no option to look for (rm -- -rf)
 		}
@@ -92,7 +92,7 @@ func (p *Policy) spells(pr *Prefix, w words, k int) bool {
 		}
 		return false
 	}
-	opts, operands, unseen := p.spell(pr.Tokens[:k], w.argv[k:], true)
+	opts, operands, unseen := p.spell.Command(pr.Tokens[:k], w.argv[k:])
 	return unseen || covers(opts, operands, pr.need)
 }
 
@@ -109,10 +109,10 @@ func (p *Policy) refines(pr, r *Prefix) bool {
 			return false
 		}
 	}
-	if p.spell == nil {
+	if p.spell.Command == nil {
 		return len(r.Tokens) >= len(pr.Tokens) && slices.Equal(r.Tokens[k:len(pr.Tokens)], pr.Tokens[k:])
 	}
-	opts, operands, _ := p.spell(pr.Tokens[:k], r.Tokens[k:], false)
+	opts, operands := p.spell.Rule(pr.Tokens[:k], r.Tokens[k:])
 	return covers(opts, operands, pr.need)
 }
 
@@ -160,12 +160,12 @@ func baseName(s string) string {
 	return s
 }
 
-// Spelling reads the words args that follow a command's leading words
-// lead (its program and subcommands, as a rule names them: git push),
-// and returns the options they set, each by one name whatever its
-// spelling (rm -R and --recursive both "recursive"), and the operands in
-// order. command says the words are a command's (a long option may be
-// abbreviated); else they are a rule's tokens, read as written.
+// Spelling reads the words that follow a command's leading words (its
+// program and subcommands, as a rule names them: git push), and returns
+// the options they set, each by one name whatever its spelling (rm -R and
+// --recursive both "recursive"), and the operands in order: Command reads
+// a command's words (a long option may be abbreviated), Rule a rule's
+// tokens, as written.
 //
 // The policy reads no argv itself: a Spelling, given with [WithSpelling]
 // (the cmdguard package gives the parser's), says how each program
@@ -175,17 +175,26 @@ func baseName(s string) string {
 // whatever the option: rm -v x matches deny: [rm -rf] (wider, never
 // narrower), rm x does not.
 //
-// unseen reports that the words could set any option: one of them reads
-// more options from where the reader does not look (curl -K FILE).
-type Spelling func(lead, args []string, command bool) (opts, operands []string, unseen bool)
+// Command's unseen reports that the words could set any option: one of
+// them reads more options from where the reader does not look (curl -K
+// FILE).
+type Spelling struct {
+	Command func(lead, args []string) (opts, operands []string, unseen bool)
+	Rule    func(lead, args []string) (opts, operands []string)
+}
 
 // LoadOption configures [Load], [Parse] and [Default].
 type LoadOption func(*Policy)
 
-// WithSpelling makes deny and ask rules match the spellings f reads as
-// theirs (see [Spelling]).
-func WithSpelling(f Spelling) LoadOption {
-	return func(p *Policy) { p.spell = f }
+// WithSpelling makes deny and ask rules match the spellings s reads as
+// theirs (see [Spelling]); both its functions are needed, else the policy
+// reads no spelling (every spelling matches, as without this option).
+func WithSpelling(s Spelling) LoadOption {
+	return func(p *Policy) {
+		if s.Command != nil && s.Rule != nil {
+			p.spell = s
+		}
+	}
 }
 
 // WithSkipKeys makes the loader accept the top-level keys named, without
