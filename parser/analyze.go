@@ -797,7 +797,7 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		cmd.Argv = append(cmd.Argv, Word{Value: "]]", Pos: c.pos(x.Right)})
 		for _, w := range cmd.Argv[1 : len(cmd.Argv)-1] {
 			if !isTestOp(w.Value) && !strings.HasPrefix(w.Value, "-") {
-				s.fileRef(&cmd, w, RefArg, false, false)
+				s.fileRef(&cmd, w, RefArg, useRead)
 			}
 		}
 		s.add(cmd)

@@ -616,7 +616,7 @@ func (s *state) redirect(r *syntax.Redirect, c *ctx, cmd *Command) (stdin Word, 
 			s.find("redirect.network", t.Pos, "redirect to "+t.Value+" opens a network connection")
 			continue
 		}
-		s.fileRef(cmd, t, RefRedirect, rd.Write, false)
+		s.fileRef(cmd, t, RefRedirect, useOf(rd.Write, false))
 	}
 	return Word{}, false
 }
@@ -857,7 +857,7 @@ func (s *state) historyRefs(cmd *Command) {
 	if v, ok := s.varValue("HISTFILE"); ok {
 		w = Word{Value: v, Pos: cmd.Argv[0].Pos}
 	}
-	s.fileRef(cmd, w, RefEnv, write, false)
+	s.fileRef(cmd, w, RefEnv, useOf(write, false))
 }
 
 // varValue returns the value of a scalar variable the script assigned

@@ -89,7 +89,7 @@ var noSpec fileSpec
 func (s *state) genericRefs(cmd *Command, args []Word) {
 	for _, a := range args {
 		if a.Dynamic || !strings.HasPrefix(a.Value, "-") {
-			s.argRef(cmd, a, false, false)
+			s.argRef(cmd, a, useRead)
 		}
 	}
 }
@@ -125,9 +125,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	case readDD:
 		for _, a := range args {
 			if v, ok := strings.CutPrefix(a.Value, "if="); ok {
-				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, false, false)
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, useRead)
 			} else if v, ok := strings.CutPrefix(a.Value, "of="); ok {
-				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, true, false)
+				s.fileRef(cmd, Word{Value: v, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob}, RefArg, useWrite)
 			}
 		}
 		return
@@ -217,7 +217,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			switch {
 			case !hasVal || val == "" || isDigits(val):
 			case file:
-				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, write, false)
+				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, useOf(write, false))
 				if longIs(name, "files0-from") && contains(spec.longFile, "files0-from") ||
 					longIs(name, "files-from") && contains(spec.longFile, "files-from") {
 					cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
@@ -254,10 +254,10 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 				}
 			case valWrite || strings.IndexByte(spec.fileVal, f) >= 0:
 				if j < len(v)-1 {
-					s.fileRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, valWrite, false)
+					s.fileRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, useOf(valWrite, false))
 				} else if i+1 < len(args) {
 					i++
-					s.fileRef(cmd, args[i], RefOption, valWrite, false)
+					s.fileRef(cmd, args[i], RefOption, useOf(valWrite, false))
 				}
 			default:
 				// An option the table does not know may take the rest
@@ -295,17 +295,17 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		}
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
 		n := len(cmd.Files)
-		s.argRef(cmd, op, w, rec)
+		s.argRef(cmd, op, useOf(w, rec))
 		for k := n; k < len(cmd.Files); k++ {
 			cmd.Files[k].Removed = spec.removes && w
 			cmd.Files[k].Listed = lists && !w
 		}
 		if w && backup != "" {
-			s.fileRef(cmd, Word{Value: backupName(op.Value, backup), Pos: op.Pos, Dynamic: op.Dynamic}, RefArg, true, false)
+			s.fileRef(cmd, Word{Value: backupName(op.Value, backup), Pos: op.Pos, Dynamic: op.Dynamic}, RefArg, useWrite)
 		}
 	}
 	if rec && spec.implicitDot && len(ops) == 0 {
-		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, useTree)
 		cmd.Files[len(cmd.Files)-1].Listed = lists
 	}
 	if rec {
@@ -398,14 +398,14 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 	value := func(c byte, w Word) {
 		switch c {
 		case 'f':
-			s.fileRef(cmd, w, RefArg, strings.ContainsAny(mode, "cruA"), false)
+			s.fileRef(cmd, w, RefArg, useOf(strings.ContainsAny(mode, "cruA"), false))
 		case 'T':
-			s.fileRef(cmd, w, RefOption, false, false)
+			s.fileRef(cmd, w, RefOption, useRead)
 			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "tar reads the names of the files from a list"})
 		case 'X':
-			s.fileRef(cmd, w, RefOption, false, false)
+			s.fileRef(cmd, w, RefOption, useRead)
 		case 'C':
-			s.fileRef(cmd, w, RefOption, false, false)
+			s.fileRef(cmd, w, RefOption, useRead)
 			dir = joinDir(dir, w.Value)
 		}
 	}
@@ -450,7 +450,7 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "tar writes the files named in the archive"})
 	}
 	for _, op := range ops {
-		s.argRef(cmd, op, extract, true)
+		s.argRef(cmd, op, useOf(extract, true))
 	}
 }
 
@@ -497,7 +497,7 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 				if sub.Value == "build" && len(ops) == 0 {
 					ops = append(ops, a) // names the binary: goSubRefs
 				}
-				s.argRef(cmd, a, false, false)
+				s.argRef(cmd, a, useRead)
 			}
 			continue
 		}
@@ -517,7 +517,7 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 		}
 		switch kind {
 		case 'w', 'r':
-			s.fileRef(cmd, w, RefOption, kind == 'w', false)
+			s.fileRef(cmd, w, RefOption, useOf(kind == 'w', false))
 		case 's':
 			s.maybeRef(cmd, w, RefOption)
 		}
@@ -598,7 +598,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			Filter: &pathspecFilter{inc: all, excs: top, desc: "files no exclude pathspec of git " + sub + " removes"}})
 	}
 	if g.whole && (incl == 0 || slices.Contains(g.wholeSubs, ops[0].Value)) {
-		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, g.removes, true)
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, useOf(g.removes, true))
 		if sub == "stash" && !gitStashReadsIgnored(args) {
 			// git stash saves the changes of tracked files (with -u,
 			// untracked ones too), never an ignored file but with -a,
@@ -622,7 +622,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			ops = ops[1:]
 		}
 		if !gitLiteralPaths(args) {
-			defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, false, true)
+			defer s.fileRef(cmd, Word{Value: ".", Pos: cmd.Argv[0].Pos}, RefArg, useTree)
 		}
 	}
 	gitStdin(cmd, args)
@@ -641,7 +641,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			if ps.exclude || s.gitPathspecRef(cmd, op, ps, excs, write) {
 				if op.Glob && !ps.exclude {
 					// Unquoted, bash expands it first when it matches.
-					s.argRef(cmd, op, write, rec)
+					s.argRef(cmd, op, useOf(write, rec))
 				}
 				if path || isGitMagic(op, mode) || !strings.Contains(v, ":") {
 					continue
@@ -654,11 +654,11 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 				p = p[2:] // :N:path, a stage of the index
 			}
 			if p != "" {
-				s.fileRef(cmd, Word{Value: p, Pos: op.Pos, Glob: op.Glob}, RefRev, false, false)
+				s.fileRef(cmd, Word{Value: p, Pos: op.Pos, Glob: op.Glob}, RefRev, useRead)
 			}
 			continue
 		}
-		s.argRef(cmd, op, write, rec)
+		s.argRef(cmd, op, useOf(write, rec))
 	}
 }
 
@@ -685,18 +685,41 @@ func gitLiteralPaths(args []Word) bool {
 	return true
 }
 
+// A use is how a command uses a file it names: read (the zero value) or
+// written (useWrite), the file alone or the whole tree below it
+// (useTree: a recursive read, copy or removal).
+type use uint8
+
+const (
+	useRead  use = 0
+	useWrite use = 1
+	useTree  use = 2
+)
+
+// useOf is the use that write and rec say.
+func useOf(write, rec bool) use {
+	u := useRead
+	if write {
+		u |= useWrite
+	}
+	if rec {
+		u |= useTree
+	}
+	return u
+}
+
 // argRef reports an operand: @FILE, NAME=@FILE and plain paths.
-func (s *state) argRef(cmd *Command, w Word, write, rec bool) {
+func (s *state) argRef(cmd *Command, w Word, u use) {
 	v := w.Value
 	if strings.Contains(v, "://") && !w.Dynamic {
 		return // a URL
 	}
 	if strings.HasPrefix(v, "@") && len(v) > 1 {
 		w.Value = v[1:]
-		s.fileRef(cmd, w, RefAt, false, false)
+		s.fileRef(cmd, w, RefAt, useRead)
 		return
 	}
-	s.fileRef(cmd, w, RefArg, write, rec)
+	s.fileRef(cmd, w, RefArg, u)
 }
 
 func isAlnum(c byte) bool {
@@ -712,7 +735,7 @@ func (s *state) maybeRef(cmd *Command, w Word, kind RefKind) {
 	}
 	w.Value = v
 	n := len(cmd.Files)
-	s.fileRef(cmd, w, kind, false, false)
+	s.fileRef(cmd, w, kind, useRead)
 	if len(cmd.Files) > n {
 		cmd.Files[n].Maybe = true
 	}
@@ -722,17 +745,18 @@ func (s *state) maybeRef(cmd *Command, w Word, kind RefKind) {
 func (s *state) optRef(cmd *Command, w Word, write bool) {
 	if strings.HasPrefix(w.Value, "@") {
 		w.Value = w.Value[1:]
-		s.fileRef(cmd, w, RefAt, false, false)
+		s.fileRef(cmd, w, RefAt, useRead)
 		return
 	}
 	if strings.Contains(w.Value, "://") {
 		return
 	}
-	s.fileRef(cmd, w, RefOption, write, false)
+	s.fileRef(cmd, w, RefOption, useOf(write, false))
 }
 
 // fileRef adds one file reference, unless w names no file at all.
-func (s *state) fileRef(cmd *Command, w Word, kind RefKind, write, rec bool) {
+func (s *state) fileRef(cmd *Command, w Word, kind RefKind, u use) {
+	write, rec := u&useWrite != 0, u&useTree != 0
 	if (w.Value == "" && !w.Dynamic) || notAFile(w.Value) {
 		return
 	}

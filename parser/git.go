@@ -43,12 +43,12 @@ loop:
 			i++
 		case v == "--git-dir" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix":
 			if v != "--namespace" {
-				s.fileRef(cmd, next, RefOption, false, false)
+				s.fileRef(cmd, next, RefOption, useRead)
 			}
 			i += 2
 		case strings.HasPrefix(v, "--git-dir="), strings.HasPrefix(v, "--work-tree="):
 			_, d, _ := strings.Cut(v, "=")
-			s.fileRef(cmd, Word{Value: d, Pos: a.Pos}, RefOption, false, false)
+			s.fileRef(cmd, Word{Value: d, Pos: a.Pos}, RefOption, useRead)
 			i++
 		case strings.HasPrefix(v, "-c") && !strings.HasPrefix(v, "--"):
 			// git 2.39 refuses -cKEY=VALUE; read it as -c KEY=VALUE all
@@ -75,7 +75,7 @@ loop:
 			cmd.CwdDynamic = true
 		}
 		dir = joinDir(dir, d.Value)
-		s.fileRef(cmd, d, RefOption, false, false)
+		s.fileRef(cmd, d, RefOption, useRead)
 	}
 	g := gitEntry()
 	unknownOptions(cmd, g, args[:i])
@@ -186,7 +186,7 @@ func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word)
 			if !hasVal && i+1 < len(split) {
 				w = split[i+1]
 			}
-			s.fileRef(cmd, w, RefOption, true, false)
+			s.fileRef(cmd, w, RefOption, useWrite)
 		case long && longMatch(name, o.long), !long && o.danger != "" && hasShortOpt(split[i:i+1], o.danger[0]):
 			s.find("git.dangerous_config", a.Pos, "git "+sub+" "+v+" makes git run a program")
 		case o.configVal != "" && v == "-"+o.configVal, long && longMatch(name, o.configL):
@@ -292,11 +292,11 @@ func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 		case long && (longIs(name, "edit") || longIs(name, "rename-section")), !long && hasShortOpt([]Word{a}, 'e'):
 			s.find("git.dangerous_config", a.Pos, "git config "+v+" can set keys that run commands")
 		case long && longIs(name, "file") && hasVal:
-			s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, true, false)
+			s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, useWrite)
 		case (v == "-f" || long && longIs(name, "file")) && j+1 < len(opts):
-			s.fileRef(cmd, opts[j+1], RefOption, true, false)
+			s.fileRef(cmd, opts[j+1], RefOption, useWrite)
 		case strings.HasPrefix(v, "-f") && len(v) > 2:
-			s.fileRef(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, true, false)
+			s.fileRef(cmd, Word{Value: v[2:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, useWrite)
 		case long && longIs(name, "blob"):
 			// git config --blob REV:PATH --list prints a file of the
 			// object store parsed as configuration.
@@ -327,7 +327,7 @@ func (s *state) gitConfigCmd(cmd *Command, args []Word) {
 		s.find("git.dangerous_config", ops[0].Pos, "git config "+ops[0].Value+" can make git run a command")
 	}
 	if key == "blame.ignorerevsfile" {
-		s.fileRef(cmd, ops[1], RefOption, false, false)
+		s.fileRef(cmd, ops[1], RefOption, useRead)
 	}
 }
 
@@ -340,7 +340,7 @@ func (s *state) gitConfig(cmd *Command, w Word, kv string) {
 		s.find("git.dangerous_config", w.Pos, "git -c "+key+" can make git run a command")
 	}
 	if key == "blame.ignorerevsfile" {
-		s.fileRef(cmd, Word{Value: val, Pos: w.Pos, Dynamic: w.Dynamic}, RefOption, false, false)
+		s.fileRef(cmd, Word{Value: val, Pos: w.Pos, Dynamic: w.Dynamic}, RefOption, useRead)
 	}
 }
 
@@ -403,7 +403,7 @@ func (s *state) gitBlob(cmd *Command, w Word, attached bool) {
 		if p := w.Value[i+1:]; attached && p != "" {
 			// --blob=REV:PATH; a separate REV:PATH word is an operand
 			// to gitOperands, which reports it.
-			s.fileRef(cmd, Word{Value: p, Pos: w.Pos}, RefRev, false, false)
+			s.fileRef(cmd, Word{Value: p, Pos: w.Pos}, RefRev, useRead)
 		}
 		return
 	}

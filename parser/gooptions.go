@@ -73,6 +73,6 @@ func (s *state) goIndirectFiles(cmd *Command, args []Word) {
 			i++
 			w = args[i]
 		}
-		s.fileRef(cmd, w, RefOption, goFlags[rest] == 'w', false)
+		s.fileRef(cmd, w, RefOption, useOf(goFlags[rest] == 'w', false))
 	}
 }

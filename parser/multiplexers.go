@@ -284,7 +284,7 @@ loop:
 		case v == "-Logfile":
 			if i+1 < len(args) {
 				i++
-				s.fileRef(cmd, args[i], RefOption, true, false)
+				s.fileRef(cmd, args[i], RefOption, useWrite)
 			}
 			continue
 		}
@@ -301,7 +301,7 @@ loop:
 			case 's': // the shell of new windows: a program screen runs
 				runs = append(runs, []Word{val})
 			case 'c':
-				s.fileRef(cmd, val, RefOption, false, false)
+				s.fileRef(cmd, val, RefOption, useRead)
 			case 'X': // a screen command for a running session: screenRisk
 				s.add(*cmd)
 				return

@@ -29,14 +29,14 @@ func (s *state) goSubRefs(cmd *Command, sub Word, ops []Word, hasOutput bool) {
 			v := op.Value
 			if !op.Dynamic && (strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || v == "." || v == ".." || path.IsAbs(v)) {
 				dir, rec := strings.CutSuffix(v, "...")
-				s.fileRef(cmd, Word{Value: strings.TrimSuffix(dir, "/"), Pos: op.Pos}, RefArg, false, rec)
+				s.fileRef(cmd, Word{Value: strings.TrimSuffix(dir, "/"), Pos: op.Pos}, RefArg, useOf(false, rec))
 				continue
 			}
 			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: op.Pos,
 				Message: "go " + sub.Value + " finds " + v + " itself: it may be a package in an ignored directory"})
 		}
 		if len(ops) == 0 {
-			s.fileRef(cmd, Word{Value: ".", Pos: sub.Pos}, RefArg, false, false)
+			s.fileRef(cmd, Word{Value: ".", Pos: sub.Pos}, RefArg, useRead)
 		}
 	case "build":
 		if hasOutput {
@@ -44,14 +44,14 @@ func (s *state) goSubRefs(cmd *Command, sub Word, ops []Word, hasOutput bool) {
 		}
 		// The binary is named after the first .go file or the package's
 		// directory; go build writes it into the current directory.
-		s.fileRef(cmd, Word{Value: ".", Pos: sub.Pos}, RefArg, true, false)
+		s.fileRef(cmd, Word{Value: ".", Pos: sub.Pos}, RefArg, useWrite)
 		for _, op := range ops {
 			if op.Dynamic {
 				break
 			}
 			name := strings.TrimSuffix(path.Base(op.Value), ".go")
 			if name != "" && name != "." && name != ".." && name != "/" && !strings.Contains(op.Value, "...") {
-				s.fileRef(cmd, Word{Value: name, Pos: op.Pos}, RefArg, true, false)
+				s.fileRef(cmd, Word{Value: name, Pos: op.Pos}, RefArg, useWrite)
 			}
 			break
 		}
@@ -63,7 +63,7 @@ func (s *state) goSubRefs(cmd *Command, sub Word, ops []Word, hasOutput bool) {
 // the directory itself is a write.
 func (s *state) splitRefs(cmd *Command, ops []Word) {
 	if len(ops) > 0 {
-		s.argRef(cmd, ops[0], false, false)
+		s.argRef(cmd, ops[0], useRead)
 	}
 	prefix := Word{Value: "x", Pos: cmd.Argv[0].Pos}
 	if len(ops) > 1 {
@@ -71,8 +71,8 @@ func (s *state) splitRefs(cmd *Command, ops []Word) {
 	}
 	dir := prefix
 	dir.Value = path.Dir(prefix.Value)
-	s.fileRef(cmd, dir, RefArg, true, false)
-	s.fileRef(cmd, prefix, RefArg, true, false)
+	s.fileRef(cmd, dir, RefArg, useWrite)
+	s.fileRef(cmd, prefix, RefArg, useWrite)
 }
 
 // isGitMagic reports a git operand with pathspec magic (:(icase)x, :!x,
@@ -189,14 +189,14 @@ func (s *state) fileCmdRefs(cmd *Command, args []Word) {
 		switch kind {
 		case 'm':
 			for _, p := range strings.Split(w.Value, ":") {
-				s.fileRef(cmd, Word{Value: p, Pos: w.Pos, Dynamic: w.Dynamic, Glob: w.Glob && !strings.Contains(w.Value, ":"), Pattern: w.Pattern}, RefOption, false, false)
+				s.fileRef(cmd, Word{Value: p, Pos: w.Pos, Dynamic: w.Dynamic, Glob: w.Glob && !strings.Contains(w.Value, ":"), Pattern: w.Pattern}, RefOption, useRead)
 			}
 		case 'f':
-			s.fileRef(cmd, w, RefOption, false, false)
+			s.fileRef(cmd, w, RefOption, useRead)
 			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "file reads the names of the files from " + w.Value})
 		}
 	}
 	for _, op := range ops {
-		s.argRef(cmd, op, false, false)
+		s.argRef(cmd, op, useRead)
 	}
 }

@@ -113,10 +113,10 @@ func (s *state) sedRefs(cmd *Command, scripts []Word, fromFile bool) {
 		s.find("parser.eval", pos, "the sed script is not read the way GNU sed reads it, or GNU sed refuses it: it may run a shell command")
 	}
 	for _, f := range sp.reads {
-		s.fileRef(cmd, Word{Value: f, Pos: pos}, RefArg, false, false)
+		s.fileRef(cmd, Word{Value: f, Pos: pos}, RefArg, useRead)
 	}
 	for _, f := range sp.writes {
-		s.fileRef(cmd, Word{Value: f, Pos: pos}, RefArg, true, false)
+		s.fileRef(cmd, Word{Value: f, Pos: pos}, RefArg, useWrite)
 	}
 }
 

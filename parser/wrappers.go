@@ -112,7 +112,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 				files = append(files, Word{Value: "typescript", Pos: cmd.Pos})
 			}
 			for _, f := range files {
-				s.fileRef(cmd, f, RefArg, true, false)
+				s.fileRef(cmd, f, RefArg, useWrite)
 			}
 		}
 		s.add(*cmd)
@@ -138,9 +138,9 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		i := skipOpts(args, w.shortVal, w.longVal)
 		for j := 0; j < i; j++ {
 			if (args[j].Value == "-a" || isLong(args[j].Value, "arg-file")) && j+1 < i {
-				s.fileRef(cmd, args[j+1], RefOption, false, false)
+				s.fileRef(cmd, args[j+1], RefOption, useRead)
 			} else if f, ok := longValue(args[j].Value, "arg-file"); ok {
-				s.fileRef(cmd, Word{Value: f, Pos: args[j].Pos, Dynamic: args[j].Dynamic}, RefOption, false, false)
+				s.fileRef(cmd, Word{Value: f, Pos: args[j].Pos, Dynamic: args[j].Dynamic}, RefOption, useRead)
 			}
 		}
 		s.add(*cmd)
@@ -245,7 +245,7 @@ func (s *state) wrapWrites(cmd *Command, base string, w wrapSpec, opts []Word) [
 			pipes = append(pipes, f)
 			continue
 		}
-		s.fileRef(cmd, f, RefOption, true, false)
+		s.fileRef(cmd, f, RefOption, useWrite)
 	}
 	return pipes
 }
@@ -407,7 +407,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			}
 			if longMatch(v[2:], w.longVal) && i+1 < len(args) {
 				i++
-				s.fileRef(cmd, args[i], RefOption, false, false) // --rcfile FILE runs FILE
+				s.fileRef(cmd, args[i], RefOption, useRead) // --rcfile FILE runs FILE
 			}
 			continue
 		}
@@ -667,7 +667,7 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 	}
 	if edit {
 		for _, f := range args[min(i, len(args)):] {
-			s.fileRef(cmd, f, RefArg, true, false)
+			s.fileRef(cmd, f, RefArg, useWrite)
 		}
 		s.add(*cmd)
 		return
@@ -713,7 +713,7 @@ func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
 		}
 		haveFile = true
 		if !isDigits(v) {
-			s.fileRef(cmd, a, RefArg, true, false)
+			s.fileRef(cmd, a, RefArg, useWrite)
 		}
 	}
 	s.add(*cmd)
@@ -732,7 +732,7 @@ func (s *state) parallelWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) 
 	i := skipOpts(args, w.shortVal, w.longVal)
 	for j := 0; j+1 < i; j++ {
 		if v := args[j].Value; v == "-a" || isLong(v, "arg-file") {
-			s.fileRef(cmd, args[j+1], RefOption, false, false)
+			s.fileRef(cmd, args[j+1], RefOption, useRead)
 		}
 	}
 	end := len(args)
@@ -748,11 +748,11 @@ func (s *state) parallelWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) 
 					if strings.HasPrefix(f.Value, ":::") {
 						break
 					}
-					s.fileRef(cmd, f, RefArg, false, false)
+					s.fileRef(cmd, f, RefArg, useRead)
 				}
 			}
 		} else if j > end && !strings.HasPrefix(args[j-1].Value, "::::") {
-			s.argRef(cmd, args[j], false, false)
+			s.argRef(cmd, args[j], useRead)
 		}
 	}
 	s.add(*cmd)
@@ -810,11 +810,11 @@ opts:
 		reads = reads || a.Dynamic
 	}
 	for _, st := range args[i:j] {
-		s.argRef(cmd, st, deletes, reads)
+		s.argRef(cmd, st, useOf(deletes, reads))
 	}
 	if len(starts) == 0 {
 		starts = []string{"."}
-		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, deletes, reads)
+		s.fileRef(cmd, Word{Value: ".", Pos: cmd.Pos}, RefArg, useOf(deletes, reads))
 	}
 	type execCmd struct {
 		name string
@@ -838,12 +838,12 @@ opts:
 		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
 			if j+1 < len(args) {
 				j++
-				s.fileRef(cmd, args[j], RefArg, false, false)
+				s.fileRef(cmd, args[j], RefArg, useRead)
 			}
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			if j+1 < len(args) {
 				j++
-				s.fileRef(cmd, args[j], RefArg, true, false)
+				s.fileRef(cmd, args[j], RefArg, useWrite)
 			}
 		case "-name", "-iname", "-path", "-ipath", "-regex", "-iregex", "-type", "-xtype", "-size",
 			"-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-user", "-group", "-perm",
