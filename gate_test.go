@@ -35,7 +35,7 @@ package cmdguard_test
 //	                         $ROOT/POLICY; ! open: it must fail. The first
 //	                         check opens the Guard if no step did.
 //	new POLICY               policy.Parse of $ROOT/POLICY with
-//	                         cmdguard.PolicyOptions, then cmdguard.New
+//	                         cmdguard.PolicyLoadOptions, then cmdguard.New
 //	request OPTION…          the options every later check starts from
 //
 // Checks, each its own subtest:
@@ -632,7 +632,7 @@ func (r *gateRun) step(t *testing.T, st step) {
 		if err != nil {
 			fail("%v", err)
 		}
-		pol, err := policy.Parse(filepath.Base(name), data, r.p.root, cmdguard.PolicyOptions()...)
+		pol, err := policy.Parse(filepath.Base(name), data, r.p.root, cmdguard.PolicyLoadOptions()...)
 		if err != nil {
 			fail("%v", err)
 		}

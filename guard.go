@@ -232,14 +232,14 @@ func New(p *policy.Policy, root string) (*Guard, error) {
 	return open(&source{live.Source{Root: root, Fixed: p}})
 }
 
-// PolicyOptions returns the options to load a policy for a [Guard] with
-// (policy.Parse(name, data, dir, cmdguard.PolicyOptions()...)): its deny
+// PolicyLoadOptions returns the options to load a policy for a [Guard] with
+// (policy.Parse(name, data, dir, cmdguard.PolicyLoadOptions()...)): its deny
 // and ask rules then match every spelling of their options as the
 // parser's program table reads them (rm -fr, rm --recursive --force, git
 // branch --delete --force for git branch -D). A policy loaded without
 // them matches such a rule wider, on any option word (see
 // [policy.Spelling]). The Guard loads its own policy files with them.
-func PolicyOptions() []policy.LoadOption {
+func PolicyLoadOptions() []policy.LoadOption {
 	return []policy.LoadOption{policy.WithSpelling(policy.Spelling{Command: parser.CommandSpelling, Rule: parser.RuleSpelling})}
 }
 
@@ -256,10 +256,10 @@ func realRoot(root string) (string, error) {
 
 // open loads the source once: a policy or root ignore file that does not
 // load is an error here, and a deny reason at later checks. Policy files
-// load with PolicyOptions.
+// load with PolicyLoadOptions.
 func open(src *source) (*Guard, error) {
 	if src.Options == nil {
-		src.Options = PolicyOptions()
+		src.Options = PolicyLoadOptions()
 	}
 	if _, err := src.current(); err != nil {
 		return nil, err

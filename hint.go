@@ -342,7 +342,7 @@ func matchWord(c *Command, i int) string {
 	if i < 0 || i >= len(c.MatchArgv) {
 		return "a word"
 	}
-	return Escape(c.MatchArgv[i])
+	return TerminalSafe(c.MatchArgv[i])
 }
 
 // trial evaluates b's input again under b's policy with the edits made,
@@ -411,7 +411,7 @@ func (bs *bases) edited(pol *policy.Policy, edits []edit) (*policy.Policy, error
 	if err != nil {
 		return nil, err
 	}
-	p, err := policy.Parse(name, out, dir, PolicyOptions()...)
+	p, err := policy.Parse(name, out, dir, PolicyLoadOptions()...)
 	if err != nil {
 		return nil, fmt.Errorf("the edited policy does not load: %w", err)
 	}
@@ -538,13 +538,13 @@ func describeEdits(edits []edit) string {
 	return strings.Join(parts, " and ")
 }
 
-// Hint says what would change the verdict of d for reason r, one of its
+// HowToAllow says what would change the verdict of d for reason r, one of its
 // reasons: a change to the policy (an allow: prefix, a rules: entry) or
 // running the command under the sandbox, checked by evaluating the
 // command again with the change made; or, when no such change makes the
 // verdict looser, what to do instead. It is "" for a reason that did not
 // decide, and for one whose change is named under another reason.
-func (g *Guard) Hint(r Reason, d Decision) string {
+func (g *Guard) HowToAllow(r Reason, d Decision) string {
 	if d.Verdict == Allow || r.Verdict != d.Verdict {
 		return ""
 	}
@@ -591,13 +591,13 @@ func (g *Guard) Hint(r Reason, d Decision) string {
 	return s
 }
 
-// AlwaysAllow returns the allow: prefixes that turn every ask of d into
+// AllowPrefixes returns the allow: prefixes that turn every ask of d into
 // an allow — what an "allow always" answer adds to the policy — checked
 // by evaluating the command again with them added. It fails, saying what
 // to do instead, when no allow: prefixes alone make d an allow (a finding
 // no prefix lifts, a command that needs the sandbox, a word not known
 // before it runs that a stricter rule could stand for).
-func (g *Guard) AlwaysAllow(d Decision) ([][]string, error) {
+func (g *Guard) AllowPrefixes(d Decision) ([][]string, error) {
 	if d.Verdict != Ask {
 		return nil, fmt.Errorf("the decision is %s, not ask", d.Verdict)
 	}

@@ -33,7 +33,7 @@ var managedKeys = []string{"decision_log", "bundle"}
 // when set (it must exist), else ManagedPath (optional), and the bundle
 // its bundle: section names.
 func managedFile() *managedLayer {
-	opts := append(PolicyOptions(), policy.WithSkipKeys(managedKeys...))
+	opts := append(PolicyLoadOptions(), policy.WithSkipKeys(managedKeys...))
 	if p := os.Getenv(ManagedEnv); p != "" {
 		return &managedLayer{file: &live.File{Path: p, Options: opts}}
 	}
@@ -78,7 +78,7 @@ func (ml *managedLayer) bundleOf(st *live.FileState) (*bundle.Manager, error) {
 	case ml.cfg != nil && *ml.cfg == *cfg && ml.bundle != nil:
 		// unchanged: keep the manager and its active bundle
 	default:
-		m, err := bundle.New(*cfg, PolicyOptions()...)
+		m, err := bundle.New(*cfg, PolicyLoadOptions()...)
 		ml.cfg, ml.bundle, ml.bundleErr = cfg, m, err
 		if err != nil {
 			ml.cfg, ml.bundle = nil, nil
@@ -92,7 +92,7 @@ func (ml *managedLayer) floorPolicy() (*policy.Policy, error) {
 	ml.mu.Lock()
 	defer ml.mu.Unlock()
 	if ml.floor == nil {
-		p, err := policy.Default(PolicyOptions()...)
+		p, err := policy.Default(PolicyLoadOptions()...)
 		if err != nil {
 			return nil, err
 		}

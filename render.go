@@ -12,7 +12,7 @@ import (
 // Render writes d for people, as the CLI and every adapter show it: the
 // verdict, then each reason that decided it — "line:col: verdict: rule:
 // message [source]" — with the command's line, a caret under the position
-// and a hint (see [Guard.Hint]): what would change the verdict, checked by
+// and a hint (see [Guard.HowToAllow]): what would change the verdict, checked by
 // evaluating the command again with it followed, or what to do instead
 // when nothing in the policy can; then, one line each,
 // the reasons that would matter once those are gone. command is the
@@ -41,7 +41,7 @@ func (g *Guard) Render(w io.Writer, command string, d Decision) error {
 			line := clipLine(lines[r.Pos.Line-1], r.Pos.Col-1)
 			fmt.Fprintf(&b, "    %s\n    %s^\n", printable(line.text), pad(line.text, line.col))
 		}
-		if h := g.Hint(r, d); h != "" {
+		if h := g.HowToAllow(r, d); h != "" {
 			fmt.Fprintf(&b, "    hint: %s\n", h)
 		}
 	}
@@ -64,18 +64,18 @@ func FormatReason(r Reason) string {
 	if r.Pos.Line > 0 {
 		fmt.Fprintf(&b, "%d:%d: ", r.Pos.Line, r.Pos.Col)
 	}
-	fmt.Fprintf(&b, "%s: %s: %s [%s]", r.Verdict, r.Rule, Escape(r.Message), Escape(r.Source))
+	fmt.Fprintf(&b, "%s: %s: %s [%s]", r.Verdict, r.Rule, TerminalSafe(r.Message), TerminalSafe(r.Source))
 	return b.String()
 }
 
-// MaxMessage is the longest message [FormatReason] and [Escape] print whole.
+// MaxMessage is the longest message [FormatReason] and [TerminalSafe] print whole.
 const MaxMessage = 400
 
-// Escape returns s fit to print on one line of a terminal: control
+// TerminalSafe returns s fit to print on one line of a terminal: control
 // characters, invalid UTF-8 and the line-break look-alikes U+2028 and
 // U+2029 escaped as in a Go string literal, and anything past
 // [MaxMessage] bytes cut, with the full length said.
-func Escape(s string) string {
+func TerminalSafe(s string) string {
 	cut := ""
 	if len(s) > MaxMessage {
 		n := MaxMessage
@@ -123,7 +123,7 @@ func (d Decision) Summary() string {
 		if r.Verdict != d.Verdict {
 			continue
 		}
-		p := r.Rule + ": " + Escape(r.Message)
+		p := r.Rule + ": " + TerminalSafe(r.Message)
 		if r.Pos.Line > 0 {
 			p = fmt.Sprintf("%d:%d %s", r.Pos.Line, r.Pos.Col, p)
 		}

@@ -84,7 +84,7 @@ func TestCommandLine(t *testing.T) {
 	}
 }
 
-func TestAlwaysAllow(t *testing.T) {
+func TestAllowPrefixes(t *testing.T) {
 	t.Parallel()
 	root := project(t, testPolicy)
 	g, err := cmdguard.Open(root)
@@ -92,9 +92,9 @@ func TestAlwaysAllow(t *testing.T) {
 		t.Fatal(err)
 	}
 	d, _ := g.Check(context.Background(), cmdguard.Request{Command: "make build && ls", Cwd: root})
-	prefixes, err := g.AlwaysAllow(d)
+	prefixes, err := g.AllowPrefixes(d)
 	if err != nil || len(prefixes) != 1 || strings.Join(prefixes[0], " ") != "make build" {
-		t.Fatalf("AlwaysAllow = %q, %v; want [make build]", prefixes, err)
+		t.Fatalf("AllowPrefixes = %q, %v; want [make build]", prefixes, err)
 	}
 	if err := g.AddAllow(prefixes); err != nil {
 		t.Fatal(err)
@@ -107,8 +107,8 @@ func TestAlwaysAllow(t *testing.T) {
 		t.Errorf("after AddAllow: %s %+v", d.Verdict, d.Reasons)
 	}
 	d, _ = g.Check(context.Background(), cmdguard.Request{Command: "cat .env", Cwd: root})
-	if _, err := g.AlwaysAllow(d); err == nil {
-		t.Errorf("AlwaysAllow of an ignore.denied: no error")
+	if _, err := g.AllowPrefixes(d); err == nil {
+		t.Errorf("AllowPrefixes of an ignore.denied: no error")
 	}
 }
 
@@ -121,7 +121,7 @@ deny: [rm -rf, git push --force]
 `
 
 // strictPolicy is what cmdguard init writes: the embedded default.
-var strictPolicy = string(policy.Starter())
+var strictPolicy = string(policy.StarterYAML())
 
 var (
 	allowHintRe = regexp.MustCompile(`add ("(?:[^"\\]|\\.)*"|\[[^\]]*\]) to allow: in `)
@@ -280,10 +280,10 @@ func TestHintsChangeTheVerdict(t *testing.T) {
 			// "always" offers exactly the allow: prefixes when they alone
 			// allow the command, and says why not otherwise.
 			if d.Verdict == cmdguard.Ask {
-				prefixes, err := g.AlwaysAllow(d)
+				prefixes, err := g.AllowPrefixes(d)
 				onlyPrefixes := want == cmdguard.Allow && len(rules) == 0 && !req.Sandboxed
 				if onlyPrefixes != (err == nil) {
-					t.Errorf("AlwaysAllow = %q, %v; the hints were %q", prefixes, err, hints)
+					t.Errorf("AllowPrefixes = %q, %v; the hints were %q", prefixes, err, hints)
 				}
 			}
 		})
@@ -310,14 +310,14 @@ func TestHintWithoutBasis(t *testing.T) {
 		if out := b.String(); allowHintRe.MatchString(out) || !strings.Contains(out, "no policy change can be checked") {
 			t.Errorf("Render of a decision the Guard did not make:\n%s", out)
 		}
-		if p, err := g.AlwaysAllow(d); err == nil {
-			t.Errorf("AlwaysAllow = %q without a check behind it", p)
+		if p, err := g.AllowPrefixes(d); err == nil {
+			t.Errorf("AllowPrefixes = %q without a check behind it", p)
 		}
 	}
 	// The Guard's own decision, copied, still finds its basis.
 	d, _ = g.Check(context.Background(), cmdguard.Request{Command: "make build", Cwd: root})
 	copied := d
-	if h := g.Hint(copied.Reasons[0], copied); !strings.Contains(h, `add "make build" to allow:`) {
-		t.Errorf("Hint of a copied decision = %q", h)
+	if h := g.HowToAllow(copied.Reasons[0], copied); !strings.Contains(h, `add "make build" to allow:`) {
+		t.Errorf("HowToAllow of a copied decision = %q", h)
 	}
 }

@@ -173,16 +173,16 @@ type Command struct {
 	// CwdDynamic is set.
 	Chdirs []CdStep `json:"chdirs,omitempty"`
 	// UnknownOptions are the options of a program the analysis knows
-	// every option of (the options of its entry in programs) that are not among them: they
-	// may write a file or run a program. A policy decides what they mean
+	// every option of that are not among them: they may write a file or
+	// run a program. A policy decides what they mean
 	// (the embedded default policy asks: policy.unknown_option).
 	UnknownOptions []Word `json:"unknown_options,omitempty"`
 	// OptionHits are the options (or words) that make a command that
 	// otherwise reads write, delete or run a program: find -delete, rg
 	// --pre, sort -o, go test -exec, a sed or awk program that runs or
-	// touches files, a git config that writes, … in any spelling (see
-	// the guards of the program's entry in programs). A policy asks for each unless the prefix rule it
-	// allowed the command with names it (policy.dangerous_option).
+	// touches files, a git config that writes, … in any spelling. A
+	// policy asks for each unless the prefix rule it allowed the command
+	// with names it (policy.dangerous_option).
 	OptionHits []OptionHit `json:"option_hits,omitempty"`
 	// Loop is nonzero for a command that may run more than once: one
 	// inside a while, until or for loop, or run by a wrapper that repeats

@@ -42,7 +42,7 @@ var fetchers = map[string]fetcher{
 }
 
 // FetchesPackages says whether c downloads packages from a registry (an
-// install of the table fetchers), and what: "downloads packages from the
+// install the parser knows of), and what: "downloads packages from the
 // npm registry" for npm install. It is empty for any other command,
 // including an install behind options of the program (npm --silent
 // install), which no install prefix rule matches.

@@ -202,7 +202,7 @@ func TestEcosystemRunners(t *testing.T) {
 		if len(a.Commands) == 0 {
 			t.Fatalf("%s: no command", tc.src)
 		}
-		if got := RunsProjectCode(&a.Commands[0]) != ""; got != tc.runs {
+		if got := ProjectCodeRun(&a.Commands[0]) != ""; got != tc.runs {
 			t.Errorf("%s: runs project code %v, want %v", tc.src, got, tc.runs)
 		}
 	}
@@ -362,7 +362,7 @@ func FuzzEcosystemGuards(f *testing.F) {
 			if len(a.Commands[i].MatchArgv) > 0 { // as the analysis calls it
 				optionHits(&a.Commands[i])
 			}
-			RunsProjectCode(&a.Commands[i])
+			ProjectCodeRun(&a.Commands[i])
 		}
 		Destructive(a.Commands, "/work/app", "/home/u")
 		DataLoss(a.Commands)

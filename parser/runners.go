@@ -37,7 +37,7 @@ var printsOnly = []string{"--version", "-version", "-v", "-V", "--help", "-h", "
 
 // runners is the table of programs that run the project's code. A
 // command whose program name holds a slash (./build.sh, bin/tool) runs a
-// file that may be the project's too (see RunsProjectCode).
+// file that may be the project's too (see ProjectCodeRun).
 var runners = map[string]runner{
 	// Go: test binaries, go run's main, //go:generate lines, and cgo
 	// (C code and #cgo directives of any package, on whenever a C
@@ -130,11 +130,12 @@ var runners = map[string]runner{
 	"fish": {shell: true, what: "runs a script"},
 }
 
-// RunsProjectCode says whether c runs code the project holds, and what,
-// from the table runners: "builds and runs the package's code" for go
-// test. It is empty for a command that does not. The text is the table's
-// own (no allocation): callers name the command themselves.
-func RunsProjectCode(c *Command) string {
+// ProjectCodeRun says whether c runs code the project holds, and what,
+// from what the parser knows of the program: "builds and runs the
+// package's code" for go test. It is empty for a command that does not.
+// The text is shared (no allocation): callers name the command
+// themselves.
+func ProjectCodeRun(c *Command) string {
 	args := c.Args
 	if len(args) == 0 {
 		return ""
@@ -294,7 +295,7 @@ func names(run *Command, p string) bool {
 }
 
 // WriteThenRun finds the commands of cmds (an Analysis's, in order) that
-// run the project's code (RunsProjectCode) after a command of the same
+// run the project's code (ProjectCodeRun) after a command of the same
 // source wrote a file inside root, or inside the directory the run runs
 // in, or the very file it runs: the run may run what was just written,
 // which no check of the source saw (printf … > x_test.go && go test).
@@ -308,7 +309,7 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 	var out []Finding
 	for i := range cmds {
 		run := &cmds[i]
-		what := RunsProjectCode(run)
+		what := ProjectCodeRun(run)
 		if what == "" {
 			continue
 		}

@@ -39,16 +39,16 @@ var runnerCases = []struct {
 	{"./x", true}, {"bin/tool", true}, {"/usr/bin/ls", false}, {"ls", false}, {"cat x.go", false},
 }
 
-func TestRunsProjectCode(t *testing.T) {
+func TestProjectCodeRun(t *testing.T) {
 	t.Parallel()
 	for _, tc := range runnerCases {
 		a := Analyze(tc.src, Options{Cwd: "/p"})
 		if len(a.Commands) == 0 {
 			t.Fatalf("Analyze(%q): no command", tc.src)
 		}
-		got := RunsProjectCode(&a.Commands[0])
+		got := ProjectCodeRun(&a.Commands[0])
 		if (got != "") != tc.runs {
-			t.Errorf("RunsProjectCode(%q) = %q, want runs=%v", tc.src, got, tc.runs)
+			t.Errorf("ProjectCodeRun(%q) = %q, want runs=%v", tc.src, got, tc.runs)
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("version: 1\nallow: [ls]\n"))
 	f.Add(policy.DefaultYAML())
-	f.Add(policy.Starter())
+	f.Add(policy.StarterYAML())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		// rego: globs resolve in a directory that does not exist: they
 		// match nothing, and nothing is created per run.

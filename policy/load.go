@@ -172,12 +172,12 @@ func Default(opts ...LoadOption) (*Policy, error) {
 // DefaultYAML returns the text of the embedded default policy.
 func DefaultYAML() []byte { return bytes.Clone(defaultPolicy) }
 
-// Starter returns a commented starter policy file, as cmdguard init
+// StarterYAML returns a commented starter policy file, as cmdguard init
 // writes it: the embedded default policy (from its version: line on; it
 // says strict: true, so the file decides every command as the embedded
 // default does), after a head that explains the schema and lists the
 // keys the default leaves unset, commented out.
-func Starter() []byte {
+func StarterYAML() []byte {
 	body := defaultPolicy
 	if i := bytes.Index(body, []byte("\nversion: 1\n")); i >= 0 {
 		body = body[i+1:]

@@ -253,7 +253,7 @@ func TestDefault(t *testing.T) {
 			t.Errorf("default ignore patterns %q lack %q", patterns, want)
 		}
 	}
-	if _, err := policy.Parse("starter.yaml", policy.Starter(), "."); err != nil {
+	if _, err := policy.Parse("starter.yaml", policy.StarterYAML(), "."); err != nil {
 		t.Errorf("starter policy: %v", err)
 	}
 }
@@ -264,7 +264,7 @@ func TestDefault(t *testing.T) {
 func TestStarterIgnoreFiles(t *testing.T) {
 	t.Parallel()
 	var line string
-	for _, l := range strings.Split(string(policy.Starter()), "\n") {
+	for _, l := range strings.Split(string(policy.StarterYAML()), "\n") {
 		if strings.HasPrefix(l, "# ignore_files:") {
 			line = strings.TrimPrefix(l, "# ")
 		}

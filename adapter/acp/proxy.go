@@ -608,7 +608,7 @@ func (s *session) ask(ctx context.Context, session sdk.SessionId, command string
 	g := s.p.Guard
 	var prefixes [][]string
 	if always && g.Policy().Path() != "" {
-		if p, err := g.AlwaysAllow(d); err == nil {
+		if p, err := g.AllowPrefixes(d); err == nil {
 			prefixes = p
 		}
 	}
@@ -727,7 +727,7 @@ func nonce() string {
 
 // oneLine escapes s for one line and cuts it to n bytes.
 func oneLine(s string, n int) string {
-	s = cmdguard.Escape(s)
+	s = cmdguard.TerminalSafe(s)
 	if len(s) > n {
 		cut := n
 		for cut > 0 && !isRuneStart(s[cut]) {

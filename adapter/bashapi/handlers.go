@@ -277,7 +277,7 @@ func (s *Server) logDecision(sid, cid, text string, d cmdguard.Decision, started
 	}
 	s.log.Log(context.Background(), level, "decision", "session_id", sid, "command_id", cid, "verdict", d.Verdict.String(),
 		"rules", rules, "started", started, "approved_by_ask_allow", started && d.Verdict == cmdguard.Ask,
-		"duration_ms", float64(time.Since(t0).Microseconds())/1000, "command", cmdguard.Escape(text))
+		"duration_ms", float64(time.Since(t0).Microseconds())/1000, "command", cmdguard.TerminalSafe(text))
 }
 
 // refuse answers a command that did not start: refused by the gate (200,

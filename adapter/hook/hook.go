@@ -414,7 +414,7 @@ func reason(g *cmdguard.Guard, d cmdguard.Decision, c call) string {
 	if d.Verdict == cmdguard.Ask {
 		for _, r := range d.Reasons {
 			if r.Verdict == cmdguard.Ask {
-				if h := g.Hint(r, d); h != "" {
+				if h := g.HowToAllow(r, d); h != "" {
 					b.WriteString(" (" + h + ")")
 				}
 				break
@@ -423,7 +423,7 @@ func reason(g *cmdguard.Guard, d cmdguard.Decision, c call) string {
 	}
 	s := b.String()
 	if len(s) > maxReason {
-		s = cmdguard.Escape(s[:maxReason]) + "…"
+		s = cmdguard.TerminalSafe(s[:maxReason]) + "…"
 	}
 	return s
 }

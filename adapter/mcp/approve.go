@@ -130,7 +130,7 @@ func (s *Server) gate(ctx context.Context, req *sdk.CallToolRequest, tool string
 		case answerOnce:
 			return true
 		case answerAlways:
-			prefixes, err := s.g.AlwaysAllow(d)
+			prefixes, err := s.g.AllowPrefixes(d)
 			if err == nil {
 				err = s.g.AddAllow(prefixes)
 			}
@@ -246,7 +246,7 @@ func (s *Server) question(command string, d cmdguard.Decision, key [32]byte) *sd
 	enum := []any{answerOnce, answerNo}
 	names := []any{"Allow once", "No"}
 	always := false
-	if prefixes, err := s.g.AlwaysAllow(d); err == nil && s.g.Policy().Path() != "" {
+	if prefixes, err := s.g.AllowPrefixes(d); err == nil && s.g.Policy().Path() != "" {
 		always = true
 		var ps []string
 		for _, p := range prefixes {

@@ -161,7 +161,7 @@ func (s *Server) reasons(d cmdguard.Decision) []Reason {
 	for _, r := range d.Reasons {
 		re := Reason{Verdict: r.Verdict.String(), Rule: r.Rule, Message: r.Message, Pos: Pos{r.Pos.Line, r.Pos.Col}, Source: r.Source}
 		if r.Verdict != cmdguard.Allow {
-			re.Hint = s.g.Hint(r, d)
+			re.Hint = s.g.HowToAllow(r, d)
 		}
 		out = append(out, re)
 	}

@@ -1074,7 +1074,7 @@ func (im *Import) YAML(command string) []byte {
 }
 
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(cmdguard.Escape(s)), " ")
+	return strings.Join(strings.Fields(cmdguard.TerminalSafe(s)), " ")
 }
 
 var plainToken = regexp.MustCompile(`^[A-Za-z0-9_./=+%@-][A-Za-z0-9_./:=+%@,-]*$`)

@@ -47,7 +47,7 @@ func (c *cli) init(args []string) int {
 		}
 		return c.errorf("init: %v", err)
 	}
-	_, err = f.Write(policy.Starter())
+	_, err = f.Write(policy.StarterYAML())
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

@@ -215,7 +215,7 @@ func isTerminal(v any) bool {
 func (c *cli) prompt(cmd string, d cmdguard.Decision, g *cmdguard.Guard) bool {
 	fmt.Fprintf(c.stderr, "cmdguard: this command needs your approval: ")
 	g.Render(c.stderr, cmd, d)
-	prefixes, whyNot := g.AlwaysAllow(d)
+	prefixes, whyNot := g.AllowPrefixes(d)
 	for _, p := range prefixes {
 		if slices.Contains(p, "*") {
 			// policy.AppendAllow refuses it too: a policy reads * as any word.

@@ -233,7 +233,7 @@ func commandTemplate(c *parser.Command, dyn []bool) policy.Command {
 		Cwd:         c.Cwd,
 		Redirects:   []policy.Redirect{},
 		Dynamic:     dyn,
-		Runs:        parser.RunsProjectCode(c),
+		Runs:        parser.ProjectCodeRun(c),
 		Fetches:     parser.FetchesPackages(c),
 		Transparent: c.Transparent,
 	}
