@@ -22,6 +22,10 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	opabundle "github.com/open-policy-agent/opa/v1/bundle"
+	"github.com/open-policy-agent/opa/v1/download"
+	"github.com/open-policy-agent/opa/v1/logging"
+	"github.com/open-policy-agent/opa/v1/plugins"
+	"github.com/open-policy-agent/opa/v1/plugins/rest"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/cmdguard/cmdguard/policy"
@@ -43,10 +47,13 @@ type Config struct {
 
 // Limits.
 const (
-	maxBundleBytes = 32 << 20
 	defaultPoll    = 60 * time.Second
 	defaultTimeout = 5 * time.Second
 )
+
+// maxBundleBytes bounds a bundle's download and each file in it; a
+// variable for the tests.
+var maxBundleBytes int64 = 32 << 20
 
 // ReadConfig returns the bundle: section of the managed file at path
 // (data is its content), nil when it has none. Relative paths resolve
@@ -167,7 +174,8 @@ type Manager struct {
 	key    string // PEM
 	dir    string
 	opts   []policy.LoadOption
-	client *http.Client
+	client rest.Client // OPA's, for the URL's service
+	path   string      // the bundle's path (and query) on it
 	now    func() time.Time
 
 	mu     sync.Mutex // guards the fields below
@@ -192,8 +200,101 @@ func New(cfg Config, opts ...policy.LoadOption) (*Manager, error) {
 		h := sha256.Sum256([]byte(cfg.URL))
 		dir = filepath.Join(StateDir(), "bundles", hex.EncodeToString(h[:8]))
 	}
+	client, path, err := restClient(cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("bundle: url: %w", err)
+	}
 	return &Manager{cfg: cfg, key: string(key), dir: dir, opts: opts,
-		client: &http.Client{Timeout: cfg.timeout()}, now: time.Now}, nil
+		client: client, path: path, now: time.Now}, nil
+}
+
+// restClient returns OPA's REST client for the service (scheme, host,
+// port) of rawURL, and the path of the bundle on it. It logs nothing (the
+// library never prints), and its HTTP client refuses a response body
+// larger than maxBundleBytes.
+func restClient(rawURL string) (rest.Client, string, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rest.Client{}, "", err
+	}
+	service := url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host}
+	p := u.EscapedPath()
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
+	}
+	conf, err := json.Marshal(map[string]any{
+		"url":         service.String(),
+		"credentials": map[string]any{"plugin": limitPlugin},
+	})
+	if err != nil {
+		return rest.Client{}, "", err
+	}
+	c, err := rest.New(conf, nil,
+		rest.Logger(logging.NewNoOpLogger()),
+		rest.AuthPluginLookup(func(name string) rest.HTTPAuthPlugin {
+			if name == limitPlugin {
+				return limitAuth{}
+			}
+			return nil
+		}))
+	return c, p, err
+}
+
+// limitPlugin names limitAuth in the REST client's config.
+const limitPlugin = "cmdguard-size-limit"
+
+// errTooLarge is a response body past maxBundleBytes.
+var errTooLarge = errors.New("the response is too large")
+
+// limitAuth is an OPA HTTP auth plugin that adds no credentials: its
+// client is OPA's default one, with a transport that ends a response
+// body at maxBundleBytes.
+type limitAuth struct{}
+
+func (limitAuth) NewClient(c rest.Config) (*http.Client, error) {
+	t, err := rest.DefaultTLSConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	hc := rest.DefaultRoundTripperClient(t, *c.ResponseHeaderTimeoutSeconds)
+	hc.Transport = limitTransport{hc.Transport}
+	return hc, nil
+}
+
+func (limitAuth) Prepare(*http.Request) error { return nil }
+
+type limitTransport struct{ rt http.RoundTripper }
+
+func (l limitTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.rt.RoundTrip(req)
+	if err == nil && resp.Body != nil {
+		resp.Body = &limitBody{ReadCloser: resp.Body, left: maxBundleBytes}
+	}
+	return resp, err
+}
+
+// limitBody fails a read past its limit with errTooLarge.
+type limitBody struct {
+	io.ReadCloser
+	left int64
+}
+
+func (b *limitBody) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		// One byte more says whether the body ends here.
+		var one [1]byte
+		n, err := b.ReadCloser.Read(one[:])
+		if n > 0 {
+			return 0, errTooLarge
+		}
+		return 0, err
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= int64(n)
+	return n, err
 }
 
 // Config returns the Manager's configuration.
@@ -289,21 +390,44 @@ func (m *Manager) refresh(ctx context.Context) error {
 	m.mu.Unlock()
 	ctx, cancel := context.WithTimeout(ctx, m.cfg.timeout())
 	defer cancel()
-	raw, newTag, status, err := m.get(ctx, etag)
+	u, err := m.download(ctx, etag)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := m.now()
 	m.st.LastAttempt = now
 	defer m.saveLocked()
-	if err != nil {
+	var refused *refusal
+	switch {
+	case errors.As(err, &refused):
+		// The server answered with a bundle, and OPA's reader refused it.
+		m.st.LastError, m.st.LastOK = "", now
+		m.st.Refused, m.st.RefusedAt = refused.Error(), now
+		return refused
+	case err != nil:
 		m.st.LastError = err.Error()
 		return err
 	}
 	m.st.LastError, m.st.LastOK = "", now
-	if status == http.StatusNotModified {
-		return nil
+	if u.Bundle == nil {
+		if m.active == nil {
+			// Nothing to keep: 304 Not Modified to a request without
+			// If-None-Match, or an empty 200.
+			err := fmt.Errorf("fetch %s: the server sent no bundle", m.cfg.URL)
+			m.st.LastError = err.Error()
+			return err
+		}
+		return nil // 304 Not Modified: the active bundle stays
 	}
-	a, err := m.activate(raw)
+	var raw []byte
+	if u.Raw != nil {
+		raw, err = io.ReadAll(u.Raw)
+	}
+	if err != nil || len(raw) == 0 {
+		err := fmt.Errorf("fetch %s: the downloaded bundle's bytes are missing", m.cfg.URL)
+		m.st.LastError = err.Error()
+		return err
+	}
+	a, err := m.activateBundle(*u.Bundle)
 	if err != nil {
 		m.st.Refused, m.st.RefusedAt = err.Error(), now
 		return err
@@ -312,50 +436,85 @@ func (m *Manager) refresh(ctx context.Context) error {
 		// Active in this process, but not kept: say so.
 		m.st.LastError = "keeping the bundle: " + err.Error()
 	}
-	a.ETag, a.Fetched = newTag, now
+	a.ETag, a.Fetched = u.ETag, now
 	m.active = a
-	m.st.ETag, m.st.Revision, m.st.Fetched = newTag, a.Revision, now
+	m.st.ETag, m.st.Revision, m.st.Fetched = u.ETag, a.Revision, now
 	m.st.Refused, m.st.RefusedAt = "", time.Time{}
 	return nil
 }
 
-// get downloads the bundle; status is 200 or 304.
-func (m *Manager) get(ctx context.Context, etag string) (raw []byte, newTag string, status int, err error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, m.cfg.URL, nil)
-	if err != nil {
-		return nil, "", 0, fmt.Errorf("fetch %s: %w", m.cfg.URL, err)
+// refusal is a bundle the server sent that OPA's reader refused (a bad
+// signature, a changed file, not a bundle).
+type refusal struct{ err error }
+
+func (r *refusal) Error() string { return "refused: " + r.err.Error() }
+func (r *refusal) Unwrap() error { return r.err }
+
+// download runs OPA's bundle downloader once, synchronously: its request
+// (If-None-Match: etag, when not empty), its handling of 200 and 304, and
+// its bundle reader with the Manager's verification config. The Update
+// has a nil Bundle for 304 Not Modified. A server that cannot be reached
+// or answers with an error status is an ordinary error; a bundle that
+// OPA's reader refuses is a *refusal.
+func (m *Manager) download(ctx context.Context, etag string) (download.Update, error) {
+	// One Downloader per download: its state (the ETag it sends, its
+	// client's headers) is set from the Manager's, which is kept on disk
+	// for every process; and a download that outlives ctx (its goroutine
+	// ends when the request is cancelled) touches nothing shared.
+	trig := plugins.TriggerManual
+	dcfg := download.Config{Trigger: &trig}
+	if err := dcfg.ValidateAndInjectDefaults(); err != nil {
+		return download.Update{}, fmt.Errorf("fetch %s: %w", m.cfg.URL, err)
 	}
-	if etag != "" {
-		req.Header.Set("If-None-Match", etag)
-	}
-	resp, err := m.client.Do(req)
-	if err != nil {
-		return nil, "", 0, fmt.Errorf("fetch: %w", err)
-	}
-	defer resp.Body.Close()
-	switch resp.StatusCode {
-	case http.StatusNotModified:
-		if etag == "" {
-			return nil, "", 0, fmt.Errorf("fetch %s: 304 Not Modified to a request without If-None-Match", m.cfg.URL)
-		}
-		return nil, etag, resp.StatusCode, nil
-	case http.StatusOK:
+	got := make(chan download.Update, 1)
+	d := download.New(dcfg, m.client, m.path).
+		WithCallback(func(_ context.Context, u download.Update) error {
+			got <- u
+			return nil
+		}).
+		WithBundleVerificationConfig(m.verification()).
+		WithBundleParserOpts(ast.ParserOptions{RegoVersion: ast.RegoV1}).
+		WithSizeLimitBytes(maxBundleBytes).
+		// Persistence keeps the downloaded bytes (Update.Raw): the last
+		// good bundle is kept on disk as it was signed.
+		WithBundlePersistence(true)
+	d.SetCache(etag)
+	err := d.Trigger(ctx)
+	var u download.Update
+	select {
+	case u = <-got:
 	default:
-		return nil, "", 0, fmt.Errorf("fetch %s: %s", m.cfg.URL, resp.Status)
+		// Trigger returned before the downloader called back: ctx ended.
+		if err == nil {
+			err = errors.New("the download ended without an update")
+		}
+		return download.Update{}, fmt.Errorf("fetch %s: %w", m.cfg.URL, err)
 	}
-	raw, err = io.ReadAll(io.LimitReader(resp.Body, maxBundleBytes+1))
-	if err != nil {
-		return nil, "", 0, fmt.Errorf("fetch %s: %w", m.cfg.URL, err)
+	if u.Error == nil {
+		if u.Bundle != nil && len(u.Bundle.Signatures.Signatures) == 0 {
+			return download.Update{}, &refusal{errors.New("the bundle is not signed")}
+		}
+		return u, nil
 	}
-	if len(raw) > maxBundleBytes {
-		return nil, "", 0, fmt.Errorf("fetch %s: the bundle is larger than %d bytes", m.cfg.URL, maxBundleBytes)
+	var he download.HTTPError
+	var ue *url.Error
+	switch {
+	case errors.As(u.Error, &he):
+		return download.Update{}, fmt.Errorf("fetch %s: %d %s", m.cfg.URL, he.StatusCode, http.StatusText(he.StatusCode))
+	case errors.As(u.Error, &ue), ctx.Err() != nil:
+		// Not reached, or the timeout passed while downloading.
+		return download.Update{}, fmt.Errorf("fetch %s: %w", m.cfg.URL, u.Error)
+	case errors.Is(u.Error, errTooLarge):
+		return download.Update{}, &refusal{fmt.Errorf("the bundle is larger than %d bytes", maxBundleBytes)}
 	}
-	return raw, resp.Header.Get("ETag"), resp.StatusCode, nil
+	return download.Update{}, &refusal{u.Error}
 }
 
-// Verify reads raw with OPA's bundle reader, verifying its signature
-// against the Manager's key, and returns the bundle.
-func (m *Manager) Verify(raw []byte) (opabundle.Bundle, error) {
+// verification returns the verification config of the Manager's key.
+// The key id is left to the bundle's JWT (its kid), so that a bundle
+// signed under another id finds no key; the config is never nil (a nil
+// config accepts an unsigned bundle).
+func (m *Manager) verification() *opabundle.VerificationConfig {
 	kid := m.cfg.KeyID
 	if kid == "" {
 		kid = "default"
@@ -365,12 +524,16 @@ func (m *Manager) Verify(raw []byte) (opabundle.Bundle, error) {
 		alg = "RS256"
 	}
 	keys := map[string]*opabundle.KeyConfig{kid: {Key: m.key, Algorithm: alg, Scope: m.cfg.Scope}}
-	// The key id is left to the bundle's JWT (its kid), so that a bundle
-	// signed under another id finds no key; the config is never nil (a
-	// nil config accepts an unsigned bundle).
-	vc := opabundle.NewVerificationConfig(keys, "", m.cfg.Scope, nil)
+	return opabundle.NewVerificationConfig(keys, "", m.cfg.Scope, nil)
+}
+
+// Verify reads raw with OPA's bundle reader, verifying its signature
+// against the Manager's key, and returns the bundle. It reads back the
+// kept bundle; a download is read and verified the same way by OPA's
+// downloader.
+func (m *Manager) Verify(raw []byte) (opabundle.Bundle, error) {
 	b, err := opabundle.NewReader(bytes.NewReader(raw)).
-		WithBundleVerificationConfig(vc).
+		WithBundleVerificationConfig(m.verification()).
 		WithRegoVersion(ast.RegoV1).
 		WithSizeLimitBytes(maxBundleBytes).
 		Read()
@@ -388,6 +551,15 @@ func (m *Manager) activate(raw []byte) (*Active, error) {
 	b, err := m.Verify(raw)
 	if err != nil {
 		return nil, err
+	}
+	return m.activateBundle(b)
+}
+
+// activateBundle compiles the policy of b, a bundle OPA's reader
+// verified.
+func (m *Manager) activateBundle(b opabundle.Bundle) (*Active, error) {
+	if b.Type() != opabundle.SnapshotBundleType {
+		return nil, errors.New("refused: a delta bundle; cmdguard activates whole bundles only")
 	}
 	if len(b.WasmModules) > 0 || len(b.PlanModules) > 0 || len(b.Wasm) > 0 {
 		return nil, errors.New("refused: the bundle holds Wasm or plan modules; cmdguard evaluates Rego only")
