@@ -4,3 +4,6 @@ import "syscall"
 
 // ctime returns st's change time in nanoseconds.
 func ctime(st *syscall.Stat_t) int64 { return st.Ctimespec.Nano() }
+
+// mtime returns st's modification time in nanoseconds.
+func mtime(st *syscall.Stat_t) int64 { return st.Mtimespec.Nano() }

@@ -186,7 +186,7 @@ func (l *looker) readable(dir string, st *syscall.Stat_t) {
 		return
 	}
 	mode := st.Mode&0o7777 | rx
-	if err := syscall.Chmod(dir, mode); err != nil {
+	if err := syscall.Chmod(dir, uint32(mode)); err != nil {
 		return // the read that follows fails, and says why
 	}
 	l.restored = append(l.restored, Quarantined{Path: dir, MovedTo: dir,
@@ -346,7 +346,7 @@ func (l *looker) moveAside(anchor, path, why string, now time.Time) Quarantined 
 		var st syscall.Stat_t
 		const wx = syscall.S_IWUSR | syscall.S_IXUSR
 		if syscall.Lstat(dir, &st) == nil && int(st.Uid) == l.uid && st.Mode&wx != wx &&
-			syscall.Chmod(dir, st.Mode&0o7777|wx) == nil {
+			syscall.Chmod(dir, uint32(st.Mode&0o7777|wx)) == nil {
 			l.restored = append(l.restored, Quarantined{Path: dir, MovedTo: dir,
 				Reason: fmt.Sprintf("a directory the run made unwritable, so that what it created there could not be moved aside; its owner's write and search bits are restored (mode %#o, was %#o)", st.Mode&0o7777|wx, st.Mode&0o7777)})
 			err = os.Rename(anchor, to)

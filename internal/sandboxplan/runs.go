@@ -348,7 +348,7 @@ func Pending(dir, root string) []string {
 	if err := trustedDir(dir); err != nil {
 		return []string{err.Error() + ": its records of unfinished sandboxed runs cannot be trusted"}
 	}
-	snap := dirSnap{uint64(st.Dev), st.Ino, st.Mtim.Nano(), false}
+	snap := dirSnap{uint64(st.Dev), st.Ino, mtime(&st), false}
 	if emptyRuns.is(dir, snap) {
 		return nil
 	}
