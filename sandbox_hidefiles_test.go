@@ -142,3 +142,18 @@ func TestSandboxHideFilesByPlatform(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkFillHideFiles measures what a macOS run adds before it starts
+// in the project of BenchmarkSandboxPaths (10,000 files in 100
+// directories): the walk for the ignore files.
+func BenchmarkFillHideFiles(b *testing.B) {
+	g := benchProject(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		sb := &exec.Sandbox{}
+		fillHideFiles(sb, g.root, g.Policy(), nil)
+		if sb.Err != nil || len(sb.HideFiles) == 0 {
+			b.Fatalf("%v, %d files", sb.Err, len(sb.HideFiles))
+		}
+	}
+}
