@@ -44,7 +44,11 @@ func seatbeltCheck(sb *Sandbox, stat func(string) (fs.FileInfo, error), verified
 	if sb.Err != nil {
 		return fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow} {
+	var hideDirs []string
+	for _, f := range sb.HideFiles {
+		hideDirs = append(hideDirs, f.Dir)
+	}
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow, hideDirs} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)

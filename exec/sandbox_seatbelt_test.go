@@ -76,6 +76,9 @@ func TestSeatbeltCheck(t *testing.T) {
 		{"relative", Sandbox{Protect: []string{"proj/.git"}}, exe, verified, "not a clean absolute path"},
 		{"unclean", Sandbox{Writable: []string{"/Users/me/../x"}}, exe, verified, "not a clean absolute path"},
 		{"root", Sandbox{Hide: []string{"/"}}, exe, verified, "not a clean absolute path"},
+		{"hide file, unclean", Sandbox{HideFiles: []HideFile{{Dir: "/Users/me/proj/../x", Name: ".gitignore"}}}, exe, verified, "not a clean absolute path"},
+		{"hide file, relative", Sandbox{HideFiles: []HideFile{{Dir: "proj", Name: ".gitignore"}}}, exe, verified, "not a clean absolute path"},
+		{"hide file", Sandbox{HideFiles: []HideFile{{Dir: "/Users/me/proj", Name: ".gitignore"}}}, exe, verified, ""},
 		{"unverified, required", Sandbox{}, exe, unverified, "has not passed `cmdguard sandbox selftest`"},
 		{"unverified, optional", Sandbox{Optional: true}, exe, unverified, ""},
 	} {
