@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -311,6 +312,9 @@ func (g *Guard) sandboxRun(req RunRequest, pol *policy.Policy, record bool) (*ex
 	sb.ReadOnly = true
 	sb.Writable, sb.Cow = sandboxPlaces(g.root, cfg, all, homes)
 	sb.Seal, sb.Sockets = homes, sandboxSockets(cfg, homes)
+	if sandboxHidesByPattern {
+		fillHideFiles(sb, g.root, pol, homes)
+	}
 	var rec *sandboxplan.Run
 	if record && sb.Err == nil {
 		rec, sb.Err = beginRun(&pl, g.root, sb)
@@ -325,6 +329,28 @@ func (g *Guard) sandboxRun(req RunRequest, pol *policy.Policy, record bool) (*ex
 		}
 	}
 	return sb, rec
+}
+
+// sandboxHidesByPattern says that the platform's sandbox reads
+// exec.Sandbox.HideFiles (macOS's Seatbelt checks the patterns at every
+// access); elsewhere the project is not walked for them.
+const sandboxHidesByPattern = runtime.GOOS == "darwin"
+
+// fillHideFiles gives sb the ignore files whose patterns hide, and the
+// policy's own patterns (sandboxplan.HideFiles); one that cannot be read
+// is a sandbox that cannot be set up.
+func fillHideFiles(sb *exec.Sandbox, root string, pol *policy.Policy, homes []string) {
+	if sb.Err != nil {
+		return
+	}
+	files, err := sandboxplan.HideFiles(root, pol, homes)
+	if err != nil {
+		sb.Err = err
+		return
+	}
+	for _, f := range files {
+		sb.HideFiles = append(sb.HideFiles, exec.HideFile(f))
+	}
 }
 
 // beginRun writes the record of a run of pl in root before it starts,

@@ -25,6 +25,16 @@ type Sandbox struct {
 	// read: each is covered by an empty read-only file or directory.
 	// Everything below a hidden directory is hidden with it.
 	Hide []string
+	// HideFiles are the ignore files whose patterns say what is hidden
+	// (the project's, read when the command starts), and the policy's
+	// own patterns as a file of the project's root. On macOS each
+	// pattern becomes a Seatbelt rule, checked at every access: a file
+	// created during the run that a pattern names is hidden too. A
+	// negation ("!keep.pem") cannot be honoured there: what it would give
+	// back stays hidden, and [SandboxReport.HideNegations] lists it. The
+	// Linux sandbox does not read HideFiles: it hides the paths in Hide,
+	// found when the command starts.
+	HideFiles []HideFile
 	// Protect lists the files and directories no process of the command
 	// may write, rename or remove: each is made a read-only mount, and
 	// every directory above it is made a mount of its own, so that it
@@ -100,6 +110,24 @@ type Sandbox struct {
 	Err error
 }
 
+// A HideFile is one ignore file (gitignore syntax) of [Sandbox.HideFiles].
+type HideFile struct {
+	// Dir is the absolute directory its patterns are relative to.
+	Dir string
+	// Name is what the report cites ("sub/.cursorignore", with ":line").
+	Name string
+	// Set is the ignore system the file belongs to (its file name, as
+	// ".cursorignore"): the files of one set form one git-style stack,
+	// in which a deeper file or a later line overrides; a negation never
+	// gives back what another set hides.
+	Set string
+	// Content is the file's content.
+	Content []byte
+	// Sources, when not nil, is what the report cites for each line of
+	// Content instead of Name:line (patterns that come from a policy).
+	Sources []string
+}
+
 // A SandboxReport says what sandbox a command ran in. It marshals to the
 // "sandbox" object of `cmdguard run --format json`.
 type SandboxReport struct {
@@ -131,6 +159,19 @@ type SandboxReport struct {
 	Survivors int `json:"survivors,omitempty"`
 	// Connections lists what the sandbox's Proxy decided, in order.
 	Connections []Connection `json:"connections,omitempty"`
+	// HideNegations lists the negations of [Sandbox.HideFiles] the
+	// sandbox could not honour (macOS): the paths they would give back
+	// stay hidden. HideSkipped lists the patterns that match nothing
+	// (as git reads them), with the reason.
+	HideNegations []HidePattern `json:"hide_negations,omitempty"`
+	HideSkipped   []HidePattern `json:"hide_skipped,omitempty"`
+}
+
+// A HidePattern is a pattern of [Sandbox.HideFiles] the report names.
+type HidePattern struct {
+	Source  string `json:"source"` // "sub/.cursorignore:3", or the policy's "file:line"
+	Pattern string `json:"pattern"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 // A Quarantined path was created inside the sandbox where nothing may be

@@ -26,6 +26,12 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 	if err := seatbeltCheck(sb, os.Stat, verified); err != nil {
 		return 0, nil, err
 	}
+	// The hide patterns become rules before anything is started: one
+	// that cannot be translated is a sandbox that cannot be set up.
+	hide, err := seatbeltHide(sb.HideFiles, seatbeltFoldCase)
+	if err != nil {
+		return 0, nil, fmt.Errorf("sandbox: %w", err)
+	}
 	if len(attr.Files) != 3 {
 		return 0, nil, fmt.Errorf("sandbox: want exactly three standard files")
 	}
@@ -67,7 +73,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 			}
 		}()
 	}
-	profile, err := seatbelt.Profile(seatbeltPolicy(sb, tmp, port))
+	profile, err := seatbelt.Profile(seatbeltPolicy(sb, hide, tmp, port))
 	if err != nil {
 		return 0, nil, fmt.Errorf("sandbox: profile: %w", err)
 	}
@@ -86,7 +92,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		return 0, nil, fmt.Errorf("sandbox: start %s: %w", sandboxExec, err)
 	}
 	ok = true
-	run := &sandboxRun{report: seatbeltReport(sb, proxy != nil), proxy: &seatbeltCleanup{proxy: proxy, remove: removeTmp}}
+	run := &sandboxRun{report: seatbeltReport(sb, hide, proxy != nil), proxy: &seatbeltCleanup{proxy: proxy, remove: removeTmp}}
 	return pid, run, nil
 }
 

@@ -44,7 +44,11 @@ func seatbeltCheck(sb *Sandbox, stat func(string) (fs.FileInfo, error), verified
 	if sb.Err != nil {
 		return fmt.Errorf("sandbox: %w", sb.Err)
 	}
-	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow} {
+	var hideDirs []string
+	for _, f := range sb.HideFiles {
+		hideDirs = append(hideDirs, f.Dir)
+	}
+	for _, list := range [][]string{sb.Hide, sb.Protect, sb.Absent, sb.Writable, sb.Cow, hideDirs} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || filepath.Clean(p) != p || p == "/" {
 				return fmt.Errorf("sandbox: path %q is not a clean absolute path below /", p)
@@ -68,14 +72,83 @@ func seatbeltCheck(sb *Sandbox, stat func(string) (fs.FileInfo, error), verified
 	return nil
 }
 
+// seatbeltFoldCase says that hide patterns match letters in either case
+// on macOS, as the profile's other deny rules do (seatbelt.Policy's
+// CaseSensitive stays false): the default APFS volume opens ".ENV" for
+// ".env". On a case-sensitive volume this hides more, never less, but
+// for git's quirk under core.ignorecase: a pattern with an escaped
+// capital letter matches nothing (it is listed in HideSkipped).
+const seatbeltFoldCase = true
+
+// seatbeltHidden is what Seatbelt makes of a sandbox's hide patterns:
+// the rules of the profile, and for the report the negations it cannot
+// honour and the patterns that match nothing.
+type seatbeltHidden struct {
+	rules     []seatbelt.Rule
+	negations []HidePattern
+	skipped   []HidePattern
+}
+
+// seatbeltHide translates files (see [Sandbox.HideFiles]) into Seatbelt
+// rules, the files of each set together, in the order given: a negation
+// is weighed only against the patterns of its own set. Its error (a
+// directory that is not absolute, a NUL byte) is a sandbox that cannot
+// be set up.
+func seatbeltHide(files []HideFile, fold bool) (seatbeltHidden, error) {
+	var out seatbeltHidden
+	var sets []string
+	bySet := map[string][]seatbelt.IgnoreFile{}
+	sources := map[string]map[string][]string{} // set → Name → Sources
+	for _, f := range files {
+		if _, ok := bySet[f.Set]; !ok {
+			sets = append(sets, f.Set)
+			sources[f.Set] = map[string][]string{}
+		}
+		bySet[f.Set] = append(bySet[f.Set], seatbelt.IgnoreFile{Dir: f.Dir, Name: f.Name, Content: f.Content})
+		if f.Sources != nil {
+			if _, dup := sources[f.Set][f.Name]; !dup {
+				sources[f.Set][f.Name] = f.Sources
+			}
+		}
+	}
+	for _, set := range sets {
+		tr, err := seatbelt.Translate(bySet[set], seatbelt.TranslateOptions{FoldCase: fold})
+		if err != nil {
+			return seatbeltHidden{}, fmt.Errorf("hide patterns: %w", err)
+		}
+		// cite is what the report names for a Source "Name:line".
+		cite := func(src string) string {
+			i := strings.LastIndexByte(src, ':')
+			if i < 0 {
+				return src
+			}
+			n, err := strconv.Atoi(src[i+1:])
+			if list, ok := sources[set][src[:i]]; ok && err == nil && n >= 1 && n <= len(list) {
+				return list[n-1]
+			}
+			return src
+		}
+		out.rules = append(out.rules, tr.Rules...)
+		for _, n := range tr.Negations {
+			out.negations = append(out.negations, HidePattern{Source: cite(n.Source), Pattern: n.Pattern})
+		}
+		for _, k := range tr.Skipped {
+			out.skipped = append(out.skipped, HidePattern{Source: cite(k.Source), Pattern: k.Pattern, Reason: k.Reason})
+		}
+	}
+	return out, nil
+}
+
 // seatbeltPolicy is the profile's policy for sb: its hidden, protected
-// and absent paths; the writable places (with ReadOnly: Writable, the
+// and absent paths, and the rules of its hide patterns (hide, from
+// seatbeltHide); the writable places (with ReadOnly: Writable, the
 // run's private temporary directory tempDir, and the copy-on-write
 // caches, which Seatbelt cannot layer: they are written for real);
 // the network, or only the proxy's port on the loopback interface.
-func seatbeltPolicy(sb *Sandbox, tempDir string, proxyPort int) seatbelt.Policy {
+func seatbeltPolicy(sb *Sandbox, hide seatbeltHidden, tempDir string, proxyPort int) seatbelt.Policy {
 	p := seatbelt.Policy{
 		Hide:            sb.Hide,
+		HideRules:       hide.rules,
 		Protect:         sb.Protect,
 		Absent:          sb.Absent,
 		WriteEverywhere: !sb.ReadOnly,
@@ -109,10 +182,12 @@ func seatbeltEnv(env []string, tempDir string, proxyPort int) []string {
 	return out
 }
 
-// seatbeltReport is the report of a command started under Seatbelt.
-func seatbeltReport(sb *Sandbox, proxy bool) *SandboxReport {
+// seatbeltReport is the report of a command started under Seatbelt,
+// with the negations and skipped patterns of hide.
+func seatbeltReport(sb *Sandbox, hide seatbeltHidden, proxy bool) *SandboxReport {
 	rep := &SandboxReport{Applied: true, Layers: []string{"seatbelt"}, Network: sb.Network,
-		Hidden: len(sb.Hide), Protected: len(sb.Protect)}
+		Hidden: len(sb.Hide), Protected: len(sb.Protect),
+		HideNegations: hide.negations, HideSkipped: hide.skipped}
 	if proxy {
 		rep.Layers = append(rep.Layers, "proxy")
 	}

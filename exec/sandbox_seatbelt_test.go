@@ -1,11 +1,13 @@
 package exec
 
 import (
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -74,6 +76,9 @@ func TestSeatbeltCheck(t *testing.T) {
 		{"relative", Sandbox{Protect: []string{"proj/.git"}}, exe, verified, "not a clean absolute path"},
 		{"unclean", Sandbox{Writable: []string{"/Users/me/../x"}}, exe, verified, "not a clean absolute path"},
 		{"root", Sandbox{Hide: []string{"/"}}, exe, verified, "not a clean absolute path"},
+		{"hide file, unclean", Sandbox{HideFiles: []HideFile{{Dir: "/Users/me/proj/../x", Name: ".gitignore"}}}, exe, verified, "not a clean absolute path"},
+		{"hide file, relative", Sandbox{HideFiles: []HideFile{{Dir: "proj", Name: ".gitignore"}}}, exe, verified, "not a clean absolute path"},
+		{"hide file", Sandbox{HideFiles: []HideFile{{Dir: "/Users/me/proj", Name: ".gitignore"}}}, exe, verified, ""},
 		{"unverified, required", Sandbox{}, exe, unverified, "has not passed `cmdguard sandbox selftest`"},
 		{"unverified, optional", Sandbox{Optional: true}, exe, unverified, ""},
 	} {
@@ -99,7 +104,7 @@ func TestSeatbeltPolicy(t *testing.T) {
 		Cow:      []string{"/Users/me/Library/Caches/go-build"},
 	}
 	const tmp = "/private/var/folders/x/T/cmdguard-run-1"
-	got := seatbeltPolicy(sb, tmp, 0)
+	got := seatbeltPolicy(sb, seatbeltHidden{}, tmp, 0)
 	want := seatbelt.Policy{Hide: sb.Hide, Protect: sb.Protect, Absent: sb.Absent, Writable: sb.Writable,
 		TempDir: tmp, CacheDirs: sb.Cow}
 	if diff := cmp.Diff(want, got, cmp.AllowUnexported(seatbelt.Rule{})); diff != "" {
@@ -122,12 +127,12 @@ func TestSeatbeltPolicy(t *testing.T) {
 	// Not read-only: writes everywhere but the denies; the proxy's port
 	// only without the network.
 	open := &Sandbox{Protect: sb.Protect}
-	got = seatbeltPolicy(open, tmp, 4321)
+	got = seatbeltPolicy(open, seatbeltHidden{}, tmp, 4321)
 	if !got.WriteEverywhere || got.ProxyPort != 4321 || got.CacheDirs != nil {
 		t.Errorf("seatbeltPolicy(not read-only, proxy) = %+v", got)
 	}
 	open.Network = true
-	if got = seatbeltPolicy(open, tmp, 4321); got.ProxyPort != 0 || !got.Network {
+	if got = seatbeltPolicy(open, seatbeltHidden{}, tmp, 4321); got.ProxyPort != 0 || !got.Network {
 		t.Errorf("seatbeltPolicy(network) = %+v, want the network and no proxy port", got)
 	}
 }
@@ -145,8 +150,11 @@ func TestSeatbeltEnv(t *testing.T) {
 }
 
 func TestSeatbeltReport(t *testing.T) {
-	got := seatbeltReport(&Sandbox{Hide: []string{"/a", "/b"}, Protect: []string{"/c"}}, true)
-	want := &SandboxReport{Applied: true, Layers: []string{"seatbelt", "proxy"}, Hidden: 2, Protected: 1}
+	hide := seatbeltHidden{negations: []HidePattern{{Source: ".gitignore:4", Pattern: "!keep.pem"}},
+		skipped: []HidePattern{{Source: ".gitignore:5", Pattern: "x\\", Reason: "ends in an unescaped backslash"}}}
+	got := seatbeltReport(&Sandbox{Hide: []string{"/a", "/b"}, Protect: []string{"/c"}}, hide, true)
+	want := &SandboxReport{Applied: true, Layers: []string{"seatbelt", "proxy"}, Hidden: 2, Protected: 1,
+		HideNegations: hide.negations, HideSkipped: hide.skipped}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("seatbeltReport mismatch (-want +got):\n%s", diff)
 	}
@@ -175,3 +183,131 @@ type stubProxy struct {
 
 func (p *stubProxy) Start(net.Listener) error { return nil }
 func (p *stubProxy) Stop() []Connection       { p.stopped = true; return p.conns }
+
+// hideRegexes returns the compiled expressions of the profile's rule
+// that denies reading hidden paths.
+func hideRegexes(t *testing.T, prof string) []*seatbelt.Regex {
+	t.Helper()
+	const head = "(deny file-read* file-write* file-clone"
+	i := strings.Index(prof, head)
+	if i < 0 {
+		t.Fatalf("profile has no %s rule:\n%s", head, prof)
+	}
+	// The rule's filters are its indented lines.
+	lines := strings.Split(prof[i:], "\n")
+	end := 1
+	for end < len(lines) && strings.HasPrefix(lines[end], "  ") {
+		end++
+	}
+	block := strings.Join(lines[:end], "\n")
+	var out []*seatbelt.Regex
+	for _, m := range regexp.MustCompile(`\(regex #"([^"]*)"\)`).FindAllStringSubmatch(block, -1) {
+		re, err := seatbelt.CompileRegex(m[1])
+		if err != nil {
+			t.Fatalf("profile regex %q: %v", m[1], err)
+		}
+		out = append(out, re)
+	}
+	return out
+}
+
+// TestSeatbeltHidePatterns: the project's hide patterns (a .gitignore, a
+// nested .cmdguardignore, the policy's own patterns) become deny rules
+// of the profile, which hide a file created after the start that a
+// pattern names; a negation that could give back a hidden path is not
+// honoured and is listed with its source (the policy's file:line for
+// the policy's patterns), and one in another ignore system, which
+// cannot give back anything .gitignore hides, is not.
+func TestSeatbeltHidePatterns(t *testing.T) {
+	sb := &Sandbox{
+		Hide: []string{"/proj/.env"}, // found at the start
+		HideFiles: []HideFile{
+			{Dir: "/proj", Name: ".gitignore", Set: ".gitignore", Content: []byte(".env\nsecrets/\n*.pem\n!keep.pem\n")},
+			{Dir: "/proj", Name: ".cmdguardignore", Set: ".cmdguardignore", Content: []byte("!other.pem\nbad[\n")},
+			{Dir: "/proj/sub", Name: "sub/.cmdguardignore", Set: ".cmdguardignore", Content: []byte("local.key\n/build/\n")},
+			{Dir: "/proj", Name: "policy", Set: "(policy)", Content: []byte(".env.*\n!.env.example\n"),
+				Sources: []string{"p.yaml:4", "p.yaml:5"}},
+		},
+		ReadOnly: true,
+		Writable: []string{"/proj"},
+	}
+	hide, err := seatbeltHide(sb.HideFiles, seatbeltFoldCase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof, err := seatbelt.Profile(seatbeltPolicy(sb, hide, "/private/tmp/run", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := hideRegexes(t, prof)
+	hidden := func(p string) bool {
+		return slices.ContainsFunc(res, func(re *seatbelt.Regex) bool { return re.Match(p) })
+	}
+	for _, c := range []struct {
+		path   string
+		hidden bool
+	}{
+		{"/proj/.env", true},
+		{"/proj/sub/.env", true},             // created later, at any depth
+		{"/proj/new.pem", true},              // created later
+		{"/proj/a/b/c.pem", true},            // at any depth
+		{"/proj/keep.pem", true},             // the negation is not honoured: stricter
+		{"/proj/.ENV", true},                 // the volume folds case
+		{"/proj/Cert.PEM", true},             //
+		{"/proj/secrets/db.txt", true},       // below a hidden directory
+		{"/proj/sub/secrets/x/y", true},      //
+		{"/proj/sub/local.key", true},        // the nested file's pattern
+		{"/proj/sub/deeper/local.key", true}, //
+		{"/proj/.env.local", true},           // the policy's pattern
+		{"/proj/.env.example", true},         // its negation is not honoured
+		{"/proj/main.go", false},
+		{"/proj/sub/build/out.bin", true}, // an anchored pattern of the nested file
+		{"/proj/build/out.bin", false},    // holds below sub only
+		{"/proj/sub/x/build/out.bin", false},
+		// A pattern that matches at any depth also holds in the other
+		// writable places: a file moved there stays hidden.
+		{"/proj/local.key", true},
+		{"/proj/pem", false},
+		{"/proj/x.pem.txt", false},
+		{"/proj/.envrc", false},
+		{"/elsewhere/new.pem", false}, // outside the project
+	} {
+		if got := hidden(c.path); got != c.hidden {
+			t.Errorf("%s hidden by the profile: %v, want %v", c.path, got, c.hidden)
+		}
+	}
+	wantNeg := []HidePattern{{Source: ".gitignore:4", Pattern: "!keep.pem"}, {Source: "p.yaml:5", Pattern: "!.env.example"}}
+	if diff := cmp.Diff(wantNeg, hide.negations); diff != "" {
+		t.Errorf("negations mismatch (-want +got):\n%s", diff)
+	}
+	wantSkip := []HidePattern{{Source: ".cmdguardignore:2", Pattern: "bad[", Reason: "unclosed '[' or unknown [:class:]"}}
+	if diff := cmp.Diff(wantSkip, hide.skipped); diff != "" {
+		t.Errorf("skipped mismatch (-want +got):\n%s", diff)
+	}
+	rep := seatbeltReport(sb, hide, false)
+	if diff := cmp.Diff(wantNeg, rep.HideNegations); diff != "" {
+		t.Errorf("report's hide_negations mismatch (-want +got):\n%s", diff)
+	}
+	b, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"hide_negations":[{"source":".gitignore:4","pattern":"!keep.pem"}`) {
+		t.Errorf("report JSON lacks the negation: %s", b)
+	}
+}
+
+// TestSeatbeltHideFailsClosed: hide patterns that cannot be translated
+// are an error (startSandboxed refuses the command when the sandbox is
+// required), never a profile without them.
+func TestSeatbeltHideFailsClosed(t *testing.T) {
+	for _, f := range []HideFile{
+		{Dir: "proj", Name: ".gitignore", Content: []byte("*.pem\n")},
+		{Dir: "", Name: ".gitignore", Content: []byte("*.pem\n")},
+		{Dir: "/proj", Name: ".gitignore", Content: []byte("a\x00b\n")},
+	} {
+		if h, err := seatbeltHide([]HideFile{f}, true); err == nil {
+			t.Errorf("seatbeltHide(%+v) = %d rules, no error", f, len(h.rules))
+		}
+	}
+}

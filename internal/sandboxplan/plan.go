@@ -82,24 +82,13 @@ func Homes(env []string) []string {
 // to watch for: protected paths that do not exist yet, and the policy and
 // ignore files that do.
 func paths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) (hide, protect []string, w *watch, err error) {
-	var homePats []string
-	var inline []ignore.Pattern
-	for _, p := range cfg.Hide {
-		if rest, ok := strings.CutPrefix(p.Pattern, "~/"); ok {
-			homePats = append(homePats, rest)
-			continue
-		}
-		inline = append(inline, ignore.Pattern{Text: p.Pattern, Source: p.Source})
-	}
 	// One matcher, loaded afresh for each run (a secret created since
 	// the Guard was built is hidden too): the ignore files, then the
 	// hide: patterns and, after them, the policy's ignore: patterns, so
-	// that a "!" in hide: never re-includes what the policy ignores.
-	for _, pt := range pol.IgnorePatterns() {
-		inline = append(inline, ignore.Pattern{Text: pt.Pattern, Source: pt.Source})
-	}
-	m, err := ignore.Load(root, ignore.Options{Files: pol.IgnoreFiles(), Patterns: inline, MaxEntries: maxSandboxEntries,
-		FoldCase: gitdir.FoldCase(root)})
+	// that a "!" in hide: never re-includes what the policy ignores
+	// (hidefiles.go, shared with HideFiles).
+	inline, homePats := hidePatterns(cfg.Hide, pol.IgnorePatterns())
+	m, err := hideMatcher(root, pol, inline)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("hide patterns: %w", err)
 	}
@@ -116,7 +105,8 @@ func paths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) 
 	// would be read by the next command outside the sandbox.
 	var hideAbsent []protectedPath
 	for _, h := range homes {
-		for _, pat := range homePats {
+		for _, hp := range homePats {
+			pat := hp.Text
 			p := filepath.Join(h, pat)
 			matches, _ := filepath.Glob(p)
 			for _, m := range matches {
