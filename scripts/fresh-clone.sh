@@ -65,7 +65,7 @@ for t in "${tools[@]}"; do
 	case $exclude in *" $t "*) continue ;; esac
 	if [ "$t" = go ]; then
 		ln -sf "$goexe" "$work/bin/go"
-	elif p=$(command -v "$t" 2>/dev/null) && [ -x "$p" ]; then
+	elif p=$(type -P "$t") && [ -x "$p" ]; then # the file: command -v says "printf" for a builtin
 		ln -sf "$(readlink -f "$p")" "$work/bin/$t"
 	fi
 done
