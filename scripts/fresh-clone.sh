@@ -6,6 +6,9 @@
 #   scripts/fresh-clone.sh /work/main   # a clone of another repository's HEAD
 #   FRESH_DRY=1 scripts/fresh-clone.sh  # set up and clone only, run nothing
 #   FRESH_LOG=/tmp/t.log scripts/...    # keep the test command's output
+#   FRESH_TEST='go test ./exec' scripts/...  # another test command instead
+#                                       # of the README's (a re-run of the
+#                                       # packages that failed), same setting
 #
 # What "fresh" means here:
 #   - a new user: run as root, the commands run as FRESH_USER (default
@@ -14,7 +17,13 @@
 #   - a PATH of only go, git, bash, sh and the basic file and text tools
 #     (coreutils, sed, grep, find, diff, tar, gzip): symlinks in a
 #     temporary bin directory. zsh, jq, file, gawk, mawk, rg, xxd and
-#     strace are never on it, nor python3, make, npm or setpriv;
+#     strace are never on it, nor python3, make, npm or setpriv, nor
+#     util-linux's setsid and unshare, nor curl or perl. (debian:stable-slim
+#     has more: util-linux and mount are Essential there, and perl-base;
+#     this PATH is the issue's "only Go and git" plus the basic tools, so
+#     that every test needing more shows that it skips. The programs a
+#     test starts with an empty environment still find /usr/bin through
+#     bash's default PATH.);
 #   - an empty Go build cache (GOCACHE) and an empty module cache
 #     (GOMODCACHE), both in the new HOME;
 #   - no network: GOPROXY is a copy of this machine's module download
@@ -94,7 +103,7 @@ run() {
 echo "repository: $repo ($(git -C "$repo" rev-parse --short HEAD))"
 echo "user: $user, HOME and caches in $home (empty), PATH=$work/bin ($(ls "$work/bin" | wc -l) programs)"
 
-for p in zsh jq file gawk rg xxd strace; do
+for p in zsh jq file gawk rg xxd strace python3 make npm node setpriv setsid unshare curl perl; do
 	if PATH=$work/bin command -v "$p" >/dev/null; then echo "fresh-clone: $p is on the clean PATH" >&2; exit 3; fi
 done
 # The repository belongs to another user: git refuses to read it unless
@@ -114,6 +123,10 @@ if [ "${#cmds[@]}" -ne 2 ] || [[ ${cmds[1]} != "go test "* ]]; then
 	exit 3
 fi
 want=(1 0) # the README: the check prints deny and exits 1; the tests pass
+if [ -n "${FRESH_TEST:-}" ]; then
+	[[ $FRESH_TEST == "go test "* ]] || { echo "fresh-clone: FRESH_TEST must be a go test command" >&2; exit 3; }
+	cmds[1]=$FRESH_TEST
+fi
 
 if [ -n "${FRESH_DRY:-}" ]; then # the set-up only: the clone, the tools, the commands
 	run "$clone" 'go version && git log --oneline -1 && for p in zsh jq file; do command -v $p || echo "no $p"; done'
