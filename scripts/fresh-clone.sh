@@ -133,6 +133,24 @@ if [ -n "${FRESH_DRY:-}" ]; then # the set-up only: the clone, the tools, the co
 	printf 'would run: %s\n' "${cmds[@]}"
 	exit 0
 fi
+# skips LOG: the tests go test -v skipped, grouped by their reason: the
+# first line a test printed (after its "=== RUN", "=== CONT" or "=== NAME"
+# line; parallel tests print theirs after CONT).
+skips() {
+	local n r prev=
+	mapfile -t skipped < <(grep -E '^[[:space:]]*--- SKIP: ' "$1" | sed -E 's/^[[:space:]]*--- SKIP: ([^ ]+) .*/\1/')
+	echo "skipped tests: ${#skipped[@]}, by reason:"
+	for n in "${skipped[@]}"; do
+		r=$(grep -F -x -A1 -e "=== RUN   $n" -e "=== CONT  $n" -e "=== NAME  $n" "$1" |
+			grep -m1 -E '^[[:space:]]+[^ ]+\.go:[0-9]+: ' | sed -E 's/^[[:space:]]+[^ ]+\.go:[0-9]+: //') || true
+		printf '%s\t%s\n' "${r:-(printed no reason)}" "$n"
+	done | sort | while IFS=$'\t' read -r r n; do
+		[ "$r" = "$prev" ] || printf '  %s:\n' "$r"
+		printf '      %s\n' "$n"
+		prev=$r
+	done
+}
+
 status=0
 for i in 0 1; do
 	cmd=${cmds[$i]}
@@ -152,8 +170,7 @@ for i in 0 1; do
 		grep -v '^go: downloading' "$log" | head -n 8
 	else
 		grep -E '^(ok|FAIL|---|\?)[[:space:]]' "$log" | grep -vE '^--- (PASS|SKIP)' || true
-		echo "skipped tests (reason, then the test):"
-		grep -B1 -E '^[[:space:]]*--- SKIP' "$log" | grep -vE '^--$' | sed 's/^/  /' || echo "  none"
+		skips "$log"
 	fi
 	if [ "$rc" != "${want[$i]}" ]; then
 		status=1
