@@ -19,9 +19,7 @@ import (
 // no socket connects. The control row, which does run a program, shows
 // that the trace sees one.
 func TestAssignOnlyRunsNothing(t *testing.T) {
-	if _, err := osexec.LookPath("strace"); err != nil {
-		t.Skip("SKIPPED: strace is not installed, so nothing shows what bash does")
-	}
+	needProgram(t, "strace") // else nothing shows what bash does
 	root := t.TempDir()
 	for name, body := range map[string]string{".env": "SECRET=1\n", "a.go": "package a\n"} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {

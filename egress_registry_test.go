@@ -29,9 +29,7 @@ import (
 // runs it as root and as a normal user (its name holds Sandbox).
 func TestSandboxEgressRegistries(t *testing.T) {
 	for _, tool := range []string{"npm", "node", "go", "curl"} {
-		if _, err := osexec.LookPath(tool); err != nil {
-			t.Fatalf("%s is not installed: this test needs it", tool)
-		}
+		needProgram(t, tool)
 	}
 	reg, err := egresstest.Start("registry.test", []string{"cg-tiny", "cg-tiny-dep"}, true, []string{"mod.test/hello"})
 	if err != nil {

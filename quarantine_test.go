@@ -246,6 +246,7 @@ func init() {
 // A planted policy that does not load would make the next Open below it
 // fail: Open finishes the run first.
 func TestQuarantineAfterSIGKILL(t *testing.T) {
+	needProgram(t, "setsid") // else no process survives to be ended
 	for name, planted := range map[string]string{"valid": `version: 1\ndefault: allow\n`, "invalid": `version: [\n`} {
 		t.Run(name, func(t *testing.T) { quarantineAfterSIGKILL(t, planted) })
 	}

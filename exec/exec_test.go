@@ -30,6 +30,43 @@ func testContext(t *testing.T) context.Context {
 	return ctx
 }
 
+// needProgram skips t when the program name is not on PATH, with a
+// one-line reason, so that the tests pass on a machine with only Go, git
+// and the basic tools; under CI (CI set), where every such program is
+// installed, a missing one fails t instead: CI runs them all. A command
+// run with a nil Env gets bash's default PATH, which may find what PATH
+// does not: the check is on PATH all the same, the stricter.
+func needProgram(t testing.TB, name string) {
+	t.Helper()
+	if _, err := osexec.LookPath(name); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
+		}
+		t.Skipf("needs %s: not on PATH (CI installs it)", name)
+	}
+}
+
+// needSelftestClient skips t (fails it under CI) when none of the
+// programs the selftest's unix-socket probe connects with (curl, nc,
+// python3; exec/selftest.go) is on the probes' own PATH, the system's
+// directories: without one its control cannot connect, and the selftest
+// cannot pass.
+func needSelftestClient(t testing.TB) {
+	t.Helper()
+	const probesPath = "/usr/bin:/bin:/usr/sbin:/sbin" // exec.SelfTest's, for a nil Env
+	for _, dir := range filepath.SplitList(probesPath) {
+		for _, name := range []string{"curl", "nc", "python3"} {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+				return
+			}
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("needs curl, nc or python3 in %s, and CI is set: CI must install one", probesPath)
+	}
+	t.Skipf("needs curl, nc or python3 in %s (the selftest's unix-socket client; CI installs them)", probesPath)
+}
+
 // run runs c and fails the test if it does not end.
 func run(t *testing.T, c exec.Cmd) exec.Result {
 	t.Helper()
@@ -555,6 +592,7 @@ func TestBlockedTee(t *testing.T) {
 // not end it; a cgroup does.
 func TestEscapedProcess(t *testing.T) {
 	t.Parallel()
+	needProgram(t, "setsid")
 	// setsid, not a group leader here, calls setsid(2) and execs sleep, so
 	// $! is the sleep.
 	r := run(t, exec.Cmd{Command: "setsid sleep 300 & echo $!", DrainWindow: 100 * time.Millisecond})
@@ -596,6 +634,7 @@ func checkEscapee(t *testing.T, r exec.Result, pid int) {
 // each mechanism.
 func TestLeftoversEnded(t *testing.T) {
 	t.Parallel()
+	needProgram(t, "setsid")
 	const cmd = `sleep 300 </dev/null >/dev/null 2>&1 & echo $!
 		timeout 300 sleep 301 </dev/null >/dev/null 2>&1 & echo $!
 		setsid sh -c 'sleep 302 >/dev/null 2>&1 & echo $!' </dev/null 2>/dev/null`
@@ -629,6 +668,10 @@ func TestReapers(t *testing.T) {
 	if os.Getenv("CMDGUARD_EXEC_REAPER") != "" {
 		return // a copy run by this test
 	}
+	// Its runs check that TestLeftoversEnded passed, and run
+	// TestSandboxEndsEscapees.
+	needProgram(t, "setsid")
+	needProgram(t, "unshare")
 	// Not parallel, nor its runs: each runs 200 commands at once
 	// (TestManyCommands).
 	const escapes = "^(TestLeftoversEnded|TestEscapedProcess|TestParentKilled|TestBackgroundHoldingPipes|TestSandboxEndsEscapees|TestKill|TestManyCommands)$"

@@ -15,6 +15,7 @@ import (
 // Linux sandbox held, each after its control did the damage without the
 // sandbox. It passes as root and as a normal user.
 func TestSelfTest(t *testing.T) {
+	needSelftestClient(t)
 	t.Logf("as uid %d", os.Geteuid())
 	rep, err := exec.SelfTest(testContext(t), exec.SelfTestOptions{})
 	if err != nil {
@@ -39,6 +40,7 @@ func TestSelfTest(t *testing.T) {
 // out of the probes' sandbox, and the selftest fails on the row of that
 // layer (and only there), naming it; the report never passes.
 func TestSelfTestOmittedLayerFails(t *testing.T) {
+	needSelftestClient(t)
 	for _, layer := range []string{"hide", "protect", "write", "net"} {
 		t.Run(layer, func(t *testing.T) {
 			t.Setenv("CMDGUARD_SELFTEST_OMIT", layer)
@@ -80,9 +82,10 @@ func TestSelfTestUnprivileged(t *testing.T) {
 	if err != nil {
 		t.Skip("no user cgtest on this machine")
 	}
+	needProgram(t, "setpriv")
 	setpriv, err := osexec.LookPath("setpriv")
 	if err != nil {
-		t.Skip("no setpriv(1)")
+		t.Fatal(err)
 	}
 	dir, err := os.MkdirTemp("", "cmdguard-selftest-bin-")
 	if err != nil {

@@ -6,6 +6,9 @@
 #   scripts/fresh-clone.sh /work/main   # a clone of another repository's HEAD
 #   FRESH_DRY=1 scripts/fresh-clone.sh  # set up and clone only, run nothing
 #   FRESH_LOG=/tmp/t.log scripts/...    # keep the test command's output
+#   FRESH_TEST='go test ./exec' scripts/...  # another test command instead
+#                                       # of the README's (a re-run of the
+#                                       # packages that failed), same setting
 #
 # What "fresh" means here:
 #   - a new user: run as root, the commands run as FRESH_USER (default
@@ -14,7 +17,13 @@
 #   - a PATH of only go, git, bash, sh and the basic file and text tools
 #     (coreutils, sed, grep, find, diff, tar, gzip): symlinks in a
 #     temporary bin directory. zsh, jq, file, gawk, mawk, rg, xxd and
-#     strace are never on it, nor python3, make, npm or setpriv;
+#     strace are never on it, nor python3, make, npm or setpriv, nor
+#     util-linux's setsid and unshare, nor curl or perl. (debian:stable-slim
+#     has more: util-linux and mount are Essential there, and perl-base;
+#     this PATH is the issue's "only Go and git" plus the basic tools, so
+#     that every test needing more shows that it skips. The programs a
+#     test starts with an empty environment still find /usr/bin through
+#     bash's default PATH.);
 #   - an empty Go build cache (GOCACHE) and an empty module cache
 #     (GOMODCACHE), both in the new HOME;
 #   - no network: GOPROXY is a copy of this machine's module download
@@ -65,7 +74,7 @@ for t in "${tools[@]}"; do
 	case $exclude in *" $t "*) continue ;; esac
 	if [ "$t" = go ]; then
 		ln -sf "$goexe" "$work/bin/go"
-	elif p=$(command -v "$t" 2>/dev/null) && [ -x "$p" ]; then
+	elif p=$(type -P "$t") && [ -x "$p" ]; then # the file: command -v says "printf" for a builtin
 		ln -sf "$(readlink -f "$p")" "$work/bin/$t"
 	fi
 done
@@ -94,7 +103,7 @@ run() {
 echo "repository: $repo ($(git -C "$repo" rev-parse --short HEAD))"
 echo "user: $user, HOME and caches in $home (empty), PATH=$work/bin ($(ls "$work/bin" | wc -l) programs)"
 
-for p in zsh jq file gawk rg xxd strace; do
+for p in zsh jq file gawk rg xxd strace python3 make npm node setpriv setsid unshare curl perl; do
 	if PATH=$work/bin command -v "$p" >/dev/null; then echo "fresh-clone: $p is on the clean PATH" >&2; exit 3; fi
 done
 # The repository belongs to another user: git refuses to read it unless
@@ -114,12 +123,34 @@ if [ "${#cmds[@]}" -ne 2 ] || [[ ${cmds[1]} != "go test "* ]]; then
 	exit 3
 fi
 want=(1 0) # the README: the check prints deny and exits 1; the tests pass
+if [ -n "${FRESH_TEST:-}" ]; then
+	[[ $FRESH_TEST == "go test "* ]] || { echo "fresh-clone: FRESH_TEST must be a go test command" >&2; exit 3; }
+	cmds[1]=$FRESH_TEST
+fi
 
 if [ -n "${FRESH_DRY:-}" ]; then # the set-up only: the clone, the tools, the commands
 	run "$clone" 'go version && git log --oneline -1 && for p in zsh jq file; do command -v $p || echo "no $p"; done'
 	printf 'would run: %s\n' "${cmds[@]}"
 	exit 0
 fi
+# skips LOG: the tests go test -v skipped, grouped by their reason: the
+# first line a test printed (after its "=== RUN", "=== CONT" or "=== NAME"
+# line; parallel tests print theirs after CONT).
+skips() {
+	local n r prev=
+	mapfile -t skipped < <(grep -E '^[[:space:]]*--- SKIP: ' "$1" | sed -E 's/^[[:space:]]*--- SKIP: ([^ ]+) .*/\1/')
+	echo "skipped tests: ${#skipped[@]}, by reason:"
+	for n in "${skipped[@]}"; do
+		r=$(grep -F -x -A1 -e "=== RUN   $n" -e "=== CONT  $n" -e "=== NAME  $n" "$1" |
+			grep -m1 -E '^[[:space:]]+[^ ]+\.go:[0-9]+: ' | sed -E 's/^[[:space:]]+[^ ]+\.go:[0-9]+: //') || true
+		printf '%s\t%s\n' "${r:-(printed no reason)}" "$n"
+	done | sort | while IFS=$'\t' read -r r n; do
+		[ "$r" = "$prev" ] || printf '  %s:\n' "$r"
+		printf '      %s\n' "$n"
+		prev=$r
+	done
+}
+
 status=0
 for i in 0 1; do
 	cmd=${cmds[$i]}
@@ -139,8 +170,7 @@ for i in 0 1; do
 		grep -v '^go: downloading' "$log" | head -n 8
 	else
 		grep -E '^(ok|FAIL|---|\?)[[:space:]]' "$log" | grep -vE '^--- (PASS|SKIP)' || true
-		echo "skipped tests (reason, then the test):"
-		grep -B1 -E '^[[:space:]]*--- SKIP' "$log" | grep -vE '^--$' | sed 's/^/  /' || echo "  none"
+		skips "$log"
 	fi
 	if [ "$rc" != "${want[$i]}" ]; then
 		status=1

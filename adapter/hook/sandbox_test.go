@@ -79,10 +79,6 @@ func TestSandboxRewrite(t *testing.T) {
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	shells := []string{"bash"}
-	if _, err := osexec.LookPath("zsh"); err == nil {
-		shells = append(shells, "zsh")
-	}
 	gemSub := `{"session_id":"d3ea","cwd":CWD,"hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":CMD,"description":"x","dir_path":"src","is_background":false}}`
 	cases := []struct {
 		name, agent, input, cmd, cwd string
@@ -120,12 +116,15 @@ func TestSandboxRewrite(t *testing.T) {
 			if err != nil || line != want {
 				t.Fatalf("rewritten command %q, want %q (%v)", line, want, err)
 			}
-			for _, sh := range shells {
-				argv := argvOf(t, sh, bin, line)
-				wantArgv := []string{"run", "--sandbox", "--cwd", c.cwd, "--", c.cmd}
-				if strings.Join(argv, "\x00") != strings.Join(wantArgv, "\x00") {
-					t.Errorf("%s hands cmdguard %q, want %q", sh, argv, wantArgv)
-				}
+			for _, sh := range []string{"bash", "zsh"} {
+				t.Run(sh, func(t *testing.T) {
+					needProgram(t, sh)
+					argv := argvOf(t, sh, bin, line)
+					wantArgv := []string{"run", "--sandbox", "--cwd", c.cwd, "--", c.cmd}
+					if strings.Join(argv, "\x00") != strings.Join(wantArgv, "\x00") {
+						t.Errorf("%s hands cmdguard %q, want %q", sh, argv, wantArgv)
+					}
+				})
 			}
 		})
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,9 +19,8 @@ import (
 // with "network: refused HOST:PORT, not in sandbox.network" on stderr;
 // --format json lists both connections.
 func TestRunSandboxEgress(t *testing.T) {
-	if _, err := osexec.LookPath("npm"); err != nil {
-		t.Fatal("npm is not installed: this test needs it")
-	}
+	needProgram(t, "npm")
+	needProgram(t, "curl")
 	reg, err := egresstest.Start("registry.test", []string{"cg-one"}, false, nil)
 	if err != nil {
 		t.Fatal(err)

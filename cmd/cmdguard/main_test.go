@@ -2,9 +2,12 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	osexec "os/exec"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -30,8 +33,33 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
 		},
+		Condition:           needCondition,
 		RequireExplicitExec: true,
 	})
+}
+
+// needCondition is the condition [need:PROG]: true when PROG is on PATH
+// (the scripts' PATH is this process's, with cmdguard added). A script
+// that needs a program beyond Go, git, bash and the basic tools starts
+// with
+//
+//	[!need:python3] skip 'needs python3: not on PATH (CI installs it)'
+//
+// so that it passes on a machine without it; under CI (CI set), where
+// every such program is installed, a missing one is an error, which
+// fails the script: CI runs them all.
+func needCondition(cond string) (bool, error) {
+	prog, ok := strings.CutPrefix(cond, "need:")
+	if !ok || prog == "" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	if _, err := osexec.LookPath(prog); err != nil {
+		if os.Getenv("CI") != "" {
+			return false, fmt.Errorf("needs %s, and CI is set: CI must install it (%v)", prog, err)
+		}
+		return false, nil
+	}
+	return true, nil
 }
 
 func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
@@ -57,4 +85,38 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// needProgram skips t when the program name is not on PATH, with a
+// one-line reason; under CI (CI set) a missing one fails t instead, as
+// [need:PROG] does for the scripts.
+func needProgram(t testing.TB, name string) {
+	t.Helper()
+	if _, err := osexec.LookPath(name); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
+		}
+		t.Skipf("needs %s: not on PATH (CI installs it)", name)
+	}
+}
+
+// needSelftestClient skips t (fails it under CI) when none of the
+// programs the selftest's unix-socket probe connects with (curl, nc,
+// python3; exec/selftest.go) is on the probes' own PATH, the system's
+// directories: without one its control cannot connect, and the selftest
+// cannot pass.
+func needSelftestClient(t testing.TB) {
+	t.Helper()
+	const probesPath = "/usr/bin:/bin:/usr/sbin:/sbin" // exec.SelfTest's, for a nil Env
+	for _, dir := range filepath.SplitList(probesPath) {
+		for _, name := range []string{"curl", "nc", "python3"} {
+			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+				return
+			}
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("needs curl, nc or python3 in %s, and CI is set: CI must install one", probesPath)
+	}
+	t.Skipf("needs curl, nc or python3 in %s (the selftest's unix-socket client; CI installs them)", probesPath)
 }

@@ -138,7 +138,15 @@ func operand(rng *rand.Rand, names []string, root, dir string) string {
 			b.WriteString("/")
 		}
 		var name string
-		entries, _ := os.ReadDir(cur)
+		// Entries of the tree only: above it (after ".."s) are the
+		// machine's own directories, such as another user's in /tmp that
+		// this one may not enter (cd fails with EACCES, where Cwd, which
+		// does not check search permission, succeeds): the test would
+		// depend on the machine and on who runs it.
+		var entries []os.DirEntry
+		if cur == root || strings.HasPrefix(cur, root+"/") {
+			entries, _ = os.ReadDir(cur)
+		}
 		switch r := rng.Intn(10); {
 		case r < 6 && len(entries) > 0:
 			name = entries[rng.Intn(len(entries))].Name()
