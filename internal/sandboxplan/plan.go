@@ -129,8 +129,21 @@ func paths(root string, pol *policy.Policy, cfg policy.Sandbox, homes []string) 
 	for _, f := range files {
 		w.files[f] = true
 	}
+	type evaled struct {
+		dir string
+		err error
+	}
+	evals := map[string]evaled{} // the protected paths share their directories
+	evalDir := func(d string) (string, error) {
+		e, ok := evals[d]
+		if !ok {
+			e.dir, e.err = filepath.EvalSymlinks(d)
+			evals[d] = e
+		}
+		return e.dir, e.err
+	}
 	for _, p := range ps {
-		chain := linkChain(p.path)
+		chain := linkChain(p.path, evalDir)
 		if len(chain) == 0 {
 			w.addAbsent(p)
 		}
@@ -298,11 +311,12 @@ func (w *hideWalk) hardLinks(root string) error {
 // linkChain returns the real paths to protect for p: each symbolic link
 // on the way from p to what it finally names (so that a dotfile that is a
 // link cannot be replaced by a file), and that file. Its directories have
-// their links resolved. A path that does not exist gives nothing.
-func linkChain(p string) []string {
+// their links resolved by evalDir (filepath.EvalSymlinks, or a memo of it for
+// one plan). A path that does not exist gives nothing.
+func linkChain(p string, evalDir func(string) (string, error)) []string {
 	var out []string
 	for range 16 {
-		dir, err := filepath.EvalSymlinks(filepath.Dir(p))
+		dir, err := evalDir(filepath.Dir(p))
 		if err != nil {
 			return out
 		}
@@ -479,11 +493,20 @@ func protectedPaths(root string, pol *policy.Policy, cfg policy.Sandbox, homes [
 	// directory cannot (path.protected still refuses the command).
 	// A path whose directory is missing too is watched by its first
 	// missing directory (creating .claude, then .claude/settings.json).
+	real := map[string]bool{} // realDir's answers: the lists share their directories
+	isReal := func(d string) bool {
+		r, ok := real[d]
+		if !ok {
+			r = realDir(d)
+			real[d] = r
+		}
+		return r
+	}
 	agent := func(base, p string) {
 		for {
 			_, err := os.Lstat(p)
 			d := filepath.Dir(p)
-			if err == nil || realDir(d) {
+			if err == nil || isReal(d) {
 				if !slices.ContainsFunc(ps, func(q protectedPath) bool { return q.path == p }) {
 					ps = append(ps, protectedPath{p, WhyAgent})
 				}
