@@ -278,7 +278,10 @@ var programs = map[string]program{
 	"comm":    {readOnly: true, envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
-	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
+	// cpio reads or writes the files named in its input in every mode
+	// (-i extracts, -o archives the names on stdin, -p copies them);
+	// -F ARCHIVE is the archive, read with -i, written with -o.
+	"cpio": {files: fileSpec{namesIf: "iop", skipVal: "HRMe", fileVal: "EI", writeVal: "ODF"}, dirSafe: true},
 	"curl": {
 		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location -K,--config:...",
 		env:   "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
@@ -903,8 +906,13 @@ var programs = map[string]program{
 			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 		},
 	},
-	"rm":    {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
-	"rmdir": {files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true},
+	"rm": {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
+	"rmdir": {
+		files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true,
+		guards: []optionGuard{
+			{options: []string{"-p", "--parents"}, why: "removes each empty parent directory too, which the command does not name"},
+		},
+	},
 	"rsync": {
 		files: fileSpec{skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
 			longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
