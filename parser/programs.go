@@ -758,7 +758,7 @@ var programs = map[string]program{
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
 	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
-	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
+	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, writeIf: "d", longWrite: []string{"target-directory"}}, dirSafe: true}, // install -d DIR… creates each
 	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
 	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
 	"jobs":                 {files: fileSpec{none: true}},
@@ -854,7 +854,7 @@ var programs = map[string]program{
 		wrap: &wrapSpec{kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	},
 	"paste":   {dirSafe: true},
-	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
+	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or", writeFirst: true}, dirSafe: true}, // patch [ORIGFILE [PATCHFILE]]
 	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
 	"printf":  {envAll: true, files: fileSpec{none: true}},
@@ -1203,7 +1203,7 @@ var programs = map[string]program{
 		{check: xxdRisk, why: "writes a file: -r turns a dump back into bytes, and a second operand is the file it writes"}}},
 	"yes": {files: fileSpec{none: true}},
 	"zip": {
-		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
+		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", writeFirst: true, recursive: "rR"}, // zip ARCHIVE FILES: the archive is written
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},

@@ -56,7 +56,7 @@ func TestProgramDumpCoversFields(t *testing.T) {
 		reflect.TypeFor[program](): {"wrap", "opts", "guarded", "dirSafe", "runVal", "subs", "files", "ownFiles",
 			"options", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "guards", "git", "spell", "singleDash", "spelled"},
 		reflect.TypeFor[fileSpec](): {"none", "skipVal", "longSkip", "longFile", "longWrite", "exact", "fileVal", "writeVal",
-			"first", "firstUnless", "recursive", "implicitDot", "writeAll", "removes", "writeLast", "writeIf", "longWriteIf",
+			"first", "firstUnless", "recursive", "implicitDot", "writeAll", "removes", "writeLast", "writeFirst", "writeIf", "longWriteIf",
 			"readIf", "optVal", "recurseVal", "namesIf", "namesUnless", "reader"},
 		reflect.TypeFor[wrapSpec](): {"kind", "shortVal", "longVal", "operands", "noCmd", "longVal2", "optsAfter", "writeVal",
 			"longWrite", "pipeOut", "envVal", "dirVal", "direct"},
@@ -232,6 +232,9 @@ func dumpEntry(p *program) []string {
 			add("operands: read; the last of several written")
 		default:
 			add("operands: read")
+		}
+		if f.writeFirst {
+			add("operands: the first written")
 		}
 		if f.removes && !f.writeAll {
 			add("operands: removed (without writeAll: no effect)")
