@@ -24,7 +24,9 @@ type programExample struct {
 	// setup, for a row judged against the real program
 	// (TestProgramExamplesReal): the files made in an empty directory
 	// before cmd runs there under strace, space separated, "d/" a
-	// directory, "-" nothing. Empty: the row is not run.
+	// directory, "-" nothing, "@git" a git repository (git init; what git
+	// does under .git/ is git's own store, not judged here). Empty: the
+	// row is not run.
 	setup string
 	// unjudged: paths of the reading the real program need not touch,
 	// each with its reason in a comment on the row (split's prefix).
@@ -377,6 +379,76 @@ var programExamples = map[string][]programExample{
 	"tmux switchc":           {{cmd: "tmux switchc", reading: ""}},
 	"tmux wait":              {{cmd: "tmux wait", reading: ""}},
 	"tmux wait-for":          {{cmd: "tmux wait-for", reading: ""}},
+
+	// git's subcommands and go's: readings reviewed against git 2.39's and go's manuals; git's tree writes (checkout, stash) are the root package's git places, not file references. With @git, judged with real git in a new repository.
+	"git":          {{cmd: "git -C d status", reading: "d"}},
+	"git add":      {{cmd: "git add a", reading: "a:rec", setup: "@git a"}},
+	"git am":       {{cmd: "git am p.mbox", reading: "p.mbox unknown"}},
+	"git apply":    {{cmd: "git apply --check p.diff", reading: "p.diff"}},
+	"git archive":  {{cmd: "git archive -o o.tar HEAD", reading: "o.tar:w o.tar:rec HEAD:rec"}},
+	"git bisect":   {{cmd: "git bisect run make", reading: "run make hit:git_bisect_run"}},
+	"git blame":    {{cmd: "git blame a", reading: "a"}},
+	"git branch":   {{cmd: "git branch -d x", reading: "x hit:git_branch_x hit:git_branch_-d"}},
+	"git cat-file": {{cmd: "git cat-file -p HEAD:a", reading: "a"}},
+	// check-ignore matches the name against the ignore files and never
+	// opens it: the gate names it, the real program does not touch it.
+	"git check-ignore":   {{cmd: "git check-ignore a", reading: "a", setup: "@git a", unjudged: "a"}},
+	"git checkout":       {{cmd: "git checkout -- a", reading: "a"}},
+	"git clean":          {{cmd: "git clean -f a", reading: "a:w:rm:rec", setup: "@git a"}},
+	"git clone":          {{cmd: "git clone -u x https://x/y", reading: "x hit:git_clone_-u finding:git.dangerous_config"}},
+	"git commit":         {{cmd: "git commit -m m", reading: "m:maybe"}},
+	"git config":         {{cmd: "git config core.pager less", reading: "core.pager less hit:git_config_less finding:git.dangerous_config"}},
+	"git count-objects":  {{cmd: "git count-objects -v", reading: ""}},
+	"git describe":       {{cmd: "git describe --tags", reading: ""}},
+	"git diff":           {{cmd: "git diff --no-index a b", reading: "a:rec b:rec", setup: "@git a b"}},
+	"git difftool":       {{cmd: "git difftool -x 'cat a'", reading: "cat a a"}},
+	"git fetch":          {{cmd: "git fetch --upload-pack=x origin", reading: "x origin hit:git_fetch_--upload-pack=x finding:git.dangerous_config"}},
+	"git fetch-pack":     {{cmd: "git fetch-pack --exec=x origin", reading: "x origin hit:git_fetch-pack_--exec=x"}},
+	"git filter-branch":  {{cmd: "git filter-branch --tree-filter 'rm a' HEAD", reading: "rm a HEAD a:w:rm"}},
+	"git for-each-ref":   {{cmd: "git for-each-ref refs/tags", reading: ""}},
+	"git format-patch":   {{cmd: "git format-patch -o out HEAD~1", reading: "out:w out HEAD~1"}},
+	"git grep":           {{cmd: "git grep x d", reading: "x:maybe d:rec .:rec"}},
+	"git init":           {{cmd: "git init --template=t", reading: "t finding:git.dangerous_config"}},
+	"git log":            {{cmd: "git log -p -- a", reading: "a"}},
+	"git ls-files":       {{cmd: "git ls-files -z", reading: ""}},
+	"git ls-remote":      {{cmd: "git ls-remote --upload-pack=x origin", reading: "x origin hit:git_ls-remote_--upload-pack=x finding:git.dangerous_config"}},
+	"git ls-tree":        {{cmd: "git ls-tree HEAD", reading: "HEAD"}},
+	"git merge-base":     {{cmd: "git merge-base a b", reading: "a b"}},
+	"git notes":          {{cmd: "git notes add", reading: "hit:git_notes_add"}},
+	"git pull":           {{cmd: "git pull --upload-pack=x", reading: "x hit:git_pull_--upload-pack=x finding:git.dangerous_config"}},
+	"git push":           {{cmd: "git push --force origin main", reading: "origin main"}},
+	"git rebase":         {{cmd: "git rebase -x 'cat a' main", reading: "cat a main hit:git_rebase_-x a unknown"}},
+	"git reflog":         {{cmd: "git reflog expire", reading: "hit:git_reflog_expire"}},
+	"git remote":         {{cmd: "git remote add o https://x/y", reading: "hit:git_remote_add"}},
+	"git remote get-url": {{cmd: "git remote get-url origin", reading: ""}},
+	"git rev-list":       {{cmd: "git rev-list --all", reading: ""}},
+	"git rev-parse":      {{cmd: "git rev-parse --show-toplevel", reading: ""}},
+	"git send-email":     {{cmd: "git send-email --to-cmd=x p", reading: "x p finding:git.dangerous_config"}},
+	"git send-pack":      {{cmd: "git send-pack --receive-pack=x origin", reading: "x origin hit:git_send-pack_--receive-pack=x"}},
+	"git shortlog":       {{cmd: "git shortlog -s", reading: ""}},
+	"git show":           {{cmd: "git show HEAD:a", reading: "a"}},
+	"git stash":          {{cmd: "git stash", reading: ".:rec"}},
+	"git stash list":     {{cmd: "git stash list", reading: ""}},
+	"git stash show":     {{cmd: "git stash show --ext-diff", reading: "hit:git_stash_show_--ext-diff"}},
+	"git status":         {{cmd: "git status --short", reading: "", setup: "@git a"}},
+	"git submodule":      {{cmd: "git submodule foreach 'cat a'", reading: "foreach cat a hit:git_submodule_foreach a unknown"}},
+	"git switch":         {{cmd: "git switch -c x", reading: "x"}},
+	"git tag":            {{cmd: "git tag -d v1", reading: "v1"}},
+	"git worktree":       {{cmd: "git worktree add ../w", reading: "hit:git_worktree_add"}},
+	"git worktree list":  {{cmd: "git worktree list", reading: ""}},
+	"go":                 {{cmd: "go run .", reading: "."}},
+	"go build":           {{cmd: "go build -o bin/x .", reading: "bin/x:w ."}},
+	"go doc":             {{cmd: "go doc fmt", reading: "unknown"}},
+	"go env":             {{cmd: "go env -w GOFLAGS=x", reading: "GOFLAGS=x hit:go_env_-w"}},
+	"go generate":        {{cmd: "go generate ./...", reading: "hit:go_generate"}},
+	"go get":             {{cmd: "go get example.com/m@v1", reading: "example.com/m@v1"}},
+	"go list":            {{cmd: "go list ./...", reading: ".:rec"}},
+	"go mod":             {{cmd: "go mod tidy", reading: "tidy"}},
+	"go mod download":    {{cmd: "go mod download", reading: "download"}},
+	"go test":            {{cmd: "go test -exec 'cat a' ./...", reading: "hit:go_test_-exec a"}},
+	"go version":         {{cmd: "go version", reading: ""}},
+	"go vet":             {{cmd: "go vet ./...", reading: ""}},
+	"gofmt":              {{cmd: "gofmt -l a.go", reading: "a.go:rec"}},
 }
 
 // noExampleYet are the entries without a row in programExamples yet. It
@@ -522,7 +594,17 @@ func judgeReal(t *testing.T, row programExample) {
 		t.Fatal(err)
 	}
 	made := map[string]bool{}
+	repo := false
 	for _, f := range strings.Fields(row.setup) {
+		if f == "@git" {
+			repo = true
+			c := exec.Command("git", "init", "-q", ".")
+			c.Dir = dir
+			if out, err := c.CombinedOutput(); err != nil {
+				t.Fatalf("git init: %v\n%s", err, out)
+			}
+			continue
+		}
 		if f == "-" {
 			continue
 		}
@@ -579,8 +661,8 @@ func judgeReal(t *testing.T, row programExample) {
 			if p == dir {
 				rel, in = ".", true
 			}
-			if !in {
-				paths = append(paths, "") // outside the directory: the loader, locales
+			if !in || repo && (rel == ".git" || strings.HasPrefix(rel, ".git/")) {
+				paths = append(paths, "") // outside the directory (the loader, locales), or git's store
 				continue
 			}
 			paths = append(paths, rel)
