@@ -57,6 +57,9 @@ var programExamples = map[string][]programExample{
 		// rmdir -p removes d too, which the command does not name: a
 		// guarded option (it was read as removing d/e alone).
 		{cmd: "rmdir -p d/e", reading: "d/e:w:rm hit:rmdir_-p", setup: "d/ d/e/"},
+		{cmd: "rmdir -vp d/e", reading: "d/e:w:rm hit:rmdir_-vp", setup: "d/ d/e/"},
+		{cmd: "rmdir --pa d/e", reading: "d/e:w:rm hit:rmdir_--pa", setup: "d/ d/e/"},
+		{cmd: "rmdir --ignore-fail-on-non-empty d", reading: "d:w:rm", setup: "d/"},
 	},
 	"mkfifo": {{cmd: "mkfifo -m 600 p", reading: "p:w", setup: "-"}},
 	"chgrp": {
@@ -74,13 +77,19 @@ var programExamples = map[string][]programExample{
 	// archives the names on stdin: it was read as naming none); -F is
 	// the archive (it was read as no file).
 	// zip ARCHIVE FILE: the archive is written (it was read as read).
-	"zip": {{cmd: "zip -q o.zip a", reading: "o.zip:w a", setup: "a"}},
+	"zip": {
+		{cmd: "zip -q o.zip a", reading: "o.zip:w a", setup: "a"},
+		{cmd: "zip -r -q o.zip d", reading: "o.zip:w d:rec", setup: "d/ d/a"},
+	},
 	// patch ORIGFILE: rewritten (it was read as read).
 	"patch": {{cmd: "patch -i p a", reading: "p a:w unknown"}},
 	"cpio": {
 		{cmd: "cpio -i -F a.cpio", reading: "a.cpio:w unknown"},
 		{cmd: "cpio -o -O a.cpio", reading: "a.cpio:w unknown"},
 		{cmd: "cpio -p -d dest", reading: "dest unknown"},
+		// The long spellings: --create names no letter, --file is -F.
+		{cmd: "cpio --create --file=a.cpio", reading: "a.cpio:w unknown"},
+		{cmd: "cpio --extract < a.cpio", reading: "a.cpio unknown"},
 	},
 
 	// More entries with file semantics, judged with the real program.
@@ -111,6 +120,7 @@ var programExamples = map[string][]programExample{
 		{cmd: "install -m 644 a b", reading: "a b:w", setup: "a"},
 		// install -d makes each operand a directory (it was read as reading them).
 		{cmd: "install -d d e", reading: "d:w e:w", setup: "-"},
+		{cmd: "install --dir d", reading: "d:w", setup: "-"},
 	},
 
 	// Rows whose reading was reviewed against the program's manual; with

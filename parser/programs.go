@@ -279,9 +279,11 @@ var programs = map[string]program{
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
 	// cpio reads or writes the files named in its input in every mode
-	// (-i extracts, -o archives the names on stdin, -p copies them);
-	// -F ARCHIVE is the archive, read with -i, written with -o.
-	"cpio": {files: fileSpec{namesIf: "iop", skipVal: "HRMe", fileVal: "EI", writeVal: "ODF"}, dirSafe: true},
+	// (-i/--extract writes them, -o/--create archives the names on stdin,
+	// -p/--pass-through copies them); -F/--file ARCHIVE is the archive,
+	// read with -i, written with -o.
+	"cpio": {files: fileSpec{namesIf: "*", skipVal: "HRMe", fileVal: "EI", writeVal: "ODF",
+		longWrite: []string{"file"}, longFile: []string{"pattern-file"}}, dirSafe: true},
 	"curl": {
 		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location -K,--config:...",
 		env:   "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
@@ -758,7 +760,7 @@ var programs = map[string]program{
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
 	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
-	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, writeIf: "d", longWrite: []string{"target-directory"}}, dirSafe: true}, // install -d DIR… creates each
+	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, writeIf: "d", longWriteIf: []string{"directory"}, longWrite: []string{"target-directory"}}, dirSafe: true}, // install -d DIR… creates each
 	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
 	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
 	"jobs":                 {files: fileSpec{none: true}},
