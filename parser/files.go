@@ -28,6 +28,7 @@ type fileSpec struct {
 	writeAll    bool   // every operand is written or removed
 	removes     bool   // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
 	writeLast   bool   // the last of several operands is written (cp, mv)
+	writeFirst  bool   // the first operand is written (zip ARCHIVE, patch FILE)
 	writeIf     string // short options that make every operand written (sed -i)
 	// longWriteIf: long options that make every operand written, maybe
 	// abbreviated, whatever their value (prettier --write, eslint --fix:
@@ -293,9 +294,9 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		if strings.HasSuffix(base, "awk") && assignPrefix(op.Value) > 0 {
 			continue // var=value operand
 		}
-		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1)
+		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1) || spec.writeFirst && i == 0
 		n := len(cmd.Files)
-		s.argRef(cmd, op, useOf(w, rec))
+		s.argRef(cmd, op, useOf(w, rec && !(spec.writeFirst && i == 0))) // zip -r: the archive is one file
 		for k := n; k < len(cmd.Files); k++ {
 			cmd.Files[k].Removed = spec.removes && w
 			cmd.Files[k].Listed = lists && !w

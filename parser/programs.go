@@ -278,7 +278,12 @@ var programs = map[string]program{
 	"comm":    {readOnly: true, envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
 	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
-	"cpio":    {files: fileSpec{namesIf: "i", skipVal: "HRMeF", fileVal: "EI", writeVal: "OD"}, dirSafe: true},
+	// cpio reads or writes the files named in its input in every mode
+	// (-i/--extract writes them, -o/--create archives the names on stdin,
+	// -p/--pass-through copies them); -F/--file ARCHIVE is the archive,
+	// read with -i, written with -o.
+	"cpio": {files: fileSpec{namesIf: "*", skipVal: "HRMe", fileVal: "EI", writeVal: "ODF",
+		longWrite: []string{"file"}, longFile: []string{"pattern-file"}}, dirSafe: true},
 	"curl": {
 		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location -K,--config:...",
 		env:   "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
@@ -755,7 +760,7 @@ var programs = map[string]program{
 	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
 	"i3-sensible-terminal": {env: "TERMINAL"},
 	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
-	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true},
+	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, writeIf: "d", longWriteIf: []string{"directory"}, longWrite: []string{"target-directory"}}, dirSafe: true}, // install -d DIR… creates each
 	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
 	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
 	"jobs":                 {files: fileSpec{none: true}},
@@ -851,7 +856,7 @@ var programs = map[string]program{
 		wrap: &wrapSpec{kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	},
 	"paste":   {dirSafe: true},
-	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or"}, dirSafe: true},
+	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or", writeFirst: true}, dirSafe: true}, // patch [ORIGFILE [PATCHFILE]]
 	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
 	"printf":  {envAll: true, files: fileSpec{none: true}},
@@ -903,8 +908,13 @@ var programs = map[string]program{
 			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 		},
 	},
-	"rm":    {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
-	"rmdir": {files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true},
+	"rm": {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
+	"rmdir": {
+		files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true,
+		guards: []optionGuard{
+			{options: []string{"-p", "--parents"}, why: "removes each empty parent directory too, which the command does not name"},
+		},
+	},
 	"rsync": {
 		files: fileSpec{skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
 			longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
@@ -1195,7 +1205,7 @@ var programs = map[string]program{
 		{check: xxdRisk, why: "writes a file: -r turns a dump back into bytes, and a second operand is the file it writes"}}},
 	"yes": {files: fileSpec{none: true}},
 	"zip": {
-		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", first: false, writeLast: false, recursive: "rR"},
+		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", writeFirst: true, recursive: "rR"}, // zip ARCHIVE FILES: the archive is written
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},

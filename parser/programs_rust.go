@@ -70,7 +70,7 @@ var programsRust = map[string]program{
 		options: "-V -h -l -q -v --backup --check --color= --config= --config-path= --edition= --emit= --files-with-diff --help " +
 			"--print-config= --quiet --style-edition= --verbose --version",
 	},
-	"rustc": {files: fileSpec{none: true}, options: "-V -h -v --help --version"},
+	"rustc": {options: "-V -h -v --help --version"}, // rustc FILE reads FILE (the default spec: every operand read)
 }
 
 // cargoMakeRisk is the guard of cargo-make run as its own program

@@ -59,6 +59,6 @@ func mergeReaderWriters(m map[string]program) {
 func (f *fileSpec) isZero() bool {
 	return !f.none && f.skipVal == "" && len(f.longSkip) == 0 && len(f.longFile) == 0 && len(f.longWrite) == 0 &&
 		!f.exact && f.fileVal == "" && f.writeVal == "" && !f.first && f.firstUnless == "" && f.recursive == "" &&
-		!f.implicitDot && !f.writeAll && !f.writeLast && f.writeIf == "" && f.optVal == "" && f.recurseVal == 0 &&
+		!f.implicitDot && !f.writeAll && !f.writeLast && !f.writeFirst && f.writeIf == "" && f.optVal == "" && f.recurseVal == 0 &&
 		f.namesIf == "" && f.namesUnless == "" && f.reader == readNone && len(f.longWriteIf) == 0 && len(f.readIf) == 0
 }

@@ -44,7 +44,7 @@ func TestNamesInside(t *testing.T) {
 		{`tar --files-from=list -cf o.tar`, []string{"tar: option list ", "tar: arg o.tar w", "tar: unknown []"}},
 		{`tar czf o.tgz src`, []string{"tar: arg o.tgz w", "tar: arg src r"}},
 		{`rsync --files-from=list . dst`, []string{"rsync: option list ", "rsync: arg . ", "rsync: arg dst w", "rsync: unknown []"}},
-		{`zip -@ o.zip`, []string{"zip: arg o.zip ", "zip: unknown []"}},
+		{`zip -@ o.zip`, []string{"zip: arg o.zip w", "zip: unknown []"}},
 		{`patch -p1 < x.patch`, []string{"patch: redirect x.patch ", "patch: unknown []"}},
 		{`git apply x.patch`, []string{"git: arg x.patch ", "git: unknown []"}},
 		{`git apply --check x.patch`, []string{"git: arg x.patch "}},

@@ -1,0 +1,476 @@
+package parser
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite parser/testdata/programs.golden from the program table")
+
+const programsGolden = "testdata/programs.golden"
+
+// TestProgramTableGolden compares the behaviour every entry of the program
+// table derives (dumpPrograms, read from the indexed entries of progs(),
+// subcommands included) with testdata/programs.golden.
+//
+// The dump states behaviour, not notation: for each option whether it
+// takes a value and what the value is (a file read, written, no file, a
+// command), which options make the program recursive, write its operands
+// or make it only read them, what its operands are, its guards, how it
+// wraps a command, the environment it reads, git's spec, the spellings a
+// rule matches. A refactor of the table's notation (issue 23: "one
+// program, one entry, one notation") must leave this file byte-identical;
+// a change of behaviour shows here as a diff and is rewritten on purpose
+// with
+//
+//	go test ./parser -run TestProgramTableGolden -update
+func TestProgramTableGolden(t *testing.T) {
+	got := dumpPrograms()
+	if *updateGolden {
+		if err := os.WriteFile(programsGolden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	b, err := os.ReadFile(programsGolden)
+	if err != nil {
+		t.Fatalf("%v (write it with -update)", err)
+	}
+	if want := string(b); got != want {
+		t.Errorf("the program table's behaviour differs from %s (-want +got):\n%s\nIf the change is meant, rewrite it with -update.",
+			programsGolden, lineDiff(want, got))
+	}
+}
+
+// TestProgramDumpCoversFields fails when a field is added to an entry's
+// structs without dumpPrograms reading it: the golden file would not see
+// a change of its behaviour.
+func TestProgramDumpCoversFields(t *testing.T) {
+	for typ, fields := range map[reflect.Type][]string{
+		reflect.TypeFor[program](): {"wrap", "opts", "guarded", "dirSafe", "runVal", "subs", "files", "ownFiles",
+			"options", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "guards", "git", "spell", "singleDash", "spelled"},
+		reflect.TypeFor[fileSpec](): {"none", "skipVal", "longSkip", "longFile", "longWrite", "exact", "fileVal", "writeVal",
+			"first", "firstUnless", "recursive", "implicitDot", "writeAll", "removes", "writeLast", "writeFirst", "writeIf", "longWriteIf",
+			"readIf", "optVal", "recurseVal", "namesIf", "namesUnless", "reader"},
+		reflect.TypeFor[wrapSpec](): {"kind", "shortVal", "longVal", "operands", "noCmd", "longVal2", "optsAfter", "writeVal",
+			"longWrite", "pipeOut", "envVal", "dirVal", "direct"},
+		reflect.TypeFor[gitSpec](): {"shortVal", "danger", "long", "shell", "shellL", "write", "writeL", "tree", "removes",
+			"whole", "opaque", "patch", "treeIf", "wholeSubs", "patchRead", "config", "configVal", "configL", "runs", "runsOpts", "stdinL"},
+		reflect.TypeFor[optionGuard](): {"prefix", "options", "goFlags", "bundle", "whole", "check", "script", "why"},
+		reflect.TypeFor[optTable]():    {"short", "long", "num", "goFlags", "negatable"},
+		reflect.TypeFor[spellTable]():  {"names", "plus", "more"},
+	} {
+		for i := range typ.NumField() {
+			if name := typ.Field(i).Name; !slices.Contains(fields, name) {
+				t.Errorf("%s.%s is not read by dumpPrograms: dump its behaviour and rewrite the golden file", typ.Name(), name)
+			}
+		}
+	}
+}
+
+// lineDiff is a small diff of two dumps, block by block: for each entry
+// whose block differs, its lines only in want (-) and only in got (+).
+func lineDiff(want, got string) string {
+	blocks := func(s string) (map[string][]string, []string) {
+		m, name := map[string][]string{}, ""
+		var order []string
+		for _, l := range strings.Split(s, "\n") {
+			if n, ok := strings.CutPrefix(l, "== "); ok {
+				name = n
+				order = append(order, n)
+			}
+			m[name] = append(m[name], l)
+		}
+		return m, order
+	}
+	wb, wo := blocks(want)
+	gb, go_ := blocks(got)
+	names := append([]string{""}, wo...)
+	for _, n := range go_ {
+		if _, ok := wb[n]; !ok {
+			names = append(names, n)
+		}
+	}
+	var b strings.Builder
+	for _, n := range names {
+		w, g := wb[n], gb[n]
+		if slices.Equal(w, g) {
+			continue
+		}
+		fmt.Fprintf(&b, "== %s\n", n)
+		for _, l := range w {
+			if !slices.Contains(g, l) {
+				fmt.Fprintf(&b, "-%s\n", l)
+			}
+		}
+		for _, l := range g {
+			if !slices.Contains(w, l) {
+				fmt.Fprintf(&b, "+%s\n", l)
+			}
+		}
+		if len(w) == len(g) && slices.Equal(sortedCopy(w), sortedCopy(g)) {
+			b.WriteString(" (the same lines in another order)\n")
+		}
+	}
+	return b.String()
+}
+
+// dumpPrograms writes what every entry of progs() (and its subcommands)
+// does, one block an entry, sorted by name.
+func dumpPrograms() string {
+	ents := map[string]*program{}
+	var walk func(name string, p *program)
+	walk = func(name string, p *program) {
+		ents[name] = p
+		for sub, s := range p.subs {
+			walk(name+" "+sub, s)
+		}
+	}
+	for name, p := range progs() {
+		walk(name, p)
+	}
+	names := make([]string, 0, len(ents))
+	for n := range ents {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %d entries (programs and subcommands), from progs(); see TestProgramTableGolden\n", len(names))
+	for _, n := range names {
+		b.WriteString("\n== " + n + "\n")
+		for _, l := range dumpEntry(ents[n]) {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+var readerNames = map[reader]string{
+	readNone: "", readDD: "dd (if=FILE read, of=FILE written)", readTar: "tar", readGo: "go (flags and packages)",
+	readFile: "file (-m LIST, -f NAMEFILE)", readSplit: "split (input read, prefix written)",
+	readJq: "jq (-L and import/include: modules it finds itself)", readBracket: "[ (the closing ] is no operand)",
+}
+
+var wrapKindNames = map[wrapKind]string{
+	wrapExec: "exec (options, operands, then the command's argv)", wrapShell: "shell (-c STRING)", wrapEnv: "env",
+	wrapSudo: "sudo", wrapSu: "su (-c STRING)", wrapScript: "script (-c STRING)", wrapWatch: "watch (words joined, sh -c)",
+	wrapFlock: "flock", wrapXargs: "xargs", wrapParallel: "parallel", wrapFind: "find (-exec CMD ;)", wrapSg: "sg",
+	wrapTmux: "tmux", wrapScreen: "screen",
+}
+
+func funcName(f any) string {
+	n := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+	return n[strings.LastIndexByte(n, '.')+1:]
+}
+
+func letters(s string) string {
+	var l []string
+	for i := range len(s) {
+		l = append(l, "-"+s[i:i+1])
+	}
+	return strings.Join(l, " ")
+}
+
+func longs(names []string) string {
+	l := make([]string, len(names))
+	for i, n := range names {
+		l[i] = "--" + n
+	}
+	slices.Sort(l)
+	return strings.Join(l, " ")
+}
+
+// dumpEntry lists one entry's behaviour: entry-wide lines first, then one
+// line an option (short ones, then long ones, sorted), then guards.
+func dumpEntry(p *program) []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+
+	var marks []string
+	for _, m := range []struct {
+		on   bool
+		name string
+	}{
+		{p.readOnly, "read-only"}, {p.lists, "lists-operands"}, {p.envAll, "env-all-known"},
+		{p.dirSafe, "directory-operand-not-read"}, {p.goFlags, "go-flags"}, {p.negatable, "negatable"},
+		{p.singleDash, "single-dash-options"}, {p.ownFiles, "own-files-spec"}, {p.guarded, "guarded"},
+	} {
+		if m.on {
+			marks = append(marks, m.name)
+		}
+	}
+	if len(marks) > 0 {
+		add("marks: %s", strings.Join(marks, " "))
+	}
+	if p.opts == nil {
+		add("options: not checked (no table)")
+	} else if p.opts.num {
+		add("options: table; -NUM is a number")
+	} else {
+		add("options: table")
+	}
+
+	f := &p.files
+	switch {
+	case f.none:
+		add("operands: no file")
+	case f.isZero():
+		add("operands: read (default: every operand and --opt=value)")
+	default:
+		switch {
+		case f.writeAll && f.removes:
+			add("operands: removed")
+		case f.writeAll:
+			add("operands: written")
+		case f.writeLast:
+			add("operands: read; the last of several written")
+		default:
+			add("operands: read")
+		}
+		if f.writeFirst {
+			add("operands: the first written")
+		}
+		if f.removes && !f.writeAll {
+			add("operands: removed (without writeAll: no effect)")
+		}
+		if f.reader != readNone {
+			add("operands: read by the %s reader", readerNames[f.reader])
+		}
+		if len(f.readIf) > 0 {
+			r := slices.Clone(f.readIf)
+			slices.Sort(r)
+			add("operands: only read with %s", strings.Join(r, " "))
+		}
+		if f.first {
+			if f.firstUnless != "" {
+				add("first operand: not a file, unless %s", letters(f.firstUnless))
+			} else {
+				add("first operand: not a file")
+			}
+		} else if f.firstUnless != "" {
+			add("first operand: a file (firstUnless %s without first: no effect)", letters(f.firstUnless))
+		}
+		switch {
+		case f.recursive == "*":
+			add("recursive: always")
+		case f.recursive != "":
+			add("recursive: with %s, or a long --recursive --archive --dereference-recursive", letters(f.recursive))
+		}
+		if f.implicitDot {
+			add("recursive without operands: reads .")
+		}
+		switch {
+		case f.namesIf == "*":
+			add("names files in its input: always")
+		case f.namesIf != "":
+			add("names files in its input: with %s", letters(f.namesIf))
+		}
+		if f.namesUnless != "" {
+			add("names files in its input: unless %s", letters(f.namesUnless))
+		}
+		if f.exact {
+			add("clusters: only the listed short options take a value")
+		} else {
+			add("clusters: an unknown letter may take the rest as a value (maybe a file)")
+		}
+	}
+	if len(p.runVal) > 0 {
+		add("runs the value of: %s", longs(p.runVal))
+	}
+	if w := p.wrap; w != nil {
+		add("wraps: %s", wrapKindNames[w.kind])
+		if w.operands > 0 {
+			add("wraps: %d operand(s) before the command", w.operands)
+		}
+		if w.optsAfter {
+			add("wraps: options may follow the operands")
+		}
+		if w.pipeOut {
+			add("wraps: a written value starting with | or ! is a command run by sh -c")
+		}
+		if w.direct {
+			add("wraps: several operands run directly, not by sh -c")
+		}
+	}
+	if g := p.git; g != nil {
+		var gm []string
+		for _, m := range []struct {
+			on   bool
+			name string
+		}{
+			{g.tree, "operands-read-recursively"}, {g.removes, "operands-removed"}, {g.whole, "no-operand-means-whole-tree"},
+			{g.opaque, "operands-not-files"}, {g.patch, "writes-files-a-patch-names"}, {g.config, "git-config"},
+			{g.runsOpts, "options-around-the-command"},
+		} {
+			if m.on {
+				gm = append(gm, m.name)
+			}
+		}
+		if len(gm) > 0 {
+			add("git: %s", strings.Join(gm, " "))
+		}
+		if g.treeIf != "" {
+			add("git: operands read recursively with --%s", g.treeIf)
+		}
+		if len(g.wholeSubs) > 0 {
+			add("git: first operands meaning the whole tree: %s", strings.Join(sortedCopy(g.wholeSubs), " "))
+		}
+		if len(g.patchRead) > 0 {
+			add("git: patch only read with %s", longs(g.patchRead))
+		}
+		if g.runs != "" {
+			add("git: the words after %q are a command it runs", g.runs)
+		}
+	}
+	for _, tok := range sortedCopy(strings.Fields(p.env)) {
+		name, kind, _ := strings.Cut(tok, "=")
+		what := map[string]string{"": "code", "-": "harmless", "r": "file-read", "w": "file-written", ":": "files-read-list"}[kind]
+		if what == "" {
+			what = "?" + kind
+		}
+		add("env %s: %s", name, what)
+	}
+
+	// Options: every short letter and long name any field names.
+	short := map[byte][]string{}
+	long := map[string][]string{}
+	sa := func(set string, attr string) {
+		for i := range len(set) {
+			short[set[i]] = append(short[set[i]], attr)
+		}
+	}
+	la := func(names []string, attr string) {
+		for _, n := range names {
+			long[n] = append(long[n], attr)
+		}
+	}
+	kinds := map[byte]string{'f': "flag", '=': "value", '?': "optional-attached-value", '2': "two-values"}
+	if t := p.opts; t != nil {
+		for c := range 128 {
+			if k := t.short[c]; k != 0 {
+				short[byte(c)] = append(short[byte(c)], "takes="+kinds[k])
+			}
+		}
+		for n, k := range t.long {
+			long[n] = append(long[n], "takes="+kinds[k])
+		}
+	}
+	sa(f.skipVal, "value=not-file")
+	sa(f.fileVal, "value=file-read")
+	sa(f.writeVal, "value=file-written")
+	sa(f.optVal, "attached-value=backup-suffix")
+	if f.recursive != "*" {
+		sa(f.recursive, "recursive")
+	}
+	sa(f.writeIf, "writes-operands")
+	sa(f.firstUnless, "first-operand-is-a-file")
+	if f.namesIf != "*" {
+		sa(f.namesIf, "names-files-in-input")
+	}
+	sa(f.namesUnless, "no-names-in-input")
+	if f.recurseVal != 0 {
+		sa(string(f.recurseVal), "recursive-if-value=recurse")
+	}
+	la(f.longSkip, "value=not-file")
+	la(f.longFile, "value=file-read")
+	la(f.longWrite, "value=file-written")
+	la(f.longWriteIf, "writes-operands")
+	if w := p.wrap; w != nil {
+		sa(w.shortVal, "wrap:value")
+		sa(w.noCmd, "wrap:no-command")
+		sa(w.writeVal, "wrap:value=file-written")
+		sa(w.envVal, "wrap:value=env-assignment")
+		sa(w.dirVal, "wrap:value=directory")
+		la(w.longVal, "wrap:value")
+		la(w.longVal2, "wrap:two-values")
+		la(w.longWrite, "wrap:value=file-written")
+	}
+	if g := p.git; g != nil {
+		sa(g.shortVal, "git:value")
+		sa(g.danger, "git:runs-a-program")
+		sa(g.shell, "git:value=shell-command")
+		sa(g.write, "git:value=file-written")
+		sa(g.configVal, "git:value=config")
+		la(g.long, "git:runs-a-program")
+		la(g.shellL, "git:value=shell-command")
+		la(g.writeL, "git:value=file-written")
+		la(g.configL, "git:value=config")
+		la(g.stdinL, "git:reads-stdin-or-file")
+	}
+	la(p.runVal, "value=command-run")
+	for c := range 128 {
+		if a := short[byte(c)]; a != nil {
+			add("-%c  %s", c, strings.Join(a, " "))
+		}
+	}
+	for _, n := range sortedKeys(long) {
+		add("--%s  %s", n, strings.Join(long[n], " "))
+	}
+
+	var guards []string
+	for _, g := range p.guards {
+		var parts []string
+		if g.check != nil {
+			parts = append(parts, "check="+funcName(g.check))
+		}
+		if len(g.options) > 0 {
+			parts = append(parts, "options="+strings.Join(sortedCopy(g.options), ","))
+		} else if g.check == nil {
+			parts = append(parts, "the command itself")
+		}
+		if len(g.whole) > 0 {
+			parts = append(parts, "not="+strings.Join(sortedCopy(g.whole), ","))
+		}
+		if g.bundle {
+			parts = append(parts, "bundled-letters")
+		}
+		if g.goFlags {
+			parts = append(parts, "go-flags")
+		}
+		if g.script {
+			parts = append(parts, "reads-a-script")
+		}
+		if len(g.prefix) == 0 {
+			parts = append(parts, "no-prefix")
+		}
+		guards = append(guards, fmt.Sprintf("guard %s: %s", strings.Join(parts, " "), g.why))
+	}
+	slices.Sort(guards)
+	out = append(out, guards...)
+	if s := p.spelled; s != nil {
+		for _, sp := range sortedKeys(s.names) {
+			add("spell %s = %s", sp, strings.Join(s.names[sp], "+"))
+		}
+		if s.plus != nil {
+			add("spell +OPERAND = %s", strings.Join(s.plus, "+"))
+		}
+		if s.more != "" {
+			add("spell: an option reads more options (%s)", s.more)
+		}
+	}
+	if len(p.subs) > 0 {
+		add("subcommands: %s", strings.Join(sortedKeys(p.subs), " "))
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	k := make([]string, 0, len(m))
+	for n := range m {
+		k = append(k, n)
+	}
+	slices.Sort(k)
+	return k
+}
+
+func sortedCopy(s []string) []string {
+	c := slices.Clone(s)
+	slices.Sort(c)
+	return c
+}
