@@ -164,8 +164,11 @@ func related(a, b string) bool { return within(a, b) || within(b, a) }
 // starts until its quarantine is done.
 type Run struct {
 	path string
-	f    *os.File // holds the lock
-	rec  record
+	// mu orders Started, Abandon and End: a short run may end (End, on
+	// the executor's goroutine) before Start has returned (Started).
+	mu  sync.Mutex
+	f   *os.File // holds the lock; nil once ended
+	rec record
 }
 
 // Begin writes the record of a run of pl in the project at root into
@@ -250,8 +253,13 @@ func writeRecord(dir, name string, rec *record, lock bool) (*os.File, error) {
 // executor started), so that a later process that finishes the run can
 // make sure it is gone. The record stays locked: it is written in place.
 func (r *Run) Started(pid int) {
-	if r == nil || r.f == nil || pid <= 0 {
+	if r == nil || pid <= 0 {
 		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f == nil {
+		return // it has ended already
 	}
 	id, ok := procOf(pid)
 	if !ok {
@@ -269,7 +277,12 @@ func (r *Run) Started(pid int) {
 
 // Abandon removes the record of a run that did not start.
 func (r *Run) Abandon() {
-	if r == nil || r.f == nil {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f == nil {
 		return
 	}
 	os.Remove(r.path)
@@ -282,7 +295,12 @@ func (r *Run) Abandon() {
 // returns one more entry for the run's report, which says that checks
 // in the project are now denied and how a person clears that.
 func (r *Run) End(q []Quarantined) []Quarantined {
-	if r == nil || r.f == nil {
+	if r == nil {
+		return q
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.f == nil {
 		return q
 	}
 	defer func() {
