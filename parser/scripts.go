@@ -527,7 +527,11 @@ func (sp *sedParser) address(c int) int {
 		if d := sp.peek(); d < '0' || d > '9' {
 			return sedLine // GNU sed 4.9 reads a + or ~ without digits as an empty address
 		}
+		j := sp.i
 		sp.digits()
+		if strings.Trim(sp.p[j:sp.i], "0") == "" {
+			return sedLine // +0 and ~0 are no steps: GNU sed 4.9 takes them as a first address (matching every line)
+		}
 		return sedStep
 	case c >= '0' && c <= '9':
 		j := sp.i - 1
