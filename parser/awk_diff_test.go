@@ -27,6 +27,10 @@ type awkOracle struct {
 	parsed              bool
 	eval, reads, writes bool
 	dump                string
+	// hung: gawk never finished compiling prog (gawk 5.2 loops for ever
+	// on an unterminated regex ending in some multibyte characters,
+	// "/˸"): it runs nothing, and gives no answer to compare.
+	hung bool
 }
 
 var awkOp = regexp.MustCompile(`(?m)^\[[ 0-9]*:0x[0-9a-f]+\] (Op_[A-Za-z_]+) *: (.*)$`)
@@ -49,7 +53,8 @@ func gawkDump(t testing.TB, dir, prog string) awkOracle {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		t.Fatalf("gawk -D %q: timed out", prog)
+		t.Logf("gawk -D %q: timed out: gawk hangs compiling it (no answer to compare)", prog)
+		return awkOracle{hung: true}
 	}
 	o := awkOracle{dump: out.String()}
 	ops := awkOp.FindAllStringSubmatch(o.dump, -1)
@@ -150,6 +155,9 @@ func checkAwkStats(t testing.TB, dir, prog string, st *awkStats) []string {
 		return nil
 	}
 	o := gawkDump(t, dir, prog)
+	if o.hung {
+		return nil
+	}
 	a := awkLex(prog)
 	mine := a.eval || a.reads || a.writes
 	var errs []string
