@@ -2,10 +2,11 @@ package cmdguard_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cmdguard/cmdguard/internal/testneed"
 )
 
 // project writes a small project: a policy, an ignore file, a secret, a
@@ -61,16 +62,5 @@ deny: [rm -rf]
 ignore_files: [.cmdguardignore, .rooignore]
 `
 
-// needProgram skips t when the program name is not on PATH, with a
-// one-line reason, so that the tests pass on a machine with only Go and
-// git; under CI (CI set, as CI runs it with CI=true), where every such
-// program is installed, a missing one fails t instead: CI runs them all.
-func needProgram(t testing.TB, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
-		}
-		t.Skipf("needs %s: not on PATH (CI installs it)", name)
-	}
-}
+// needProgram: see package testneed (skips without the program, fails under CI).
+func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/cmdguard/cmdguard/exec"
 	"github.com/cmdguard/cmdguard/internal/sandboxplan"
+	"github.com/cmdguard/cmdguard/internal/testneed"
 	"github.com/cmdguard/cmdguard/policy"
 )
 
@@ -154,20 +155,8 @@ func (p *sbProject) mustRun(command string, sandboxed bool) exec.Result {
 	return r
 }
 
-// needProgram skips t when the program name is not on PATH, with a
-// one-line reason, so that the tests pass on a machine with only Go, git
-// and the basic tools; under CI (CI set), where every such program is
-// installed, a missing one fails t instead: CI runs them all. (The
-// external tests have their own, in helpers_test.go.)
-func needProgram(t testing.TB, name string) {
-	t.Helper()
-	if _, err := osexec.LookPath(name); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
-		}
-		t.Skipf("needs %s: not on PATH (CI installs it)", name)
-	}
-}
+// needProgram: see package testneed (skips without the program, fails under CI).
+func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
 
 func sbOutput(r exec.Result) string { return string(r.Stdout.Data) + string(r.Stderr.Data) }
 

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cmdguard/cmdguard/adapter/hook"
+	"github.com/cmdguard/cmdguard/internal/testneed"
 )
 
 const testPolicy = `version: 1
@@ -22,19 +22,8 @@ allow: [git status, ls, echo]
 deny: [rm -rf]
 `
 
-// needProgram skips t when the program name is not on PATH, with a
-// one-line reason, so that the tests pass on a machine with only Go, git
-// and the basic tools; under CI (CI set), where every such program is
-// installed, a missing one fails t instead: CI runs them all.
-func needProgram(t testing.TB, name string) {
-	t.Helper()
-	if _, err := osexec.LookPath(name); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
-		}
-		t.Skipf("needs %s: not on PATH (CI installs it)", name)
-	}
-}
+// needProgram: see package testneed (skips without the program, fails under CI).
+func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
 
 // project writes a small project with a policy, an ignored .env and a
 // source file, and returns its root.

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cmdguard/cmdguard/internal/testneed"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -87,36 +87,8 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// needProgram skips t when the program name is not on PATH, with a
-// one-line reason; under CI (CI set) a missing one fails t instead, as
-// [need:PROG] does for the scripts.
-func needProgram(t testing.TB, name string) {
-	t.Helper()
-	if _, err := osexec.LookPath(name); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("needs %s, and CI is set: CI must install it (%v)", name, err)
-		}
-		t.Skipf("needs %s: not on PATH (CI installs it)", name)
-	}
-}
+// needProgram: see package testneed (skips without the program, fails under CI).
+func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
 
-// needSelftestClient skips t (fails it under CI) when none of the
-// programs the selftest's unix-socket probe connects with (curl, nc,
-// python3; exec/selftest.go) is on the probes' own PATH, the system's
-// directories: without one its control cannot connect, and the selftest
-// cannot pass.
-func needSelftestClient(t testing.TB) {
-	t.Helper()
-	const probesPath = "/usr/bin:/bin:/usr/sbin:/sbin" // exec.SelfTest's, for a nil Env
-	for _, dir := range filepath.SplitList(probesPath) {
-		for _, name := range []string{"curl", "nc", "python3"} {
-			if fi, err := os.Stat(filepath.Join(dir, name)); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-				return
-			}
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("needs curl, nc or python3 in %s, and CI is set: CI must install one", probesPath)
-	}
-	t.Skipf("needs curl, nc or python3 in %s (the selftest's unix-socket client; CI installs them)", probesPath)
-}
+// needSelftestClient: see package testneed (skips without the program, fails under CI).
+func needSelftestClient(t testing.TB) { t.Helper(); testneed.SelftestClient(t) }
