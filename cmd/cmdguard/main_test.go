@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	osexec "os/exec"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -92,3 +93,30 @@ func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, na
 
 // needSelftestClient: see package testneed (skips without the program, fails under CI).
 func needSelftestClient(t testing.TB) { t.Helper(); testneed.SelftestClient(t) }
+
+// TestCollectLess: the one-shot commands collect at GOGC=400, the servers
+// keep the default, and a GOGC the person set wins.
+func TestCollectLess(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	for _, tc := range []struct {
+		args []string
+		gogc string
+		want int
+	}{
+		{[]string{"check", "ls"}, "", 400},
+		{[]string{"run", "--", "true"}, "", 400},
+		{[]string{"hook"}, "", 400},
+		{[]string{"explain", "ls"}, "", 400},
+		{[]string{"serve"}, "", 100},
+		{[]string{"mcp"}, "", 100},
+		{nil, "", 100},
+		{[]string{"check", "ls"}, "100", 100},
+	} {
+		t.Setenv("GOGC", tc.gogc)
+		debug.SetGCPercent(100)
+		collectLess(tc.args)
+		if got := debug.SetGCPercent(100); got != tc.want {
+			t.Errorf("collectLess(%q) with GOGC=%q: GC percent %d, want %d", tc.args, tc.gogc, got, tc.want)
+		}
+	}
+}
