@@ -26,7 +26,9 @@
 // kills the sessions and cgroups of its commands when the program dies,
 // even by SIGKILL. Without a cgroup, what leaves its session (setsid, a
 // daemon) escapes both; in the sandbox, such processes are killed when
-// the command ends (see [SandboxReport.Survivors]).
+// the command ends (see [SandboxReport.Survivors]). On Linux a sandboxed
+// command needs no watchdog: its PID namespace ends with its first
+// process, which dies with the program, and the kernel kills the rest.
 //
 // A command's life is [StatusRunning], then [StatusCompleted],
 // [StatusTimedOut] or [StatusKilled]. Its [Result] carries either an exit

@@ -319,7 +319,9 @@ func Start(ctx context.Context, c Cmd) (*Process, error) {
 	if cg != nil {
 		p.reaper = ReaperCgroup
 	}
-	watch(pid, cg)
+	if !sandbox.ownsRun() {
+		watch(pid, cg)
+	}
 	if c.SoftTimeout > 0 {
 		soft := make(chan struct{})
 		t := time.AfterFunc(c.SoftTimeout, func() { close(soft) })
@@ -539,7 +541,9 @@ func (p *Process) monitor(ctx context.Context, hard time.Duration, readers []*os
 	p.reaped = true
 	signalled := p.signalled
 	p.mu.Unlock()
-	unwatch(p.pid, p.cg) // before the reaping frees the group id for reuse
+	if !p.sandboxRun.ownsRun() {
+		unwatch(p.pid, p.cg) // before the reaping frees the group id for reuse
+	}
 	var ws syscall.WaitStatus
 	err := p.waitErr
 	if err == nil {

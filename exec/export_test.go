@@ -16,3 +16,10 @@ func ExpectedReaper() string {
 // PooledFDs counts the descriptors held by the cgroups kept for reuse and
 // those being emptied.
 func PooledFDs() int { return pooledFDs() }
+
+// WatchdogStarted reports whether this program has started its watchdog.
+func WatchdogStarted() bool {
+	dog.mu.Lock()
+	defer dog.mu.Unlock()
+	return dog.pid != 0
+}

@@ -195,6 +195,10 @@ type sandboxRun struct {
 	ws        syscall.WaitStatus // bash's, when ended
 	ended     bool               // the setup said how bash ended
 	survivors int
+	// pidNS: the run is a PID namespace whose first process dies with
+	// this program (Pdeathsig), and the kernel then kills every other
+	// process of it: the watchdog has nothing to add (Linux).
+	pidNS bool
 }
 
 // rep returns the report, nil without a sandbox.
@@ -203,6 +207,12 @@ func (r *sandboxRun) rep() *SandboxReport {
 		return nil
 	}
 	return r.report
+}
+
+// ownsRun reports whether the sandbox alone ends every process of the run
+// when this program dies, however it dies (see pidNS).
+func (r *sandboxRun) ownsRun() bool {
+	return r != nil && r.pidNS
 }
 
 // startProcess starts path with argv and attr as syscall.StartProcess

@@ -187,6 +187,7 @@ func startSandboxed(shell string, argv []string, attr *syscall.ProcAttr, sb *San
 		run.report.Layers = append(run.report.Layers, "proxy")
 	}
 	keep = true
+	run.pidNS = true
 	run.end = func() (syscall.WaitStatus, int, bool) { return readEnd(stR, sc) }
 	return pid, run, nil
 }

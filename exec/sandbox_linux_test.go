@@ -1,6 +1,7 @@
 package exec_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -1037,5 +1038,91 @@ func TestSandboxSocketsBelowMount(t *testing.T) {
 		if !strings.Contains(out, "refused "+p+":") {
 			t.Errorf("in the sandbox, %s was reached\n%s", p, out)
 		}
+	}
+}
+
+const sandboxOrphanEnv = "CMDGUARD_EXEC_SANDBOX_ORPHAN"
+
+// sandboxOrphanHelper starts a sandboxed command that leaves processes
+// behind in every way a command can (a new session, a subshell, a
+// background job), each a sleep of marker seconds; prints "ready" and
+// whether this program started its watchdog; and waits to be killed.
+func sandboxOrphanHelper(marker string) int {
+	p, err := exec.Start(context.Background(), exec.Cmd{
+		Command: "setsid sleep " + marker + " & (sleep " + marker + "; :) & sleep " + marker + " & echo ready; wait",
+		Env:     []string{"PATH=" + os.Getenv("PATH")},
+		Sandbox: &exec.Sandbox{},
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var next int64
+	for {
+		c := p.WaitOutput(context.Background(), exec.Stdout, next)
+		next = c.Next
+		if strings.Contains(string(c.Data), "ready") {
+			break
+		}
+		if c.EOF {
+			fmt.Fprintln(os.Stderr, "the command ended before it was ready")
+			return 2
+		}
+	}
+	fmt.Println("ready", exec.WatchdogStarted())
+	select {}
+}
+
+// sleepers counts the processes whose command line is "sleep MARKER".
+func sleepers(marker string) int {
+	n := 0
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && string(b) == "sleep\x00"+marker+"\x00" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestSandboxParentKilled: a program killed by SIGKILL during a sandboxed
+// run leaves no process of it behind, setsid included, and needs no
+// watchdog for that: the run's PID namespace ends with its first process,
+// which the kernel kills with the program (Pdeathsig). The program
+// starts no watchdog process for a sandboxed run (a bash process each
+// `cmdguard run` paid for before).
+func TestSandboxParentKilled(t *testing.T) {
+	marker := fmt.Sprintf("3%03d.%d", os.Getpid()%1000, time.Now().UnixNano()%1000000)
+	cmd := osexec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), sandboxOrphanEnv+"="+marker)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	line, _ := bufio.NewReader(out).ReadString('\n')
+	if line != "ready false\n" {
+		t.Fatalf("helper said %q, want \"ready false\" (no watchdog for a sandboxed run)", line)
+	}
+	for start := time.Now(); sleepers(marker) < 3 && time.Since(start) < 10*time.Second; {
+		time.Sleep(10 * time.Millisecond) // the sleeps exec after "ready"
+	}
+	if n := sleepers(marker); n != 3 {
+		t.Fatalf("%d sleeps of the run are running before the kill, want 3", n)
+	}
+	cmd.Process.Kill() // SIGKILL
+	cmd.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for sleepers(marker) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := sleepers(marker); n > 0 {
+		t.Errorf("%d processes of the sandboxed run outlived the program that started it", n)
 	}
 }
