@@ -237,17 +237,16 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	languageFilters(&cmd, base, n)
 	unknownOptions(&cmd, p, cmd.Argv[1:])
 	s.add(cmd)
-	if p != nil && p.runVal != nil {
+	if p != nil && p.roles != nil && p.roles.any&runs != 0 {
 		s.optionPrograms(cmd.Argv, base, p, c, cwd)
 	}
 	return
 }
 
 // optionPrograms walks the programs a command runs because an option
-// of its entry p's runVal names them: sort --compress-program=PROG, go
+// of its entry p has the role runs: sort --compress-program=PROG, go
 // -exec/-toolexec 'PROG ARGS'.
 func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd cwdState) {
-	opts := p.runVal
 	args := argv[1:]
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -258,7 +257,10 @@ func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd
 			v = "-" + v // Go flags take one dash or two
 		}
 		name, val, hasVal, ok := longOpt(v)
-		if !ok || !longMatch(name, opts) || p.goFlags && !contains(opts, name) {
+		if !ok {
+			continue
+		}
+		if union, exact := p.roles.longRoles(name); union&runs == 0 || p.goFlags && exact&runs == 0 {
 			continue
 		}
 		w := Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
@@ -274,12 +276,7 @@ func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd
 			return
 		}
 		if !p.goFlags {
-			for _, o := range opts {
-				if strings.HasPrefix(o, name) {
-					name = o // the option's name, not its abbreviation
-					break
-				}
-			}
+			name = p.roles.longName(name, runs) // the option's name, not its abbreviation
 			s.inner([]Word{w}, base+" --"+name, c, cwd, false, nil)
 		} else {
 			s.shellString(w, base+" -"+name, c, cwd)

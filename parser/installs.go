@@ -99,9 +99,17 @@ var (
 		"--project= --quiet --verbose", "", "--directory --project", false)
 	cargoFetch = newLead("cargo fetch", "-h -q -v --color= --frozen --help --locked --manifest-path= --quiet --target= --verbose",
 		"", "--manifest-path", false)
-	goModDownload = "-json -x -reuse="
-	goGet         = "-d -t -u? -v -x -tool"
 )
+
+var goGet = []opt{
+	flags("-d -t -v -x -tool"),
+	optional(0, "-u"),
+}
+
+var goModDownload = []opt{
+	flags("-json -x"),
+	val(0, "-reuse"),
+}
 
 const installWhy = "is an option of the install the gate does not know (another registry or index, a program to run, an install outside the project), or a local package outside the project"
 

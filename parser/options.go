@@ -1,8 +1,99 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
-// optTable is one program's parsed options entry.
+// opt is one option of a program, declared once in its entry: its
+// spellings, what follows it, and what it does. An entry's options list
+// is compiled once (see program.index) into what the readers look up by
+// option name: the check of unknown options (optTable), the file reader's
+// roles (roleTable) and the names deny and ask rules use (spellTable).
+type opt struct {
+	// names: its spellings, "-f --file": one option's aliases, or
+	// options that share what follows them and their role. -NUM is
+	// "a number is an option" (head -5); "+" is an operand +X (git push
+	// +main), which only a rule names.
+	names string
+	arg   argKind
+	role  role
+	// listed: the option is in the program's --help, so that the check
+	// of unknown options knows it (an entry with complete set). An
+	// option declared for its role only, with listed unset, is unknown
+	// to that check.
+	listed bool
+	// rule: what deny and ask rules name it, names joined by '+' when
+	// it stands for several options ("archive+recursive"), "..." for an
+	// option that reads more options from where the gate does not look
+	// (curl -K). Empty: rules name it as written.
+	rule string
+}
+
+// argKind is what follows an option.
+type argKind uint8
+
+const (
+	argNone     argKind = iota // a flag (clusters: -rn)
+	argValue                   // a value: -n5, -n 5, --lines=5, --lines 5
+	argOptional                // an optional value, only attached (--color=auto, git's -M50%)
+	argPair                    // two values (jq --arg NAME VALUE)
+	argNumber                  // -NUM: -5 is a number (head -5, grep -3, git log -5)
+)
+
+// role is what an option's value is, or what the option does to the
+// command's operands, for the file reader (fileRefs). An option without
+// a role takes its value (if any) as a maybe-file.
+type role uint16
+
+const (
+	notFile           role = 1 << iota // its value is no file (a pattern, a count)
+	readsFile                          // its value is a file read
+	writesFile                         // its value is a file written
+	backupSuffix                       // its attached value is the suffix of a backup copy (sed -i.bak)
+	recursive                          // it makes the command read its operands recursively
+	writesOperands                     // it makes every operand written (sed -i, prettier --write)
+	readsOperandsOnly                  // it makes the command only read its operands (black --check); "--emit=stdout" with that value
+	firstIsFile                        // the first operand is a file, not a pattern or script (grep -e, -f)
+	namesFromInput                     // it makes the command read or write files named in its input (cpio -@)
+	noNamesFromInput                   // without one of these, it reads or writes files named in its input
+	recursesIfValue                    // the value "recurse" (maybe abbreviated) makes it recursive (grep -d)
+	runs                               // its value is a program it runs (sort --compress-program, go test -exec)
+)
+
+// flags declares options without a value.
+func flags(names string) opt { return opt{names: names, listed: true} }
+
+// does declares options without a value that have role r.
+func does(r role, names string) opt { return opt{names: names, role: r, listed: true} }
+
+// val declares options that take a value, whose role is r (0: nothing
+// known about it).
+func val(r role, names string) opt { return opt{names: names, arg: argValue, role: r, listed: true} }
+
+// optional declares options with an optional value, only attached.
+func optional(r role, names string) opt {
+	return opt{names: names, arg: argOptional, role: r, listed: true}
+}
+
+// pair declares options that take two values.
+func pair(names string) opt { return opt{names: names, arg: argPair, listed: true} }
+
+// number declares -NUM: a number is an option (head -5).
+func number() opt { return opt{names: "-NUM", arg: argNumber, listed: true} }
+
+// plusOperand says what a rule names an operand +X (git push +main).
+func plusOperand(rule string) opt { return opt{names: "+", rule: rule} }
+
+// as sets what deny and ask rules name the option.
+func (o opt) as(rule string) opt { o.rule = rule; return o }
+
+// unlisted marks options the program's --help does not list: declared
+// for their role, unknown to the check of options.
+func (o opt) unlisted() opt { o.listed = false; return o }
+
+// optTable is the check of an entry's options (complete set): what
+// follows each option the program's --help lists.
 type optTable struct {
 	short [128]byte       // 0 unknown, 'f' flag, '=' value, '?' optional attached value
 	long  map[string]byte // the same, and '2' for two values; a Go flag's name
@@ -14,38 +105,201 @@ type optTable struct {
 	negatable bool
 }
 
-// parseOptions parses the options of a programs entry (prog names it in
-// a panic).
+// roleTable is the roles of an entry's options, by name, for the file
+// reader and the options that run programs.
+type roleTable struct {
+	short [128]role
+	long  []longRole // sorted by name; a Go flag's name without its dash
+	any   role       // every role some option has
+	// vals and suffix are the short options whose value the reader
+	// skips or reads (notFile, reads) and those with an attached backup
+	// suffix, in the form splitShort and cutOptVal take.
+	vals, suffix string
+}
+
+type longRole struct {
+	name string
+	role role
+}
+
+// shortRole returns the roles of the short option c.
+func (t *roleTable) shortRole(c byte) role {
+	if t == nil || c >= 128 {
+		return 0
+	}
+	return t.short[c]
+}
+
+// longRoles returns the roles of every long option name could
+// abbreviate (itself included), joined, and those of name itself.
+// Over-matching prefixes is the safe direction: getopt_long rejects an
+// ambiguous one.
+func (t *roleTable) longRoles(name string) (union, exact role) {
+	if t == nil || name == "" {
+		return 0, 0
+	}
+	i, _ := slices.BinarySearchFunc(t.long, name, func(l longRole, n string) int { return strings.Compare(l.name, n) })
+	for ; i < len(t.long) && strings.HasPrefix(t.long[i].name, name); i++ {
+		union |= t.long[i].role
+		if t.long[i].name == name {
+			exact = t.long[i].role
+		}
+	}
+	return union, exact
+}
+
+// union returns the roles of every long option name could abbreviate.
+func (t *roleTable) union(name string) role {
+	u, _ := t.longRoles(name)
+	return u
+}
+
+// longRole returns the roles of the long option name, not abbreviated.
+func (t *roleTable) longRole(name string) role {
+	_, exact := t.longRoles(name)
+	return exact
+}
+
+// longName returns the first long option with role r that name
+// abbreviates (itself included), or name.
+func (t *roleTable) longName(name string, r role) string {
+	if t != nil {
+		i, _ := slices.BinarySearchFunc(t.long, name, func(l longRole, n string) int { return strings.Compare(l.name, n) })
+		for ; i < len(t.long) && strings.HasPrefix(t.long[i].name, name); i++ {
+			if t.long[i].role&r != 0 {
+				return t.long[i].name
+			}
+		}
+	}
+	return name
+}
+
+// compileOptions compiles an entry's options (prog names it in a panic)
+// into the check of its options (nil unless complete), the roles of its
+// options (nil when none has one) and the names rules use (nil when
+// none is named).
+func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool) (*optTable, *roleTable, *spellTable) {
+	var t *optTable
+	if complete {
+		t = &optTable{long: map[string]byte{}, goFlags: goFlags, negatable: negatable}
+	}
+	var r *roleTable
+	var sp *spellTable
+	longRoles := map[string]role{}
+	seen := map[string]bool{}
+	for _, o := range decls {
+		for _, name := range strings.Fields(o.names) {
+			if seen[name] {
+				panic("parser: option " + name + " of " + prog + " declared twice")
+			}
+			seen[name] = true
+			if o.rule != "" {
+				if sp == nil {
+					sp = &spellTable{names: map[string][]string{}}
+				}
+				canon := strings.Split(o.rule, "+")
+				switch {
+				case name == "+":
+					sp.plus = canon
+				case len(name) < 2 || name[0] != '-' || sp.names[name] != nil:
+					panic("parser: bad rule name of " + name + " for " + prog)
+				default:
+					sp.names[name] = canon
+					if o.rule == "..." {
+						sp.more = "..."
+					}
+				}
+			}
+			if name == "+" {
+				continue
+			}
+			if t != nil && o.listed {
+				t.add(prog, name, o.arg)
+			}
+			if o.role == 0 {
+				continue
+			}
+			if r == nil {
+				r = &roleTable{}
+			}
+			r.any |= o.role
+			switch {
+			case goFlags && len(name) > 2 && name[0] == '-' && name[1] != '-':
+				// A Go flag of several letters; one letter (gofmt -w)
+				// is read as a short option by the file reader.
+				longRoles[name[1:]] |= o.role
+			case strings.HasPrefix(name, "--"):
+				longRoles[name[2:]] |= o.role
+			case len(name) == 2 && name[0] == '-' && name[1] < 128:
+				c := name[1]
+				if r.short[c]&(notFile|readsFile) == 0 && o.role&(notFile|readsFile) != 0 {
+					r.vals += name[1:]
+				}
+				if r.short[c]&backupSuffix == 0 && o.role&backupSuffix != 0 {
+					r.suffix += name[1:]
+				}
+				r.short[c] |= o.role
+			default:
+				panic("parser: bad option " + name + " for " + prog)
+			}
+		}
+	}
+	if r != nil {
+		for n, rl := range longRoles {
+			r.long = append(r.long, longRole{n, rl})
+		}
+		slices.SortFunc(r.long, func(a, b longRole) int { return strings.Compare(a.name, b.name) })
+	}
+	return t, r, sp
+}
+
+// parseOptions parses a runner's known options (see lead), written as
+// tokens: -n a flag, -n= a value, -n? an optional attached value,
+// --arg=2 two values, -NUM a number (prog names it in a panic).
 func parseOptions(prog, spec string, goFlags, negatable bool) *optTable {
 	t := &optTable{long: map[string]byte{}, goFlags: goFlags, negatable: negatable}
 	for _, tok := range strings.Fields(spec) {
-		kind := byte('f')
-		if c := tok[len(tok)-1]; c == '=' || c == '?' || c == '2' && strings.HasSuffix(tok, "=2") {
-			kind = c
-			tok = strings.TrimSuffix(tok[:len(tok)-1], "=")
-		}
+		arg := argNone
 		switch {
+		case strings.HasSuffix(tok, "=2"):
+			arg, tok = argPair, tok[:len(tok)-2]
+		case strings.HasSuffix(tok, "="):
+			arg, tok = argValue, tok[:len(tok)-1]
+		case strings.HasSuffix(tok, "?"):
+			arg, tok = argOptional, tok[:len(tok)-1]
 		case tok == "-NUM":
-			t.num = true
-			continue
-		case goFlags && len(tok) > 1 && tok[0] == '-' && tok[1] != '-':
-			tok = "--" + tok[1:]
-		case strings.HasPrefix(tok, "--") && !goFlags:
-		case len(tok) == 2 && tok[0] == '-' && !goFlags:
-			if k := t.short[tok[1]]; k != 0 && k != kind {
-				panic("parser: option " + tok + " of " + prog + " listed twice, with and without a value")
-			}
-			t.short[tok[1]] = kind
-			continue
-		default:
-			panic("parser: bad options token " + tok + " for " + prog)
+			arg = argNumber
 		}
-		if k := t.long[tok[2:]]; k != 0 && k != kind {
-			panic("parser: option " + tok + " of " + prog + " listed twice, with and without a value")
-		}
-		t.long[tok[2:]] = kind
+		t.add(prog, tok, arg)
 	}
 	return t
+}
+
+// add adds the option name, followed by arg, to the check.
+func (t *optTable) add(prog, name string, arg argKind) {
+	kind := [...]byte{argNone: 'f', argValue: '=', argOptional: '?', argPair: '2'}
+	if arg == argNumber {
+		t.num = true
+		return
+	}
+	k := kind[arg]
+	switch {
+	case t.goFlags && len(name) > 1 && name[0] == '-' && name[1] != '-':
+		name = "--" + name[1:]
+	case strings.HasPrefix(name, "--") && !t.goFlags:
+	case len(name) == 2 && name[0] == '-' && !t.goFlags:
+		if old := t.short[name[1]]; old != 0 && old != k {
+			panic("parser: option " + name + " of " + prog + " listed twice, with and without a value")
+		}
+		t.short[name[1]] = k
+		return
+	default:
+		panic("parser: bad option " + name + " for " + prog)
+	}
+	if old := t.long[name[2:]]; old != 0 && old != k {
+		panic("parser: option " + name + " of " + prog + " listed twice, with and without a value")
+	}
+	t.long[name[2:]] = k
 }
 
 // kind returns how the long option name (maybe abbreviated, as

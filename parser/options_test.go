@@ -42,14 +42,14 @@ func entries() map[string]*program {
 func TestProgramOptions(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		spec := p.options
-		if spec == "" {
+		if !p.complete {
 			continue
 		}
+		spec := optionTokens(p.options)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var args []string
-			for _, tok := range strings.Fields(spec) {
+			for _, tok := range spec {
 				switch {
 				case tok == "-NUM":
 					args = append(args, "-12")
@@ -131,4 +131,19 @@ func TestUnknownOptions(t *testing.T) {
 			t.Errorf("Analyze(%q) unknown options mismatch (-want +got):\n%s", tc.src, diff)
 		}
 	}
+}
+
+// optionTokens writes the listed options of decls as tokens: -n a flag,
+// -n= a value, -n? an optional attached value, --arg=2 two values, -NUM.
+func optionTokens(decls []opt) []string {
+	var toks []string
+	for _, o := range decls {
+		if !o.listed {
+			continue
+		}
+		for _, n := range strings.Fields(o.names) {
+			toks = append(toks, n+[...]string{argNone: "", argValue: "=", argOptional: "?", argPair: "=2", argNumber: ""}[o.arg])
+		}
+	}
+	return toks
 }

@@ -10,34 +10,41 @@ import (
 // program, in one place — every reading of argv and of the environment
 // the gate does:
 //
-//   - files: which operands and option values name files, read or
-//     written, and which options make it recursive (see fileSpec; a
-//     program without files gets the conservative default: every operand
-//     and every --opt=value is a file it reads);
+//   - options: its options, each declared once with what follows it
+//     and its role (see opt): opt's constructors say what follows it
+//     (flags: nothing; val: a value, -n5, -n 5, --lines=5, --lines 5;
+//     optional: an optional value, only attached, --color=auto, git's
+//     -M50%; pair: two values, jq --arg NAME VALUE; number: -5 is a
+//     number, head -5), and the role says what the value is or what the
+//     option does (a file read or written, no file, a program run; it
+//     makes the command recursive, write its operands, or only read
+//     them; see role), and as says what deny and ask rules name it
+//     (below). The list is compiled once (see index) into what the
+//     readers look up by option name. Long options may be abbreviated as
+//     getopt_long and git accept it;
+//
+//   - complete: options lists every option the program has, as its
+//     --help lists them (GNU coreutils 9, grep 3, diffutils 3, file 5, jq
+//     1.6/1.7; ripgrep and tree from their manuals; git 2.39's
+//     subcommands in subs). Under the embedded default policy a command
+//     of such a program passes only with options listed: another is
+//     policy.unknown_option (ask), since it may write a file or run a
+//     program. A policy file's own allow rules trust the program. An
+//     option declared only for its role is marked unlisted. Programs
+//     without complete (wrappers, whose inner commands are judged on
+//     their own) are not checked this way;
+//
+//   - files: what its operands are beyond what its options say: none is
+//     a file, the first is a pattern, every one is written or removed,
+//     the last is written, it is always recursive… (see fileSpec; a
+//     program without files and without options' roles gets the
+//     conservative default: every operand and every --opt=value is a
+//     file it reads);
 //
 //   - dirSafe: it does not read the files inside a directory operand
 //     unless an option says so (it refuses a directory, or only lists or
 //     stats it). Without it, every directory operand is a recursive read
 //     (diff -N src . prints every file of the directory);
-//
-//   - options: every option the program has, as its --help lists them
-//     (GNU coreutils 9, grep 3, diffutils 3, file 5, jq 1.6/1.7; ripgrep
-//     and tree from their manuals; git 2.39's subcommands in subs). A
-//     token is the option as written, followed by what comes after it:
-//
-//     -n        a flag (clusters: -rn)
-//     -n=       takes a value (-n5, -n 5, --lines=5, --lines 5)
-//     -n?       an optional value, only attached (--color=auto, git's -M50%)
-//     --arg=2   takes two values (jq --arg NAME VALUE)
-//     -NUM      -5 means a number (head -5, grep -3, git log -5)
-//
-//     Long options may be abbreviated as getopt_long and git accept it.
-//     Under the embedded default policy a command of a program with
-//     options passes only with options listed here: another is
-//     policy.unknown_option (ask), since it may write a file or run a
-//     program. A policy file's own allow rules trust the program. Programs
-//     without options (wrappers, whose inner commands are judged on their
-//     own) are not checked this way;
 //
 //   - goFlags: its options (and its subcommands') are Go flags: whole
 //     words after one dash or two (-race, --race=true), never clusters;
@@ -47,7 +54,7 @@ import (
 //   - negatable: every flag has a --no-NAME form (git's parse-options);
 //
 //   - env: the environment variables it reads, and what for (see
-//     envUses and env.go, whose judging function consults every entry:
+//     envVar and env.go, whose judging function consults every entry:
 //     an exported variable reaches every child);
 //
 //   - lists: its operands are listed or stat'ed (names, sizes, modes,
@@ -70,10 +77,6 @@ import (
 //   - wrap: it runs another command, which is analysed on its own (see
 //     wrapSpec);
 //
-//   - runVal: long options whose value is a program it runs, analysed as
-//     a command (sort --compress-program=PROG); for goFlags programs a
-//     command line run through the shell (go test -exec 'PROG ARGS');
-//
 //   - git: what a git subcommand's options and operands do beyond its
 //     options' syntax: options that make git run a program, write a
 //     file, run a shell command, set configuration or read paths from
@@ -85,17 +88,16 @@ import (
 //     subcommand with ownFiles names its operands by its own files spec
 //     (ruff format), others by the program's;
 //
-//   - spell: what its options are named when a deny or ask rule of the
-//     policy names them, so that the rule matches every spelling (see
-//     CommandSpelling): groups separated by spaces, each an option's spellings
-//     separated by commas (-r,-R,--recursive), named by the first long
-//     one without its dashes ("recursive"), or by the names after ':'
-//     joined by '+' when it stands for several options or has no long
-//     name (git branch -D:delete+force); "+:force" says an operand +X
-//     sets force (git push +main); the name "..." marks an option that
-//     reads more options from a file or in a syntax of its own (curl -K,
-//     wget -e): with it, the words could set any option. Options not
-//     listed are named as written, abbreviations included;
+//   - rule names (opt.as): what its options are named when a deny or
+//     ask rule of the policy names them, so that the rule matches every
+//     spelling (see CommandSpelling): rm's "-r -R --recursive" are
+//     "recursive"; "archive+recursive" when it stands for several
+//     options (cp -a), or has no long name (git branch -D is
+//     "delete+force"); plusOperand says what an operand +X sets (git push
+//     +main: "force"); the name "..." marks an option that reads more
+//     options from a file or in a syntax of its own (curl -K, wget -e):
+//     with it, the words could set any option. Options not named are
+//     named as written, abbreviations included;
 //
 //   - singleDash: its options are whole words after one dash (find
 //     -delete, gcc -o), never clusters, as goFlags programs' are.
@@ -103,10 +105,10 @@ type program struct {
 	// The fields every command reads first, then fileSpec, then the rest:
 	// an entry spans fewer cache lines on the way.
 	wrap    *wrapSpec
-	opts    *optTable // options, parsed once (see progs)
-	guarded bool      // it or a subcommand has guards (see progs)
+	opts    *optTable  // the check of options, compiled from options when complete (see index)
+	roles   *roleTable // the roles of options, compiled from options (see index)
+	guarded bool       // it or a subcommand has guards (see progs)
 	dirSafe bool
-	runVal  []string
 	subs    map[string]*program
 	files   fileSpec
 	// ownFiles: a subcommand whose files spec, not its program's,
@@ -114,19 +116,19 @@ type program struct {
 	// ruff check reads them).
 	ownFiles bool
 
-	options   string
+	options   []opt
+	complete  bool
 	goFlags   bool
 	negatable bool
-	env       string
+	env       []envVar
 	envAll    bool
 	lists     bool
 	readOnly  bool
 	guards    []optionGuard
 	git       *gitSpec
 
-	spell      string
 	singleDash bool
-	spelled    *spellTable // spell, parsed (see progs)
+	spelled    *spellTable // the rule names of options, compiled (see index)
 }
 
 // progs indexes programs by pointer, with each entry's options parsed and
@@ -140,7 +142,6 @@ var progs = sync.OnceValue(func() map[string]*program {
 		p.index([]string{name}, false, false)
 		m[name] = &p
 	}
-	m["egrep"].opts, m["fgrep"].opts = m["grep"].opts, m["grep"].opts
 	gitProg = m["git"]
 	return m
 })
@@ -185,10 +186,7 @@ func gitEntry() *program {
 func (p *program) index(prefix []string, goFlags, negatable bool) {
 	goFlags, negatable = goFlags || p.goFlags, negatable || p.negatable
 	p.goFlags, p.negatable = goFlags, negatable
-	if p.options != "" {
-		p.opts = parseOptions(strings.Join(prefix, " "), p.options, goFlags, p.negatable)
-	}
-	p.spelled = parseSpell(strings.Join(prefix, " "), p.spell)
+	p.opts, p.roles, p.spelled = compileOptions(strings.Join(prefix, " "), p.options, p.complete, goFlags, p.negatable)
 	p.guards = slices.Clone(p.guards) // entries may share a list (tmux's aliases)
 	for i := range p.guards {
 		p.guards[i].prefix = prefix
@@ -214,15 +212,34 @@ func (p *program) sub(argv []string, k int) (*program, int) {
 	return p, k
 }
 
+// grepOptions are the options of grep, egrep and fgrep.
+var grepOptions = []opt{
+	does(recursive, "-r -R"),
+	val(notFile|firstIsFile, "-e"),
+	val(readsFile|firstIsFile, "-f"),
+	number(),
+	val(notFile, "-A -B -C -D -m --after-context --before-context --binary-files --context --devices --directories --exclude --exclude-dir --include --label --max-count --regexp"),
+	flags("-a -b -c -E -F -G -H -h -I -i -L -l -n -o -P -q -s -T -U -V -v -w -x -Z -z --basic-regexp --binary --byte-offset --count --dereference-recursive --extended-regexp --files-with-matches --files-without-match --fixed-strings --help --ignore-case --initial-tab --invert-match --line-buffered --line-number --line-regexp --no-filename --no-group-separator --no-ignore-case --no-messages --null --null-data --only-matching --perl-regexp --quiet --recursive --silent --text --version --with-filename --word-regexp"),
+	val(notFile|recursesIfValue, "-d"),
+	optional(notFile, "--color --colour"),
+	val(0, "--exclude-from --group-separator"),
+	val(readsFile, "--file"),
+}
+
 var programs = map[string]program{
 	":":     {files: fileSpec{none: true}},
 	"[":     {readOnly: true, files: fileSpec{reader: readBracket}, dirSafe: true},
 	"[[":    {readOnly: true, dirSafe: true},
-	"ack":   {files: fileSpec{skipVal: "ABCm", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
-	"ag":    {readOnly: true, files: fileSpec{skipVal: "ABCmG", first: true, recursive: "*", implicitDot: true}, dirSafe: true},
+	"ack":   {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
+	"ag":    {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"alias": {files: fileSpec{none: true}},
 	"ash":   {wrap: &shellSpec},
 	"awk": {
+		options: []opt{
+			val(readsFile|firstIsFile, "-f"),
+			val(notFile, "-F -v -W --assign --field-separator"),
+			val(readsFile, "--file"),
+		},
 		files:   awkSpec,
 		dirSafe: true,
 		guards: []optionGuard{
@@ -231,13 +248,13 @@ var programs = map[string]program{
 	},
 	"b2sum":  {readOnly: true, envAll: true, dirSafe: true},
 	"base32": {dirSafe: true},
-	"base64": {envAll: true, dirSafe: true, options: "-d -i -w= --decode --help --ignore-garbage --version --wrap="},
+	"base64": {envAll: true, dirSafe: true, options: []opt{flags("-d -i --decode --help --ignore-garbage --version"), val(0, "-w --wrap")}, complete: true},
 	"bat":    {readOnly: true},
 	"basename": {
 		envAll:  true,
 		files:   fileSpec{none: true},
 		dirSafe: true, readOnly: true,
-		options: "-a -s= -z --help --multiple --suffix= --version --zero",
+		options: []opt{flags("-a -z --help --multiple --version --zero"), val(0, "-s --suffix")}, complete: true,
 	},
 	"bash":    {wrap: &shellSpec},
 	"builtin": {wrap: &wrapSpec{kind: wrapExec}},
@@ -249,65 +266,115 @@ var programs = map[string]program{
 			longVal2: []string{"setenv", "bind", "bind-try", "dev-bind", "dev-bind-try", "ro-bind", "ro-bind-try", "bind-fd", "ro-bind-fd",
 				"file", "bind-data", "ro-bind-data", "symlink", "chmod", "overlay-src", "tmp-overlay", "ro-overlay"}},
 	},
-	"cargo": {env: "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-"},
+	"cargo": {env: []envVar{{"RUSTC_WRAPPER", envCode}, {"RUSTC", envCode}, {"CARGO_*WRAPPER", envCode}, {"CARGO_*RUSTC", envCode}, {"RUST_BACKTRACE", envHarmless}, {"RUST_LOG", envHarmless}}},
 	"cat": {
 		envAll:  true,
 		files:   fileSpec{exact: true},
 		dirSafe: true, readOnly: true,
-		options: "-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version",
+		options: []opt{
+			flags("-A -b -E -e -n -s -T -t -u -v --help --number --number-nonblank --show-all --show-ends --show-nonprinting --show-tabs --squeeze-blank --version"),
+		},
+		complete: true,
 	},
 	"cd": {
 		files:   fileSpec{none: true},
 		dirSafe: true, readOnly: true,
-		options: "-L -P -e -@",
+		options: []opt{flags("-L -P -e -@")}, complete: true,
 	},
-	"chgrp":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
-	"chmod":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
-	"chown":  {files: fileSpec{first: true, writeAll: true, recursive: "R", exact: true}, dirSafe: true, spell: "-R,--recursive"},
+	"chgrp":  {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
+	"chmod":  {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
+	"chown":  {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
 	"chroot": {wrap: &wrapSpec{kind: wrapExec, longVal: []string{"userspec", "groups"}, operands: 1}},
 	"chrt":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "TPD", longVal: []string{"sched-runtime", "sched-period", "sched-deadline"}, operands: 1, noCmd: "pm"}},
 	"cksum":  {dirSafe: true},
-	"cmp":    {readOnly: true, envAll: true, dirSafe: true, options: "-b -i= -l -n= -s -v --bytes= --help --ignore-initial= --print-bytes --quiet --silent --verbose --version"},
+	"cmp": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
+		flags("-b -l -s -v --help --print-bytes --quiet --silent --verbose --version"),
+		val(0, "-i -n --bytes --ignore-initial"),
+	},
+		complete: true,
+	},
 	"column": {
 		dirSafe: true,
-		options: "-c= -d -E= -e -H= -h -i= -J -L -l= -N= -n= -O= -o= -p= -R= -r= -s= -T= -t -V -W= -x --fillrows --help --json " +
-			"--keep-empty-lines --output-separator= --output-width= --separator= --table --table-columns= --table-columns-limit= " +
-			"--table-header-repeat --table-hide= --table-name= --table-noextreme= --table-noheadings --table-order= --table-right= " +
-			"--table-truncate= --table-wrap= --tree= --tree-id= --tree-parent= --version",
+		options: []opt{
+			val(0, "-c -E -H -i -l -N -n -O -o -p -R -r -s -T -W --output-separator --output-width --separator --table-columns --table-columns-limit --table-hide --table-name --table-noextreme --table-order --table-right --table-truncate --table-wrap --tree --tree-id --tree-parent"),
+			flags("-d -e -h -J -L -t -V -x --fillrows --help --json --keep-empty-lines --table --table-header-repeat --table-noheadings --version"),
+		},
+		complete: true,
 	},
-	"comm":    {readOnly: true, envAll: true, dirSafe: true, options: "-1 -2 -3 -z --check-order --help --nocheck-order --output-delimiter= --total --version --zero-terminated"},
+	"comm": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
+		flags("-1 -2 -3 -z --check-order --help --nocheck-order --total --version --zero-terminated"),
+		val(0, "--output-delimiter"),
+	},
+		complete: true,
+	},
 	"command": {wrap: &wrapSpec{kind: wrapExec, noCmd: "vV"}},
-	"cp":      {files: fileSpec{skipVal: "S", writeVal: "t", recursive: "rRa", writeLast: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -a,--archive:archive+recursive -l,--link -s,--symbolic-link"},
+	"cp": {options: []opt{
+		does(recursive, "-r -R").as("recursive"),
+		does(recursive, "-a").as("archive+recursive"),
+		val(notFile, "-S"),
+		val(writesFile, "-t --target-directory"),
+		flags("--recursive").as("recursive"),
+		flags("-f --force").as("force"),
+		flags("--archive").as("archive+recursive"),
+		flags("-l --link").as("link"),
+		flags("-s --symbolic-link").as("symbolic-link"),
+	},
+		files: fileSpec{writeLast: true, exact: true}, dirSafe: true},
 	// cpio reads or writes the files named in its input in every mode
 	// (-i/--extract writes them, -o/--create archives the names on stdin,
 	// -p/--pass-through copies them); -F/--file ARCHIVE is the archive,
 	// read with -i, written with -o.
-	"cpio": {files: fileSpec{namesIf: "*", skipVal: "HRMe", fileVal: "EI", writeVal: "ODF",
-		longWrite: []string{"file"}, longFile: []string{"pattern-file"}}, dirSafe: true},
+	"cpio": {options: []opt{
+		val(notFile, "-H -R -M -e"),
+		val(readsFile, "-E -I --pattern-file"),
+		val(writesFile, "-O -D -F --file"),
+	},
+		files: fileSpec{alwaysNamesInput: true}, dirSafe: true},
 	"curl": {
-		spell: "-o,--output -O,--remote-name -X,--request -d,--data -k,--insecure -T,--upload-file -F,--form -L,--location -K,--config:...",
-		env:   "CURL_CA_BUNDLE=r SSL_CERT_FILE=r",
-		files: fileSpec{skipVal: "XHuAemwxrEyYz", fileVal: "TKb", writeVal: "ocD",
-			longWrite: []string{"output", "dump-header", "cookie-jar", "trace", "trace-ascii", "stderr", "libcurl", "etag-save"},
-			longFile:  []string{"upload-file", "config", "cookie", "netrc-file", "etag-compare"},
-			longSkip: []string{"request", "header", "user", "user-agent", "referer", "max-time", "connect-timeout",
-				"write-out", "proxy", "range", "retry", "data-raw", "url"}},
+		options: []opt{
+			val(notFile, "-X --request").as("request"),
+			val(notFile, "-H -u -A -e -m -w -x -r -E -y -Y -z --header --user --user-agent --referer --max-time --connect-timeout --write-out --proxy --range --retry --data-raw --url"),
+			val(readsFile, "-T --upload-file").as("upload-file"),
+			val(readsFile, "-K --config").as("..."),
+			val(readsFile, "-b --cookie --netrc-file --etag-compare"),
+			val(writesFile, "-o --output").as("output"),
+			val(writesFile, "-c -D --dump-header --cookie-jar --trace --trace-ascii --stderr --libcurl --etag-save"),
+			flags("-O --remote-name").as("remote-name"),
+			flags("-d --data").as("data"),
+			flags("-k --insecure").as("insecure"),
+			flags("-F --form").as("form"),
+			flags("-L --location").as("location"),
+		},
+		env: []envVar{{"CURL_CA_BUNDLE", envFile}, {"SSL_CERT_FILE", envFile}},
+
+		files:   fileSpec{},
 		dirSafe: true,
 	},
 	"cut": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "dfcb"},
-		dirSafe: true,
-		options: "-b= -c= -d= -f= -n -s -z --bytes= --characters= --complement --delimiter= --fields= --help --only-delimited " +
-			"--output-delimiter= --version --zero-terminated",
+		envAll: true,
+		options: []opt{
+			val(notFile, "-b -c -d -f"),
+			flags("-n -s -z --complement --help --only-delimited --version --zero-terminated"),
+			val(0, "--bytes --characters --delimiter --fields --output-delimiter"),
+		},
+		complete: true,
+		files:    fileSpec{},
+		dirSafe:  true,
 	},
 	"dash": {wrap: &shellSpec},
 	"date": {
-		files: fileSpec{skipVal: "dsI", fileVal: "fr", longFile: []string{"file", "reference"},
-			longSkip: []string{"date", "set"}, first: true},
-		dirSafe: true,
-		options: "-d= -f= -I? -R -r= -s= -u --date= --debug --file= --help --iso-8601? --reference= --resolution --rfc-3339= " +
-			"--rfc-email --set= --universal --utc --version",
+		options: []opt{
+			val(notFile, "-d -s --date --set"),
+			val(readsFile, "-f -r --file --reference"),
+			optional(notFile, "-I"),
+			flags("-R -u --debug --help --resolution --rfc-email --universal --utc --version"),
+			optional(0, "--iso-8601"),
+			val(0, "--rfc-3339"),
+		},
+		complete: true,
+		files:    fileSpec{first: true},
+		dirSafe:  true,
+
 		guards: []optionGuard{
 			{options: []string{"-s", "--set"}, why: "sets the clock"},
 		},
@@ -318,46 +385,55 @@ var programs = map[string]program{
 	"df": {
 		envAll:  true,
 		dirSafe: true,
-		options: "-a -B= -H -h -i -k -l -P -T -t= -v -x= --all --block-size= --exclude-type= --help --human-readable --inodes --local " +
-			"--no-sync --output? --portability --print-type --si --sync --total --type= --version",
+		options: []opt{
+			flags("-a -H -h -i -k -l -P -T -v --all --help --human-readable --inodes --local --no-sync --portability --print-type --si --sync --total --version"),
+			val(0, "-B -t -x --block-size --exclude-type --type"),
+			optional(0, "--output"),
+		},
+		complete: true,
 	},
 	"diff": {
 		readOnly: true,
-		files: fileSpec{skipVal: "xIFSLCUWD", fileVal: "X", recursive: "r", exact: true,
-			longFile: []string{"exclude-from", "from-file", "to-file"},
-			longSkip: []string{"exclude", "ignore-matching-lines", "show-function-line", "label", "context",
-				"unified", "width", "starting-file", "ifdef", "horizon-lines", "tabsize", "color", "palette"}},
-		options: "-a -B -b -C= -c -D= -d -E -e -F= -I= -i -l -N -n -p -q -r -S= -s -T -t -U= -u -v -W= -w -X= -x= -y -Z --brief " +
-			"--changed-group-format= --color? --context? --ed --exclude= --exclude-from= --expand-tabs --from-file= --help " +
-			"--horizon-lines= --ifdef= --ignore-all-space --ignore-blank-lines --ignore-case --ignore-file-name-case " +
-			"--ignore-matching-lines= --ignore-space-change --ignore-tab-expansion --ignore-trailing-space --initial-tab --label= " +
-			"--left-column --line-format= --minimal --new-file --new-group-format= --new-line-format= --no-dereference " +
-			"--no-ignore-file-name-case --normal --old-group-format= --old-line-format= --paginate --palette= --rcs --recursive " +
-			"--report-identical-files --show-c-function --show-function-line= --side-by-side --speed-large-files --starting-file= " +
-			"--strip-trailing-cr --suppress-blank-empty --suppress-common-lines --tabsize= --text --to-file= " +
-			"--unchanged-group-format= --unchanged-line-format= --unidirectional-new-file --unified? --version --width=",
+		options: []opt{
+			does(recursive, "-r"),
+			flags("-a -B -b -c -d -E -e -i -l -N -n -p -q -s -T -t -u -v -w -y -Z --brief --ed --expand-tabs --help --ignore-all-space --ignore-blank-lines --ignore-case --ignore-file-name-case --ignore-space-change --ignore-tab-expansion --ignore-trailing-space --initial-tab --left-column --minimal --new-file --no-dereference --no-ignore-file-name-case --normal --paginate --rcs --recursive --report-identical-files --show-c-function --side-by-side --speed-large-files --strip-trailing-cr --suppress-blank-empty --suppress-common-lines --text --unidirectional-new-file --version"),
+			val(notFile, "-C -D -F -I -S -U -W -x --exclude --horizon-lines --ifdef --ignore-matching-lines --label --palette --show-function-line --starting-file --tabsize --width"),
+			val(readsFile, "-X --exclude-from --from-file --to-file"),
+			val(0, "--changed-group-format --line-format --new-group-format --new-line-format --old-group-format --old-line-format --unchanged-group-format --unchanged-line-format"),
+			optional(notFile, "--color --context --unified"),
+			val(notFile, "-L").unlisted(),
+		},
+		complete: true,
+		files:    fileSpec{exact: true},
 	},
 	"dirname": {
 		envAll:  true,
 		files:   fileSpec{none: true},
 		dirSafe: true, readOnly: true,
-		options: "-z --help --version --zero",
+		options: []opt{flags("-z --help --version --zero")}, complete: true,
 	},
-	"dirs":   {files: fileSpec{none: true}},
-	"doas":   {wrap: &wrapSpec{kind: wrapExec, shortVal: "uC", noCmd: "C"}},
-	"docker": {files: fileSpec{skipVal: "eptwu", longSkip: []string{"name", "env", "network", "user", "workdir", "entrypoint", "tag", "platform"}}},
+	"dirs": {files: fileSpec{none: true}},
+	"doas": {wrap: &wrapSpec{kind: wrapExec, shortVal: "uC", noCmd: "C"}},
+	"docker": {options: []opt{
+		val(notFile, "-e -p -t -w -u --name --env --network --user --workdir --entrypoint --tag --platform"),
+	},
+		files: fileSpec{}},
 	"du": {
-		lists:   true,
-		envAll:  true,
-		files:   fileSpec{skipVal: "BdtX", longFile: []string{"files0-from", "exclude-from"}},
-		dirSafe: true, readOnly: true,
-		options: "-0 -a -B= -b -c -D -d= -H -h -k -L -l -m -P -S -s -t= -X= -x --all --apparent-size --block-size= --bytes " +
-			"--count-links --dereference --dereference-args --exclude= --exclude-from= --files0-from= --help --human-readable " +
-			"--inodes --max-depth= --no-dereference --null --one-file-system --separate-dirs --si --summarize --threshold= " +
-			"--time? --time-style= --total --version",
+		lists:  true,
+		envAll: true,
+		options: []opt{
+			flags("-0 -a -b -c -D -H -h -k -L -l -m -P -S -s -x --all --apparent-size --bytes --count-links --dereference --dereference-args --help --human-readable --inodes --no-dereference --null --one-file-system --separate-dirs --si --summarize --total --version"),
+			val(notFile, "-B -d -t -X"),
+			val(0, "--block-size --exclude --max-depth --threshold --time-style"),
+			val(readsFile, "--exclude-from --files0-from"),
+			optional(0, "--time"),
+		},
+		complete: true,
+		files:    fileSpec{},
+		dirSafe:  true, readOnly: true,
 	},
 	"echo":  {envAll: true, files: fileSpec{none: true}},
-	"egrep": {readOnly: true, files: grepSpec, dirSafe: true},
+	"egrep": {readOnly: true, options: grepOptions, complete: true, files: grepSpec, dirSafe: true},
 	"emacs": {
 		guards: []optionGuard{
 			{options: []string{"--eval", "--execute", "--load", "--funcall", "--script", "-l", "-f", "-x"}, why: "runs Lisp code you choose"},
@@ -371,15 +447,18 @@ var programs = map[string]program{
 	"expr":     {files: fileSpec{none: true}},
 	"fakeroot": {wrap: &wrapSpec{kind: wrapExec, shortVal: "lsib", longVal: []string{"lib", "faked"}}},
 	"false":    {envAll: true, files: fileSpec{none: true}},
-	"fgrep":    {readOnly: true, files: grepSpec, dirSafe: true},
+	"fgrep":    {readOnly: true, options: grepOptions, complete: true, files: grepSpec, dirSafe: true},
 	"file": {
-		files:   fileSpec{reader: readFile},
-		env:     "MAGIC=:",
+		files: fileSpec{reader: readFile},
+		options: []opt{
+			flags("-0 -b -C -c -d -E -h -i -k -L -l -N -n -p -r -S -s -v -Z -z --apple --brief --checking-printout --compile --debug --dereference --extension --help --keep-going --list --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --preserve-date --print0 --raw --special-files --uncompress --uncompress-noreport --version"),
+			val(0, "-e -F -f -m -P --exclude --exclude-quiet --files-from --magic-file --parameter --separator"),
+		},
+		complete: true,
+		env:      []envVar{{"MAGIC", envFileList}},
+
 		dirSafe: true, readOnly: true,
-		options: "-0 -b -C -c -d -E -e= -F= -f= -h -i -k -L -l -m= -N -n -P= -p -r -S -s -v -Z -z --apple --brief --checking-printout " +
-			"--compile --debug --dereference --exclude= --exclude-quiet= --extension --files-from= --help --keep-going --list " +
-			"--magic-file= --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --parameter= " +
-			"--preserve-date --print0 --raw --separator= --special-files --uncompress --uncompress-noreport --version",
+
 		guards: []optionGuard{
 			{options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
 		},
@@ -398,6 +477,11 @@ var programs = map[string]program{
 	"fmt":      {dirSafe: true},
 	"fold":     {dirSafe: true},
 	"gawk": {
+		options: []opt{
+			val(readsFile|firstIsFile, "-f"),
+			val(notFile, "-F -v -W --assign --field-separator"),
+			val(readsFile, "--file"),
+		},
 		files:   awkSpec,
 		dirSafe: true,
 		guards: []optionGuard{
@@ -411,18 +495,20 @@ var programs = map[string]program{
 	},
 	"getopts": {files: fileSpec{none: true}},
 	"git": {
-		env: "GIT_SSH_COMMAND GIT_SSH GIT_PAGER PAGER EDITOR VISUAL GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_EXTERNAL_DIFF GIT_ASKPASS SSH_ASKPASS " +
-			"GIT_EXEC_PATH GIT_TEMPLATE_DIR GIT_PROXY_COMMAND GIT_DIR GIT_WORK_TREE GIT_INDEX_FILE GIT_OBJECT_DIRECTORY " +
-			"GIT_ALTERNATE_OBJECT_DIRECTORIES GIT_COMMON_DIR GIT_ALLOW_PROTOCOL GIT_TEST_FSMONITOR BROWSER GIT_CONFIG* GIT_TRACE* " +
-			"GIT_GRAFT_FILE=r GIT_SSL_CAINFO=r SSL_CERT_FILE=r " +
-			"GIT_TERMINAL_PROMPT=- GIT_AUTHOR_NAME=- GIT_AUTHOR_EMAIL=- GIT_COMMITTER_NAME=- GIT_COMMITTER_EMAIL=-",
+		options: []opt{
+			val(0, "-C -c --config-env --git-dir --list-cmds --namespace --super-prefix --work-tree"),
+			flags("--bare --glob-pathspecs -h --help --html-path --icase-pathspecs --info-path --literal-pathspecs --man-path --no-optional-locks --no-pager --no-replace-objects --noglob-pathspecs -P -p --paginate -v --version"),
+			optional(0, "--exec-path"),
+			val(notFile, "-m -b -B -n -U --message --author --date --format --pretty --grep").unlisted(),
+		},
+		complete: true,
+		env:      []envVar{{"GIT_SSH_COMMAND", envCode}, {"GIT_SSH", envCode}, {"GIT_PAGER", envCode}, {"PAGER", envCode}, {"EDITOR", envCode}, {"VISUAL", envCode}, {"GIT_EDITOR", envCode}, {"GIT_SEQUENCE_EDITOR", envCode}, {"GIT_EXTERNAL_DIFF", envCode}, {"GIT_ASKPASS", envCode}, {"SSH_ASKPASS", envCode}, {"GIT_EXEC_PATH", envCode}, {"GIT_TEMPLATE_DIR", envCode}, {"GIT_PROXY_COMMAND", envCode}, {"GIT_DIR", envCode}, {"GIT_WORK_TREE", envCode}, {"GIT_INDEX_FILE", envCode}, {"GIT_OBJECT_DIRECTORY", envCode}, {"GIT_ALTERNATE_OBJECT_DIRECTORIES", envCode}, {"GIT_COMMON_DIR", envCode}, {"GIT_ALLOW_PROTOCOL", envCode}, {"GIT_TEST_FSMONITOR", envCode}, {"BROWSER", envCode}, {"GIT_CONFIG*", envCode}, {"GIT_TRACE*", envCode}, {"GIT_GRAFT_FILE", envFile}, {"GIT_SSL_CAINFO", envFile}, {"SSL_CERT_FILE", envFile}, {"GIT_TERMINAL_PROMPT", envHarmless}, {"GIT_AUTHOR_NAME", envHarmless}, {"GIT_AUTHOR_EMAIL", envHarmless}, {"GIT_COMMITTER_NAME", envHarmless}, {"GIT_COMMITTER_EMAIL", envHarmless}},
+
 		// git's own options, before the subcommand; its subcommands'
 		// options are in subs.
-		options: "-C= -c= --bare --config-env= --exec-path? --git-dir= --glob-pathspecs -h --help --html-path --icase-pathspecs " +
-			"--info-path --list-cmds= --literal-pathspecs --man-path --namespace= --no-optional-locks --no-pager " +
-			"--no-replace-objects --noglob-pathspecs -P -p --paginate --super-prefix= -v --version --work-tree=",
+
 		negatable: true,
-		files:     fileSpec{skipVal: "mbBnU", longSkip: []string{"message", "author", "date", "format", "pretty", "grep"}},
+		files:     fileSpec{},
 		dirSafe:   true,
 		git:       &gitSpec{stdinL: []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}},
 		guards: []optionGuard{
@@ -445,18 +531,30 @@ var programs = map[string]program{
 			},
 			"blame": {
 				readOnly: true,
-				options: "--abbrev? -b -C? -c --color-by-age --color-lines --contents= --date= -e --encoding= -f --first-parent --ignore-rev= " +
-					"--ignore-revs-file= --incremental -L= -l --line-porcelain -M? --minimal -n -p --porcelain --progress --reverse --root -S= -s " +
-					"--score-debug --show-email --show-name --show-number --show-stats --since= -t --textconv -w",
+				options: []opt{
+					optional(0, "--abbrev -C -M"),
+					flags("-b -c --color-by-age --color-lines -e -f --first-parent --incremental -l --line-porcelain --minimal -n -p --porcelain --progress --reverse --root -s --score-debug --show-email --show-name --show-number --show-stats -t --textconv -w"),
+					val(0, "--contents --date --encoding --ignore-rev --ignore-revs-file -L -S --since"),
+				},
+				complete: true,
+
 				guards: []optionGuard{
 					{options: []string{"--textconv"}, why: "runs a textconv program"},
 				},
 			},
 			"branch": {
-				spell: "-d,--delete -D:delete+force -f,--force -m,--move -M:move+force",
-				options: "-a --abbrev? --all -C -c --color? --column? --contains= --copy --create-reflog -D -d --delete --edit-description -f " +
-					"--force --format= -i --ignore-case -l --list -M -m --merged= --move --no-contains= --no-merged= --points-at= -q --quiet -r " +
-					"--recurse-submodules --remotes --set-upstream-to= --show-current --sort= -t? --track? -u= --unset-upstream -v --verbose",
+				options: []opt{
+					flags("-a --all -C -c --copy --create-reflog --edit-description -i --ignore-case -l --list -q --quiet -r --recurse-submodules --remotes --show-current --unset-upstream -v --verbose"),
+					optional(0, "--abbrev --color --column -t --track"),
+					val(0, "--contains --format --merged --no-contains --no-merged --points-at --set-upstream-to --sort -u"),
+					flags("-D").as("delete+force"),
+					flags("-d --delete").as("delete"),
+					flags("-f --force").as("force"),
+					flags("-M").as("move+force"),
+					flags("-m --move").as("move"),
+				},
+				complete: true,
+
 				guards: []optionGuard{
 					{check: gitBranchCreate, why: "creates a branch (a ref)"},
 					{options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
@@ -464,19 +562,45 @@ var programs = map[string]program{
 			},
 			"cat-file": {
 				readOnly: true,
-				options: "--allow-unknown-type --batch-all-objects --batch-check? --batch-command? --batch? --buffer -e --filters " +
-					"--follow-symlinks --mailmap -p --path= -s -t --textconv --unordered --use-mailmap -z",
+				options: []opt{
+					flags("--allow-unknown-type --batch-all-objects --buffer -e --filters --follow-symlinks --mailmap -p -s -t --textconv --unordered --use-mailmap -z"),
+					optional(0, "--batch-check --batch-command --batch"),
+					val(0, "--path"),
+				},
+				complete: true,
+
 				guards: []optionGuard{
 					{options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
 				},
 			},
-			"clean": {git: &gitSpec{tree: true, removes: true, whole: true}, spell: "-f,--force -n,--dry-run -i,--interactive"},
-			"add":   {git: &gitSpec{tree: true, whole: true}, spell: "-A,--all -f,--force -u,--update -p,--patch"},
+			"clean": {git: &gitSpec{tree: true, removes: true, whole: true}, options: []opt{
+				flags("-f --force").as("force"),
+				flags("-n --dry-run").as("dry-run"),
+				flags("-i --interactive").as("interactive"),
+			},
+			},
+			"add": {git: &gitSpec{tree: true, whole: true}, options: []opt{
+				flags("-A --all").as("all"),
+				flags("-f --force").as("force"),
+				flags("-u --update").as("update"),
+				flags("-p --patch").as("patch"),
+			},
+			},
 			// Entries only for the policy's rules, which name their options.
-			"checkout": {spell: "-f,--force"},
-			"switch":   {spell: "-f,--force,--discard-changes -c,--create -C:create+force"},
-			"commit":   {spell: "-a,--all -n,--no-verify -m,--message"},
-			"tag":      {spell: "-d,--delete -f,--force"},
+			"checkout": {options: []opt{flags("-f --force").as("force")}},
+			"switch": {options: []opt{
+				flags("-f --force --discard-changes").as("force"),
+				flags("-c --create").as("create"),
+				flags("-C").as("create+force"),
+			},
+			},
+			"commit": {options: []opt{
+				flags("-a --all").as("all"),
+				flags("-n --no-verify").as("no-verify"),
+				flags("-m --message").as("message"),
+			},
+			},
+			"tag": {options: []opt{flags("-d --delete").as("delete"), flags("-f --force").as("force")}},
 			"clone": {
 				git: &gitSpec{configVal: "c", configL: []string{"config"}, shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
 				guards: []optionGuard{
@@ -490,15 +614,19 @@ var programs = map[string]program{
 				},
 			},
 			"check-ignore":  {readOnly: true},
-			"count-objects": {options: "-H -v --human-readable --verbose"},
+			"count-objects": {options: []opt{flags("-H -v --human-readable --verbose")}, complete: true},
 			"for-each-ref": {
 				git: &gitSpec{opaque: true},
-				options: "--color? --contains? --count= --format= --ignore-case --merged? --no-contains? --no-merged? -p --perl " +
-					"--points-at= --python -s --shell --sort= --stdin --tcl",
+				options: []opt{
+					optional(0, "--color --contains --merged --no-contains --no-merged"),
+					val(0, "--count --format --points-at --sort"),
+					flags("--ignore-case -p --perl --python -s --shell --stdin --tcl"),
+				},
+				complete: true,
 			},
 			"notes": {
 				git:     &gitSpec{opaque: true},
-				options: "--ref=",
+				options: []opt{val(0, "--ref")}, complete: true,
 				guards: []optionGuard{
 					{options: []string{"add", "copy", "append", "edit", "merge", "remove", "prune"}, why: "writes notes (refs), or runs an editor"},
 				},
@@ -514,9 +642,9 @@ var programs = map[string]program{
 			// (network) unless -n; the others write .git/config or fetch.
 			"remote": {
 				git:     &gitSpec{opaque: true},
-				options: "-v --verbose",
+				options: []opt{flags("-v --verbose")}, complete: true,
 				subs: map[string]*program{
-					"get-url": {options: "--all --push"},
+					"get-url": {options: []opt{flags("--all --push")}, complete: true},
 				},
 				guards: []optionGuard{
 					{options: []string{"add", "rename", "remove", "rm", "set-head", "set-branches", "set-url", "prune", "update", "show"},
@@ -531,18 +659,23 @@ var programs = map[string]program{
 			"worktree": {
 				git: &gitSpec{opaque: true},
 				subs: map[string]*program{
-					"list": {options: "--expire= --porcelain -v --verbose -z"},
+					"list": {options: []opt{val(0, "--expire"), flags("--porcelain -v --verbose -z")}, complete: true},
 				},
 				guards: []optionGuard{
 					{options: []string{"add", "move", "remove", "prune", "repair", "lock", "unlock"}, why: "creates, moves or removes working trees"},
 				},
 			},
-			"describe": {options: "--abbrev? --all --always --broken? --candidates= --contains --debug --dirty? --exact-match --exclude= --first-parent " +
-				"--long --match= --tags"},
+			"describe": {options: []opt{
+				optional(0, "--abbrev --broken --dirty"),
+				flags("--all --always --contains --debug --exact-match --first-parent --long --tags"),
+				val(0, "--candidates --exclude --match"),
+			},
+				complete: true,
+			},
 			"diff": {
 				readOnly: true,
 				git:      &gitSpec{treeIf: "no-index"},
-				options:  gitDiffOpts + " -0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs",
+				options:  slices.Concat(gitDiffOpts, []opt{flags("-0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs")}), complete: true,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -563,12 +696,14 @@ var programs = map[string]program{
 			"format-patch":  {git: &gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
 			"grep": {
 				readOnly: true,
-				options: "-NUM -A= -a --after-context= --all-match --and -B= --basic-regexp --before-context= --break -C= -c --cached --color? " +
-					"--column --context= --count -E -e= --exclude-standard --ext-grep --extended-regexp -F -f= --files-with-matches " +
-					"--files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case " +
-					"--invert-match -L -l --line-number -m= --max-count= --max-depth= --name-only -n --no-index --not --null -O? -o " +
-					"--only-matching --open-files-in-pager? --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules " +
-					"--show-function --text --textconv --threads= --untracked -v -W -w --word-regexp -z",
+				options: []opt{
+					number(),
+					val(0, "-A --after-context -B --before-context -C --context -e -f -m --max-count --max-depth --threads"),
+					flags("-a --all-match --and --basic-regexp --break -c --cached --column --count -E --exclude-standard --ext-grep --extended-regexp -F --files-with-matches --files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case --invert-match -L -l --line-number --name-only -n --no-index --not --null -o --only-matching --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules --show-function --text --textconv --untracked -v -W -w --word-regexp -z"),
+					optional(0, "--color -O --open-files-in-pager"),
+				},
+				complete: true,
+
 				git: &gitSpec{tree: true, shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
 				guards: []optionGuard{
 					{options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
@@ -577,22 +712,32 @@ var programs = map[string]program{
 			"init": {git: &gitSpec{long: []string{"template"}}},
 			"log": {
 				readOnly: true,
-				options:  gitLogOpts,
+				options:  gitLogOpts, complete: true,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
-			"ls-files": {readOnly: true, options: "--abbrev? -c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch " +
-				"--exclude-from= --exclude-per-directory= --exclude-standard --exclude= -f --format= --full-name -i --ignored -k --killed -m " +
-				"--modified -o --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v --with-tree= -X= -x= -z"},
+			"ls-files": {readOnly: true, options: []opt{
+				optional(0, "--abbrev"),
+				flags("-c --cached -d --debug --deduplicate --deleted --directory --empty-directory --eol --error-unmatch --exclude-standard -f --full-name -i --ignored -k --killed -m --modified -o --others --recurse-submodules --resolve-undo -s --sparse --stage -t -u --unmerged -v -z"),
+				val(0, "--exclude-from --exclude-per-directory --exclude --format --with-tree -X -x"),
+			},
+				complete: true,
+			},
 			"ls-remote": {
 				git: &gitSpec{danger: "u", long: []string{"upload-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
 				},
 			},
-			"merge-base": {options: "-a --all --fork-point --independent --is-ancestor --octopus"},
-			"ls-tree":    {options: "--abbrev? -d --format= --full-name --full-tree -l --long --name-only --name-status --object-only -r -t -z"},
+			"merge-base": {options: []opt{flags("-a --all --fork-point --independent --is-ancestor --octopus")}, complete: true},
+			"ls-tree": {options: []opt{
+				optional(0, "--abbrev"),
+				flags("-d --full-name --full-tree -l --long --name-only --name-status --object-only -r -t -z"),
+				val(0, "--format"),
+			},
+				complete: true,
+			},
 			"pull": {
 				git: &gitSpec{long: []string{"upload-pack"}},
 				guards: []optionGuard{
@@ -600,26 +745,35 @@ var programs = map[string]program{
 				},
 			},
 			"push": {
-				spell: "-f,--force --force-with-lease:force-with-lease+force --mirror:mirror+force -d,--delete -u,--set-upstream " +
-					"-n,--dry-run +:force",
+				options: []opt{
+					flags("-f --force").as("force"),
+					flags("--force-with-lease").as("force-with-lease+force"),
+					flags("--mirror").as("mirror+force"),
+					flags("-d --delete").as("delete"),
+					flags("-u --set-upstream").as("set-upstream"),
+					flags("-n --dry-run").as("dry-run"),
+					plusOperand("force"),
+				},
+
 				git: &gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
 				},
 			},
 			"rebase": {
-				spell: "-i,--interactive -x,--exec",
-				git:   &gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
+				options: []opt{flags("-i --interactive").as("interactive"), flags("-x --exec").as("exec")},
+				git:     &gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
 				guards: []optionGuard{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
 			},
-			"rev-parse": {readOnly: true, options: "--abbrev-ref? --absolute-git-dir --after= --all --before= --branches? --default= --disambiguate= --exclude-hidden= --exclude= " +
-				"--flags --git-common-dir --git-dir --git-path= --glob= --is-bare-repository --is-inside-git-dir --is-inside-work-tree " +
-				"--is-shallow-repository --keep-dashdash --local-env-vars --no-flags --no-revs --not --parseopt --path-format= --prefix= -q " +
-				"--quiet --remotes? --resolve-git-dir= --revs-only --shared-index-path --short? --show-cdup --show-object-format? " +
-				"--show-prefix --show-superproject-working-tree --show-toplevel --since= --sq --sq-quote --stop-at-non-option --stuck-long " +
-				"--symbolic --symbolic-full-name --tags? --until= --verify"},
+			"rev-parse": {readOnly: true, options: []opt{
+				optional(0, "--abbrev-ref --branches --remotes --short --show-object-format --tags"),
+				flags("--absolute-git-dir --all --flags --git-common-dir --git-dir --is-bare-repository --is-inside-git-dir --is-inside-work-tree --is-shallow-repository --keep-dashdash --local-env-vars --no-flags --no-revs --not --parseopt -q --quiet --revs-only --shared-index-path --show-cdup --show-prefix --show-superproject-working-tree --show-toplevel --sq --sq-quote --stop-at-non-option --stuck-long --symbolic --symbolic-full-name --verify"),
+				val(0, "--after --before --default --disambiguate --exclude-hidden --exclude --git-path --glob --path-format --prefix --resolve-git-dir --since --until"),
+			},
+				complete: true,
+			},
 			"send-email": {git: &gitSpec{long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}}},
 			"send-pack": {
 				guards: []optionGuard{
@@ -627,16 +781,20 @@ var programs = map[string]program{
 				},
 			},
 			"shortlog": {
-				options: "-c --committer -e --email --format= --group= -n --numbered -s --summary -w? --all --no-merges --merges --since= " +
-					"--until= --after= --before= --author= --grep= --first-parent --branches? --tags? --remotes? --reverse --max-count= " +
-					"--skip= --date= -i -E -F --regexp-ignore-case --not --glob= --exclude=",
+				options: []opt{
+					flags("-c --committer -e --email -n --numbered -s --summary --all --no-merges --merges --first-parent --reverse -i -E -F --regexp-ignore-case --not"),
+					val(0, "--format --group --since --until --after --before --author --grep --max-count --skip --date --glob --exclude"),
+					optional(0, "-w --branches --tags --remotes"),
+				},
+				complete: true,
+
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
 			"show": {
 				readOnly: true,
-				options:  gitLogOpts,
+				options:  gitLogOpts, complete: true,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
@@ -645,7 +803,7 @@ var programs = map[string]program{
 				git: &gitSpec{whole: true, wholeSubs: []string{"push", "save"}, opaque: true},
 				subs: map[string]*program{
 					"list": {
-						options: gitLogOpts,
+						options: gitLogOpts, complete: true,
 						guards: []optionGuard{
 							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 						},
@@ -657,8 +815,12 @@ var programs = map[string]program{
 					},
 				},
 			},
-			"status": {readOnly: true, options: "-b --ahead-behind --branch --column? --find-renames? --ignore-submodules? --ignored? --long -M? --null --porcelain? --renames " +
-				"--short --show-stash -s -u? --untracked-files? -v --verbose -z"},
+			"status": {readOnly: true, options: []opt{
+				flags("-b --ahead-behind --branch --long --null --renames --short --show-stash -s -v --verbose -z"),
+				optional(0, "--column --find-renames --ignore-submodules --ignored -M --porcelain -u --untracked-files"),
+			},
+				complete: true,
+			},
 			"submodule": {
 				git: &gitSpec{runs: "foreach", runsOpts: true},
 				guards: []optionGuard{
@@ -668,25 +830,24 @@ var programs = map[string]program{
 		},
 	},
 	"go": {
-		env: "GOFLAGS GOCACHEPROG GCCGO GOENV GOTOOLCHAIN GOROOT GOPATH GOPROXY GOBIN CGO_* CC CXX FC AR PKG_CONFIG " +
-			"CGO_ENABLED=- GOOS=- GOARCH=- GOARM=- GOAMD64=-",
+		options: []opt{val(runs, "-exec -toolexec")}, env: []envVar{{"GOFLAGS", envCode}, {"GOCACHEPROG", envCode}, {"GCCGO", envCode}, {"GOENV", envCode}, {"GOTOOLCHAIN", envCode}, {"GOROOT", envCode}, {"GOPATH", envCode}, {"GOPROXY", envCode}, {"GOBIN", envCode}, {"CGO_*", envCode}, {"CC", envCode}, {"CXX", envCode}, {"FC", envCode}, {"AR", envCode}, {"PKG_CONFIG", envCode}, {"CGO_ENABLED", envHarmless}, {"GOOS", envHarmless}, {"GOARCH", envHarmless}, {"GOARM", envHarmless}, {"GOAMD64", envHarmless}},
 		goFlags: true,
-		runVal:  []string{"exec", "toolexec"},
+
 		files:   fileSpec{reader: readGo}, // see goFlags (files.go)
 		dirSafe: true,
 		subs: map[string]*program{
 			"build": {
-				options: goBuildOpts + "-o= -json",
+				options: slices.Concat(goBuildOpts, []opt{val(0, "-o"), flags("-json")}), complete: true,
 				guards: []optionGuard{
 					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
 				},
 			},
-			"doc": {options: "-all -c -cmd -short -src -u -http?"},
+			"doc": {options: []opt{flags("-all -c -cmd -short -src -u"), optional(0, "-http")}, complete: true},
 			// The installs (installs.go).
-			"mod": {subs: map[string]*program{"download": {options: goModDownload}}},
-			"get": {options: goGet},
+			"mod": {subs: map[string]*program{"download": {options: goModDownload, complete: true}}},
+			"get": {options: goGet, complete: true},
 			"env": {
-				options: "-json -u -w -changed",
+				options: []opt{flags("-json -u -w -changed")}, complete: true,
 				guards: []optionGuard{
 					{goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
 				},
@@ -697,30 +858,33 @@ var programs = map[string]program{
 				},
 			},
 			"list": {
-				options: goBuildOpts + "-compiled -deps -e -export -f= -find -json? -m -retracted -reuse= -test -u -versions",
+				options: slices.Concat(goBuildOpts, []opt{flags("-compiled -deps -e -export -find -m -retracted -test -u -versions"), val(0, "-f -reuse"), optional(0, "-json")}), complete: true,
 				guards: []optionGuard{
 					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
 				},
 			},
 			"test": {
-				options: goBuildOpts + "-args -c -exec= -json -o= -bench= -benchmem -benchtime= -blockprofile= -blockprofilerate= " +
-					"-count= -coverprofile= -cpu= -cpuprofile= -failfast -fullpath -fuzz= -fuzzcachedir= -fuzzminimizetime= " +
-					"-fuzztime= -list= -memprofile= -memprofilerate= -mutexprofile= -mutexprofilefraction= -outputdir= " +
-					"-parallel= -run= -short -shuffle= -skip= -timeout= -trace= -vet= -artifacts -gocoverdir=",
+				options: []opt{
+					val(0, "-C -p -covermode -coverpkg -asmflags -buildmode -compiler -gccgoflags -gcflags -installsuffix -ldflags -mod -modfile -overlay -pgo -pkgdir -tags -toolexec -debug-actiongraph -debug-runtime-trace -debug-trace -exec -o -bench -benchtime -blockprofile -blockprofilerate -count -coverprofile -cpu -cpuprofile -fuzz -fuzzcachedir -fuzzminimizetime -fuzztime -list -memprofile -memprofilerate -mutexprofile -mutexprofilefraction -outputdir -parallel -run -shuffle -skip -timeout -trace -vet -gocoverdir"),
+					flags("-a -n -race -msan -asan -cover -v -work -x -linkshared -modcacherw -trimpath -args -c -json -benchmem -failfast -fullpath -short -artifacts"),
+					optional(0, "-buildvcs"),
+				},
+				complete: true,
+
 				guards: []optionGuard{
 					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
 					{goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
 				},
 			},
-			"version": {options: "-m -v -json"},
+			"version": {options: []opt{flags("-m -v -json")}, complete: true},
 			"vet": {
-				options: goBuildOpts + "-vettool= -V -all -appends -asmdecl -assign -atomic -bool -bools -buildtag -buildtags " +
-					"-c= -cgocall -composites -composites.whitelist -compositewhitelist -copylocks -defers -diff -directive " +
-					"-errorsas -flags -framepointer -hostport -httpresponse -ifaceassert -json -loopclosure -lostcancel " +
-					"-methods -nilfunc -printf -printf.funcs= -printfuncs= -rangeloops -shift -sigchanyzer -slog -source " +
-					"-stdmethods -stdversion -stringintconv -structtag -testinggoroutine -testinggoroutine.subtest -tests " +
-					"-timeformat -unmarshal -unreachable -unsafeptr -unusedfuncs= -unusedresult -unusedresult.funcs= " +
-					"-unusedresult.stringmethods= -unusedstringmethods= -waitgroup",
+				options: []opt{
+					val(0, "-C -p -covermode -coverpkg -asmflags -buildmode -compiler -gccgoflags -gcflags -installsuffix -ldflags -mod -modfile -overlay -pgo -pkgdir -tags -toolexec -debug-actiongraph -debug-runtime-trace -debug-trace -vettool -c -printf.funcs -printfuncs -unusedfuncs -unusedresult.funcs -unusedresult.stringmethods -unusedstringmethods"),
+					flags("-a -n -race -msan -asan -cover -v -work -x -linkshared -modcacherw -trimpath -V -all -appends -asmdecl -assign -atomic -bool -bools -buildtag -buildtags -cgocall -composites -composites.whitelist -compositewhitelist -copylocks -defers -diff -directive -errorsas -flags -framepointer -hostport -httpresponse -ifaceassert -json -loopclosure -lostcancel -methods -nilfunc -printf -rangeloops -shift -sigchanyzer -slog -source -stdmethods -stdversion -stringintconv -structtag -testinggoroutine -testinggoroutine.subtest -tests -timeformat -unmarshal -unreachable -unsafeptr -unusedresult -waitgroup"),
+					optional(0, "-buildvcs"),
+				},
+				complete: true,
+
 				guards: []optionGuard{
 					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
 				},
@@ -729,7 +893,7 @@ var programs = map[string]program{
 	},
 	"gofmt": {
 		goFlags: true,
-		options: "-cpuprofile= -d -e -l -r= -s -w",
+		options: []opt{val(0, "-cpuprofile -r"), flags("-d -e -l -s -w")}, complete: true,
 		guards: []optionGuard{
 			{goFlags: true, options: []string{"-w", "-cpuprofile"}, why: "rewrites the files it formats, or writes a CPU profile"},
 		},
@@ -737,13 +901,8 @@ var programs = map[string]program{
 	"grep": {
 		files:   grepSpec,
 		dirSafe: true, readOnly: true,
-		options: "-NUM -A= -a -B= -b -C= -c -D= -d= -E -e= -F -f= -G -H -h -I -i -L -l -m= -n -o -P -q -R -r -s -T -U -V -v -w -x -Z -z " +
-			"--after-context= --basic-regexp --before-context= --binary --binary-files= --byte-offset --color? --colour? --context= " +
-			"--count --dereference-recursive --devices= --directories= --exclude= --exclude-dir= --exclude-from= --extended-regexp " +
-			"--file= --files-with-matches --files-without-match --fixed-strings --group-separator= --help --ignore-case --include= " +
-			"--initial-tab --invert-match --label= --line-buffered --line-number --line-regexp --max-count= --no-filename " +
-			"--no-group-separator --no-ignore-case --no-messages --null --null-data --only-matching --perl-regexp --quiet " +
-			"--recursive --regexp= --silent --text --version --with-filename --word-regexp",
+		options:  grepOptions,
+		complete: true,
 	},
 	"gsed": {
 		guards: []optionGuard{
@@ -752,77 +911,123 @@ var programs = map[string]program{
 	},
 	"hash": {files: fileSpec{none: true}},
 	"head": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "nc", exact: true},
-		dirSafe: true, readOnly: true,
-		options: "-NUM -c= -n= -q -v -z --bytes= --help --lines= --quiet --silent --verbose --version --zero-terminated",
+		envAll: true,
+		options: []opt{
+			number(),
+			val(notFile, "-c -n"),
+			flags("-q -v -z --help --quiet --silent --verbose --version --zero-terminated"),
+			val(0, "--bytes --lines"),
+		},
+		complete: true,
+		files:    fileSpec{exact: true},
+		dirSafe:  true, readOnly: true,
 	},
-	"hostname":             {files: fileSpec{fileVal: "F", longFile: []string{"file"}}, dirSafe: true},
-	"i3-sensible-terminal": {env: "TERMINAL"},
-	"id":                   {envAll: true, files: fileSpec{none: true}, options: "-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"},
-	"install":              {files: fileSpec{skipVal: "mgoS", writeVal: "t", writeLast: true, writeIf: "d", longWriteIf: []string{"directory"}, longWrite: []string{"target-directory"}}, dirSafe: true}, // install -d DIR… creates each
-	"ionice":               {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
-	"java":                 {env: "JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS", singleDash: true},
-	"jobs":                 {files: fileSpec{none: true}},
-	"join":                 {dirSafe: true},
+	"hostname":             {options: []opt{val(readsFile, "-F --file")}, files: fileSpec{}, dirSafe: true},
+	"i3-sensible-terminal": {env: []envVar{{"TERMINAL", envCode}}},
+	"id": {envAll: true, files: fileSpec{none: true}, options: []opt{
+		flags("-a -G -g -n -r -u -Z -z --context --group --groups --help --name --real --user --version --zero"),
+	},
+		complete: true,
+	},
+	"install": {options: []opt{
+		val(notFile, "-m -g -o -S"),
+		val(writesFile, "-t --target-directory"),
+		does(writesOperands, "-d --directory"),
+	},
+		files: fileSpec{writeLast: true}, dirSafe: true}, // install -d DIR… creates each
+	"ionice": {wrap: &wrapSpec{kind: wrapExec, shortVal: "cnpPu", longVal: []string{"class", "classdata", "pid", "pgid", "uid"}, noCmd: "pPu"}},
+	"java":   {env: []envVar{{"JAVA_TOOL_OPTIONS", envCode}, {"_JAVA_OPTIONS", envCode}, {"JDK_JAVA_OPTIONS", envCode}}, singleDash: true},
+	"jobs":   {files: fileSpec{none: true}},
+	"join":   {dirSafe: true},
 	"jq": {
-		files:   fileSpec{reader: readJq, skipVal: "", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"from-file"}},
-		dirSafe: true,
-		options: "-a -C -c -e -f= -h -j -L= -M -n -R -r -S -s -V --arg=2 --args --argjson=2 --ascii-output --build-configuration " +
-			"--color-output --compact-output --exit-status --from-file= --help --indent= --join-output --jsonargs " +
-			"--monochrome-output --null-input --raw-input --raw-output --raw-output0 --rawfile=2 --seq --slurp --slurpfile=2 " +
-			"--sort-keys --stream --stream-errors --tab --unbuffered --version",
+		options: []opt{
+			val(readsFile|firstIsFile, "-f"),
+			flags("-a -C -c -e -h -j -M -n -R -r -S -s -V --args --ascii-output --build-configuration --color-output --compact-output --exit-status --help --join-output --jsonargs --monochrome-output --null-input --raw-input --raw-output --raw-output0 --seq --slurp --sort-keys --stream --stream-errors --tab --unbuffered --version"),
+			val(0, "-L --indent"),
+			pair("--arg --argjson --rawfile --slurpfile"),
+			val(readsFile, "--from-file"),
+		},
+		complete: true,
+		files:    fileSpec{reader: readJq, first: true},
+		dirSafe:  true,
 	},
 	"kill":    {files: fileSpec{none: true}},
 	"ksh":     {wrap: &shellSpec},
-	"kubectl": {env: "KUBECONFIG"},
-	"less":    {readOnly: true, dirSafe: true, env: "LESSOPEN LESSCLOSE LESSHISTFILE=w"},
+	"kubectl": {env: []envVar{{"KUBECONFIG", envCode}}},
+	"less":    {readOnly: true, dirSafe: true, env: []envVar{{"LESSOPEN", envCode}, {"LESSCLOSE", envCode}, {"LESSHISTFILE", envWritten}}},
 	"let":     {files: fileSpec{none: true}},
 	"linux32": {wrap: &wrapSpec{kind: wrapExec}},
 	"linux64": {wrap: &wrapSpec{kind: wrapExec}},
-	"ln":      {files: fileSpec{skipVal: "S", writeVal: "t", writeLast: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-s,--symbolic -f,--force"},
-	"local":   {files: fileSpec{none: true}},
+	"ln": {options: []opt{
+		val(notFile, "-S"),
+		val(writesFile, "-t --target-directory"),
+		flags("-s --symbolic").as("symbolic"),
+		flags("-f --force").as("force"),
+	},
+		files: fileSpec{writeLast: true}, dirSafe: true},
+	"local": {files: fileSpec{none: true}},
 	"ls": {
-		lists:   true,
-		envAll:  true,
-		files:   fileSpec{skipVal: "ITw", exact: true},
-		dirSafe: true, readOnly: true,
-		options: "-1 -A -a -B -b -C -c -D -d -F -f -G -g -H -h -I= -i -k -L -l -m -N -n -o -p -Q -q -R -r -S -s -T= -t -U -u -v -w= -X -x -Z " +
-			"--all --almost-all --author --block-size= --classify? --color? --context --dereference --dereference-command-line " +
-			"--dereference-command-line-symlink-to-dir --directory --dired --escape --file-type --format= --full-time " +
-			"--group-directories-first --help --hide= --hide-control-chars --human-readable --hyperlink? --ignore= --ignore-backups " +
-			"--indicator-style= --inode --kibibytes --literal --no-group --numeric-uid-gid --quote-name --quoting-style= --recursive " +
-			"--reverse --show-control-chars --si --size --sort= --tabsize= --time= --time-style= --version --width= --zero",
+		lists:  true,
+		envAll: true,
+		options: []opt{
+			flags("-1 -A -a -B -b -C -c -D -d -F -f -G -g -H -h -i -k -L -l -m -N -n -o -p -Q -q -R -r -S -s -t -U -u -v -X -x -Z --all --almost-all --author --context --dereference --dereference-command-line --dereference-command-line-symlink-to-dir --directory --dired --escape --file-type --full-time --group-directories-first --help --hide-control-chars --human-readable --ignore-backups --inode --kibibytes --literal --no-group --numeric-uid-gid --quote-name --recursive --reverse --show-control-chars --si --size --version --zero"),
+			val(notFile, "-I -T -w"),
+			val(0, "--block-size --format --hide --ignore --indicator-style --quoting-style --sort --tabsize --time --time-style --width"),
+			optional(0, "--classify --color --hyperlink"),
+		},
+		complete: true,
+		files:    fileSpec{exact: true},
+		dirSafe:  true, readOnly: true,
 	},
 	"ltrace": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aADeFlnopsuwx", longVal: []string{"output", "align", "indent", "library"}, writeVal: "o", longWrite: []string{"output"}}},
 	"make": {
-		env:     "MAKEFLAGS CC CXX CPP LD AR FC CFLAGS CXXFLAGS CPPFLAGS LDFLAGS",
-		files:   fileSpec{skipVal: "jl", fileVal: "fC"},
+		options: []opt{val(notFile, "-j -l"), val(readsFile, "-f -C")}, env: []envVar{{"MAKEFLAGS", envCode}, {"CC", envCode}, {"CXX", envCode}, {"CPP", envCode}, {"LD", envCode}, {"AR", envCode}, {"FC", envCode}, {"CFLAGS", envCode}, {"CXXFLAGS", envCode}, {"CPPFLAGS", envCode}, {"LDFLAGS", envCode}},
+		files:   fileSpec{},
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
 		},
 	},
 	"man": {
-		env: "MANPAGER PAGER BROWSER",
+		env: []envVar{{"MANPAGER", envCode}, {"PAGER", envCode}, {"BROWSER", envCode}},
 		guards: []optionGuard{
 			{options: []string{"-P", "--pager", "-H", "--html", "-C", "--config-file"}, why: "runs a pager or browser of your choice"},
 		},
 	},
 	"mawk": {
+		options: []opt{
+			val(readsFile|firstIsFile, "-f"),
+			val(notFile, "-F -v -W --assign --field-separator"),
+			val(readsFile, "--file"),
+		},
 		files:   awkSpec,
 		dirSafe: true,
 		guards: []optionGuard{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"md5sum": {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"mkdir":  {files: fileSpec{skipVal: "m", writeAll: true, exact: true}, dirSafe: true},
-	"mkfifo": {files: fileSpec{skipVal: "m", writeAll: true}, dirSafe: true},
+	"md5sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
+		flags("-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+	},
+		complete: true,
+	},
+	"mkdir":  {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
+	"mkfifo": {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true}, dirSafe: true},
 	"mksh":   {wrap: &shellSpec},
 	"more":   {readOnly: true, dirSafe: true},
-	"mv":     {files: fileSpec{skipVal: "S", writeVal: "t", writeAll: true, exact: true, longWrite: []string{"target-directory"}}, dirSafe: true, spell: "-f,--force -n,--no-clobber"},
+	"mv": {options: []opt{
+		val(notFile, "-S"),
+		val(writesFile, "-t --target-directory"),
+		flags("-f --force").as("force"),
+		flags("-n --no-clobber").as("no-clobber"),
+	},
+		files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
 	"nawk": {
+		options: []opt{
+			val(readsFile|firstIsFile, "-f"),
+			val(notFile, "-F -v -W --assign --field-separator"),
+			val(readsFile, "--file"),
+		},
 		files:   awkSpec,
 		dirSafe: true,
 		guards: []optionGuard{
@@ -833,21 +1038,27 @@ var programs = map[string]program{
 	"nl": {
 		envAll:  true,
 		dirSafe: true, readOnly: true,
-		options: "-b= -d= -f= -h= -i= -l= -n= -p -s= -v= -w= --body-numbering= --footer-numbering= --header-numbering= --help " +
-			"--join-blank-lines= --line-increment= --no-renumber --number-format= --number-separator= --number-width= " +
-			"--section-delimiter= --starting-line-number= --version",
+		options: []opt{
+			val(0, "-b -d -f -h -i -l -n -s -v -w --body-numbering --footer-numbering --header-numbering --join-blank-lines --line-increment --number-format --number-separator --number-width --section-delimiter --starting-line-number"),
+			flags("-p --help --no-renumber --version"),
+		},
+		complete: true,
 	},
-	"node":    {files: fileSpec{skipVal: "epr"}, env: "NODE_OPTIONS NODE_PATH NODE_EXTRA_CA_CERTS=r NODE_REPL_HISTORY=w NODE_ENV=-"},
+	"node":    {options: []opt{val(notFile, "-e -p -r")}, env: []envVar{{"NODE_OPTIONS", envCode}, {"NODE_PATH", envCode}, {"NODE_EXTRA_CA_CERTS", envFile}, {"NODE_REPL_HISTORY", envWritten}, {"NODE_ENV", envHarmless}}, files: fileSpec{}},
 	"nohup":   {wrap: &wrapSpec{kind: wrapExec}},
-	"npm":     {files: fileSpec{first: true}, env: "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-"},
+	"npm":     {files: fileSpec{first: true}, env: []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}}},
 	"nsenter": {wrap: &wrapSpec{kind: wrapExec, shortVal: "tSGN", longVal: []string{"target", "setuid", "setgid", "net-socket"}}},
 	"numfmt": {
 		files: fileSpec{none: true}, envAll: true,
-		options: "-d= -z --debug --delimiter= --field= --format= --from= --from-unit= --grouping --header? --help " +
-			"--invalid= --padding= --round= --suffix= --to= --to-unit= --unit-separator= --version --zero-terminated",
+		options: []opt{
+			val(0, "-d --delimiter --field --format --from --from-unit --invalid --padding --round --suffix --to --to-unit --unit-separator"),
+			flags("-z --debug --grouping --help --version --zero-terminated"),
+			optional(0, "--header"),
+		},
+		complete: true,
 	},
 	"nvim": {
-		env: "VIMINIT EXINIT",
+		env: []envVar{{"VIMINIT", envCode}, {"EXINIT", envCode}},
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
@@ -855,18 +1066,22 @@ var programs = map[string]program{
 	"parallel": {
 		wrap: &wrapSpec{kind: wrapParallel, shortVal: "adEIjnNLPsS", longVal: []string{"arg-file", "delimiter", "jobs", "max-args", "sshlogin", "max-chars", "colsep", "tag-string", "joblog", "results", "tmpdir", "workdir", "wd", "basefile", "bf", "transfer-file", "return", "sshloginfile", "slf", "timeout", "delay", "retries", "halt", "memfree", "load", "env", "nice", "block", "block-size", "recstart", "recend", "max-lines", "max-replace-args"}},
 	},
-	"paste":   {dirSafe: true},
-	"patch":   {files: fileSpec{namesIf: "*", skipVal: "pBDFVYzgd", fileVal: "i", writeVal: "or", writeFirst: true}, dirSafe: true}, // patch [ORIGFILE [PATCHFILE]]
-	"perl":    {files: fileSpec{skipVal: "eEMmIl", writeIf: "i", optVal: "i"}, env: "PERL5OPT PERL5LIB PERLLIB PERL5DB"},
+	"paste": {dirSafe: true},
+	"patch": {options: []opt{
+		val(notFile, "-p -B -D -F -V -Y -z -g -d"),
+		val(readsFile, "-i"),
+		val(writesFile, "-o -r"),
+	},
+		files: fileSpec{alwaysNamesInput: true, writeFirst: true}, dirSafe: true}, // patch [ORIGFILE [PATCHFILE]]
+	"perl":    {options: []opt{val(notFile, "-e -E -M -m -I -l"), optional(backupSuffix|writesOperands, "-i")}, env: []envVar{{"PERL5OPT", envCode}, {"PERL5LIB", envCode}, {"PERLLIB", envCode}, {"PERL5DB", envCode}}, files: fileSpec{}},
 	"popd":    {files: fileSpec{none: true}, dirSafe: true},
 	"printf":  {envAll: true, files: fileSpec{none: true}},
 	"prlimit": {wrap: &wrapSpec{kind: wrapExec, shortVal: "po", longVal: []string{"pid", "output"}, noCmd: "p"}},
 	"pushd":   {readOnly: true, files: fileSpec{none: true}, dirSafe: true},
-	"pwd":     {envAll: true, files: fileSpec{none: true}, options: "-L -P --help --version"},
-	"python":  {files: fileSpec{skipVal: "cmWX"}, env: "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"},
+	"pwd":     {envAll: true, files: fileSpec{none: true}, options: []opt{flags("-L -P --help --version")}, complete: true},
+	"python":  {options: []opt{val(notFile, "-c -m -W -X")}, env: []envVar{{"PYTHONSTARTUP", envCode}, {"PYTHONPATH", envCode}, {"PYTHONHOME", envCode}, {"PYTHONINSPECT", envCode}, {"PYTHONUSERBASE", envCode}, {"REQUESTS_CA_BUNDLE", envFile}, {"PYTHONUNBUFFERED", envHarmless}, {"PYTHONDONTWRITEBYTECODE", envHarmless}}, files: fileSpec{}},
 	"python3": {
-		files: fileSpec{skipVal: "cmWX"},
-		env:   "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-",
+		options: []opt{val(notFile, "-c -m -W -X")}, env: []envVar{{"PYTHONSTARTUP", envCode}, {"PYTHONPATH", envCode}, {"PYTHONHOME", envCode}, {"PYTHONINSPECT", envCode}, {"PYTHONUSERBASE", envCode}, {"REQUESTS_CA_BUNDLE", envFile}, {"PYTHONUNBUFFERED", envHarmless}, {"PYTHONDONTWRITEBYTECODE", envHarmless}}, files: fileSpec{},
 	},
 	"rbash": {wrap: &shellSpec},
 	"read":  {files: fileSpec{none: true}},
@@ -874,41 +1089,51 @@ var programs = map[string]program{
 		lists:   true,
 		envAll:  true,
 		dirSafe: true, readOnly: true,
-		options: "-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline " +
-			"--quiet --silent --verbose --version --zero",
+		options: []opt{
+			flags("-e -f -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing --help --no-newline --quiet --silent --verbose --version --zero"),
+		},
+		complete: true,
 	},
 	"readonly": {files: fileSpec{none: true}},
 	"realpath": {
 		lists:   true,
 		envAll:  true,
 		dirSafe: true, readOnly: true,
-		options: "-e -L -m -P -q -s -z --canonicalize-existing --canonicalize-missing --help --logical --no-symlinks --physical " +
-			"--quiet --relative-base= --relative-to= --strip --version --zero",
+		options: []opt{
+			flags("-e -L -m -P -q -s -z --canonicalize-existing --canonicalize-missing --help --logical --no-symlinks --physical --quiet --strip --version --zero"),
+			val(0, "--relative-base --relative-to"),
+		},
+		complete: true,
 	},
 	"return": {files: fileSpec{none: true}},
-	"rev":    {dirSafe: true, options: "-h -V -0 --help --version --zero"},
+	"rev":    {dirSafe: true, options: []opt{flags("-h -V -0 --help --version --zero")}, complete: true},
 	"rg": {
 		files:   rgSpec,
 		dirSafe: true, readOnly: true,
-		options: "-NUM -0 -A= -a -B= -C= -c -E= -e= -F -f= -g= -H -h -I -i -j= -L -l -M= -m= -N -n -o -p -q -r= -S -s -T= -t= -U -u -V -v -w -x -z " +
-			"--after-context= --auto-hybrid-regex --before-context= --binary --block-buffered --byte-offset --case-sensitive " +
-			"--color= --colors= --column --context= --context-separator= --count --count-matches --crlf --debug --dfa-size-limit= " +
-			"--encoding= --engine= --field-context-separator= --field-match-separator= --file= --files --files-with-matches " +
-			"--files-without-match --fixed-strings --follow --glob= --glob-case-insensitive --heading --help --hidden --iglob= " +
-			"--ignore-case --ignore-file= --ignore-file-case-insensitive --include-zero --invert-match --json --line-buffered " +
-			"--line-number --line-regexp --max-columns= --max-columns-preview --max-count= --max-depth= --maxdepth= --max-filesize= " +
-			"--mmap --multiline --multiline-dotall --no-column --no-config --no-context-separator --no-filename --no-heading " +
-			"--no-hidden --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent " +
-			"--no-ignore-vcs --no-line-number --no-messages --no-mmap --no-pcre2-unicode --no-require-git --no-unicode --null " +
-			"--null-data --one-file-system --only-matching --passthru --path-separator= --pcre2 --pre= --pre-glob= --hostname-bin= " +
-			"--pretty --quiet --regex-size-limit= --regexp= --replace= --search-zip --smart-case --sort= --sortr= --stats --text " +
-			"--threads= --trim --type= --type-add= --type-clear= --type-list --type-not= --unrestricted --version --vimgrep " +
-			"--with-filename --word-regexp",
+		options: []opt{
+			val(notFile|firstIsFile, "-e"),
+			val(readsFile|firstIsFile, "-f"),
+			number(),
+			flags("-0 -a -c -F -H -h -I -i -L -l -N -n -o -p -q -S -s -U -u -V -v -w -x -z --auto-hybrid-regex --binary --block-buffered --byte-offset --case-sensitive --column --count --count-matches --crlf --debug --files --files-with-matches --files-without-match --fixed-strings --follow --glob-case-insensitive --heading --help --hidden --ignore-case --ignore-file-case-insensitive --include-zero --invert-match --json --line-buffered --line-number --line-regexp --max-columns-preview --mmap --multiline --multiline-dotall --no-column --no-config --no-context-separator --no-filename --no-heading --no-hidden --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs --no-line-number --no-messages --no-mmap --no-pcre2-unicode --no-require-git --no-unicode --null --null-data --one-file-system --only-matching --passthru --pcre2 --pretty --quiet --search-zip --smart-case --stats --text --trim --type-list --unrestricted --version --vimgrep --with-filename --word-regexp"),
+			val(notFile, "-A -B -C -E -g -j -M -m -r -T -t --after-context --before-context --color --colors --context --encoding --glob --iglob --max-columns --max-count --max-depth --regexp --replace --sort --sortr --threads --type --type-add --type-not"),
+			val(0, "--context-separator --dfa-size-limit --engine --field-context-separator --field-match-separator --file --ignore-file --maxdepth --max-filesize --path-separator --pre --pre-glob --hostname-bin --regex-size-limit --type-clear"),
+			val(notFile, "-d").unlisted(),
+		},
+		complete: true,
+
 		guards: []optionGuard{
 			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
 		},
 	},
-	"rm": {files: fileSpec{writeAll: true, removes: true, recursive: "rR", exact: true}, dirSafe: true, spell: "-r,-R,--recursive -f,--force -d,--dir -v,--verbose -i:interactive"},
+	"rm": {options: []opt{
+		does(recursive, "-r -R").as("recursive"),
+		flags("--recursive").as("recursive"),
+		flags("-f --force").as("force"),
+		flags("-d --dir").as("dir"),
+		flags("-v --verbose").as("verbose"),
+		flags("-i").as("interactive"),
+	},
+		files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true},
 	"rmdir": {
 		files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true,
 		guards: []optionGuard{
@@ -916,17 +1141,26 @@ var programs = map[string]program{
 		},
 	},
 	"rsync": {
-		files: fileSpec{skipVal: "e", longSkip: []string{"rsh", "rsync-path"}, recursive: "ra", writeLast: true,
-			longFile: []string{"files-from", "exclude-from", "include-from", "password-file"}},
+		options: []opt{
+			does(recursive, "-r -a"),
+			val(notFile, "-e --rsh --rsync-path"),
+			val(readsFile, "--files-from --exclude-from --include-from --password-file"),
+		},
+		files:   fileSpec{writeLast: true},
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
 		},
 	},
-	"ruby":    {files: fileSpec{skipVal: "eEIr"}, env: "RUBYOPT RUBYLIB"},
+	"ruby":    {options: []opt{val(notFile, "-e -E -I -r")}, env: []envVar{{"RUBYOPT", envCode}, {"RUBYLIB", envCode}}, files: fileSpec{}},
 	"runuser": {wrap: &wrapSpec{kind: wrapSu}},
 	"scp": {
-		files:   fileSpec{skipVal: "cJlPoDS", fileVal: "iF", recursive: "r", writeLast: true},
+		options: []opt{
+			does(recursive, "-r"),
+			val(notFile, "-c -J -l -P -o -D -S"),
+			val(readsFile, "-i -F"),
+		},
+		files:   fileSpec{writeLast: true},
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
@@ -937,25 +1171,33 @@ var programs = map[string]program{
 		// GNU screen 4: options (clusters; c e h p s S t T X take a
 		// value), then the command it runs directly in a new window.
 		wrap: &wrapSpec{kind: wrapScreen, shortVal: "cehpsStTX"},
-		env:  "SCREENRC SYSSCREENRC", // files of screen commands, which run programs
+		env:  []envVar{{"SCREENRC", envCode}, {"SYSSCREENRC", envCode}}, // files of screen commands, which run programs
 		guards: []optionGuard{
 			{check: screenRisk, why: "runs screen commands the gate does not read (-c FILE, -X stuff types into a shell, -X screen/exec run programs)"},
 		},
 	},
 	"sed": {
-		spell: "-i,--in-place",
-		files: fileSpec{exact: true, skipVal: "el", optVal: "i", fileVal: "f", first: true, firstUnless: "ef", writeIf: "i",
-			longSkip: []string{"expression", "line-length"}, longFile: []string{"file"}},
+		options: []opt{
+			val(notFile|firstIsFile, "-e"),
+			val(readsFile|firstIsFile, "-f"),
+			flags("-E -n -r -s -u -z --debug --follow-symlinks --help --null-data --posix --quiet --regexp-extended --sandbox --separate --silent --unbuffered --version"),
+			val(notFile, "-l --expression --line-length"),
+			val(readsFile, "--file"),
+			optional(backupSuffix|writesOperands, "-i").unlisted().as("in-place"),
+			flags("--in-place").unlisted().as("in-place"),
+		},
+		complete: true,
+
+		files:   fileSpec{exact: true, first: true},
 		dirSafe: true,
 		// Every option but -i/--in-place (which writes the files): under
 		// the embedded default policy, sed -n -i asks.
-		options: "-E -e= -f= -l= -n -r -s -u -z --debug --expression= --file= --follow-symlinks --help --line-length= --null-data " +
-			"--posix --quiet --regexp-extended --sandbox --separate --silent --unbuffered --version",
+
 		guards: []optionGuard{
 			{check: sedRisk, script: true, why: sedWhy},
 		},
 	},
-	"seq":     {envAll: true, files: fileSpec{none: true}, options: "-f= -s= -w --equal-width --format= --help --separator= --version"},
+	"seq":     {envAll: true, files: fileSpec{none: true}, options: []opt{val(0, "-f -s --format --separator"), flags("-w --equal-width --help --version")}, complete: true},
 	"set":     {files: fileSpec{none: true}},
 	"setarch": {wrap: &wrapSpec{kind: wrapExec, operands: 1, optsAfter: true, noCmd: "l"}},
 	"setpriv": {
@@ -967,26 +1209,38 @@ var programs = map[string]program{
 			{options: []string{"-S", "-o", "-F", "-D"}, why: "runs a program as ssh or sftp-server, or sets ssh options that run one"},
 		},
 	},
-	"sg":        {wrap: &wrapSpec{kind: wrapSg}},
-	"sh":        {wrap: &shellSpec},
-	"sha1sum":   {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
-	"sha256sum": {readOnly: true, envAll: true, dirSafe: true, options: "-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"},
+	"sg": {wrap: &wrapSpec{kind: wrapSg}},
+	"sh": {wrap: &shellSpec},
+	"sha1sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
+		flags("-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+	},
+		complete: true,
+	},
+	"sha256sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
+		flags("-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+	},
+		complete: true,
+	},
 	"sha512sum": {readOnly: true, envAll: true, dirSafe: true},
 	"shift":     {files: fileSpec{none: true}},
 	"shopt":     {files: fileSpec{none: true}},
-	"shred":     {files: fileSpec{skipVal: "ns", writeAll: true}, dirSafe: true},
-	"sleep":     {envAll: true, files: fileSpec{none: true}, options: "--help --version"},
+	"shred":     {options: []opt{val(notFile, "-n -s")}, files: fileSpec{writeAll: true}, dirSafe: true},
+	"sleep":     {envAll: true, files: fileSpec{none: true}, options: []opt{flags("--help --version")}, complete: true},
 	"sort": {
-		runVal: []string{"compress-program"},
-		files: fileSpec{skipVal: "tkS", writeVal: "oT", longFile: []string{"files0-from", "random-source"},
-			longWrite: []string{"output", "temporary-directory"},
-			longSkip:  []string{"key", "field-separator", "buffer-size", "parallel", "batch-size", "compress-program"}},
+		options: []opt{
+			flags("-b -C -c -d -f -g -h -i -M -m -n -R -r -s -u -V -z --debug --dictionary-order --general-numeric-sort --help --human-numeric-sort --ignore-case --ignore-leading-blanks --ignore-nonprinting --merge --month-sort --numeric-sort --random-sort --reverse --stable --unique --version --version-sort --zero-terminated"),
+			val(notFile, "-k -S -t --batch-size --buffer-size --field-separator --key --parallel"),
+			val(writesFile, "-o -T --output --temporary-directory"),
+			optional(0, "--check"),
+			val(notFile|runs, "--compress-program"),
+			val(readsFile, "--files0-from --random-source"),
+			val(0, "--sort"),
+		},
+		complete: true,
+
+		files:   fileSpec{},
 		dirSafe: true,
-		options: "-b -C -c -d -f -g -h -i -k= -M -m -n -o= -R -r -S= -s -T= -t= -u -V -z --batch-size= --buffer-size= --check? " +
-			"--compress-program= --debug --dictionary-order --field-separator= --files0-from= --general-numeric-sort --help " +
-			"--human-numeric-sort --ignore-case --ignore-leading-blanks --ignore-nonprinting --key= --merge --month-sort " +
-			"--numeric-sort --output= --parallel= --random-sort --random-source= --reverse --sort= --stable --temporary-directory= " +
-			"--unique --version --version-sort --zero-terminated",
+
 		guards: []optionGuard{
 			{options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
 			{options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
@@ -994,16 +1248,21 @@ var programs = map[string]program{
 	},
 	"split": {files: fileSpec{reader: readSplit}, dirSafe: true},
 	"ssh": {
-		env:     "SSH_ASKPASS",
-		files:   fileSpec{fileVal: "iFESo"},
+		options: []opt{val(readsFile, "-i -F -E -S -o")}, env: []envVar{{"SSH_ASKPASS", envCode}},
+		files:   fileSpec{},
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-o", "-F"}, why: "sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program"},
 		},
 	},
 	"ssh-agent": {wrap: &wrapSpec{kind: wrapExec, shortVal: "aEOPt", noCmd: "k"}},
-	"stat":      {lists: true, readOnly: true, envAll: true, dirSafe: true, options: "-c= -f -L -t --cached= --dereference --file-system --format= --help --printf= --terse --version"},
-	"stdbuf":    {wrap: &wrapSpec{kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}}},
+	"stat": {lists: true, readOnly: true, envAll: true, dirSafe: true, options: []opt{
+		val(0, "-c --cached --format --printf"),
+		flags("-f -L -t --dereference --file-system --help --terse --version"),
+	},
+		complete: true,
+	},
+	"stdbuf": {wrap: &wrapSpec{kind: wrapExec, shortVal: "ioe", longVal: []string{"input", "output", "error"}}},
 	"strace": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "abeEIoOpPsSuUX", longVal: []string{"output", "attach", "string-limit", "user", "env",
 			"trace", "signal", "status", "expr", "trace-path", "summary-sort-by", "columns", "decode-fds", "seccomp-bpf", "quiet", "silence", "secontext", "inject", "fault"},
@@ -1011,21 +1270,27 @@ var programs = map[string]program{
 	},
 	"su": {wrap: &wrapSpec{kind: wrapSu}},
 	"sudo": {
-		env:  "SUDO_ASKPASS SUDO_EDITOR EDITOR VISUAL",
+		env:  []envVar{{"SUDO_ASKPASS", envCode}, {"SUDO_EDITOR", envCode}, {"EDITOR", envCode}, {"VISUAL", envCode}},
 		wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu", longVal: []string{"user", "group", "host", "prompt", "chdir", "chroot", "close-from", "role", "type", "command-timeout", "other-user"}},
 	},
 	"sudoedit": {
 		wrap: &wrapSpec{kind: wrapSudo, shortVal: "CDghpRrtTUu"},
-		env:  "SUDO_EDITOR EDITOR VISUAL",
+		env:  []envVar{{"SUDO_EDITOR", envCode}, {"EDITOR", envCode}, {"VISUAL", envCode}},
 	},
-	"systemctl": {env: "SYSTEMD_PAGER"},
-	"tac":       {readOnly: true, envAll: true, dirSafe: true, options: "-b -r -s= --before --help --regex --separator= --version"},
+	"systemctl": {env: []envVar{{"SYSTEMD_PAGER", envCode}}},
+	"tac":       {readOnly: true, envAll: true, dirSafe: true, options: []opt{flags("-b -r --before --help --regex --version"), val(0, "-s --separator")}, complete: true},
 	"tail": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "ncs", exact: true},
-		dirSafe: true, readOnly: true,
-		options: "-NUM -c= -F -f -n= -q -s= -v -z --bytes= --follow? --help --lines= --max-unchanged-stats= --pid= --quiet --retry " +
-			"--silent --sleep-interval= --verbose --version --zero-terminated",
+		envAll: true,
+		options: []opt{
+			number(),
+			val(notFile, "-c -n -s"),
+			flags("-F -f -q -v -z --help --quiet --retry --silent --verbose --version --zero-terminated"),
+			val(0, "--bytes --lines --max-unchanged-stats --pid --sleep-interval"),
+			optional(0, "--follow"),
+		},
+		complete: true,
+		files:    fileSpec{exact: true},
+		dirSafe:  true, readOnly: true,
 	},
 	"tar": {
 		files:   fileSpec{reader: readTar},
@@ -1117,38 +1382,48 @@ var programs = map[string]program{
 			"delete-buffer": {}, "deleteb": {}, "select-layout": {}, "selectl": {}, "refresh-client": {}, "refresh": {},
 		},
 	},
-	"touch": {files: fileSpec{skipVal: "dt", fileVal: "r", writeAll: true}, dirSafe: true},
-	"tr":    {envAll: true, files: fileSpec{none: true}, options: "-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version"},
+	"touch": {options: []opt{val(notFile, "-d -t"), val(readsFile, "-r")}, files: fileSpec{writeAll: true}, dirSafe: true},
+	"tr":    {envAll: true, files: fileSpec{none: true}, options: []opt{flags("-C -c -d -s -t --complement --delete --help --squeeze-repeats --truncate-set1 --version")}, complete: true},
 	"trap":  {files: fileSpec{none: true}},
 	"tree": {
 		dirSafe: true, readOnly: true,
-		options: "-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c -H= -I= -L= -o= -P= -T= " +
-			"--charset= --dirsfirst --du --filelimit= --filesfirst --fromfile --gitignore --help --hintro= --houtro= " +
-			"--ignore-case --info --infofile= --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --sort= " +
-			"--timefmt= --device --version",
+		options: []opt{
+			flags("-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c --dirsfirst --du --filesfirst --fromfile --gitignore --help --ignore-case --info --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --device --version"),
+			val(0, "-H -I -L -o -P -T --charset --filelimit --hintro --houtro --infofile --sort --timefmt"),
+		},
+		complete: true,
+
 		guards: []optionGuard{
 			{options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
 		},
 	},
 	"true":     {envAll: true, files: fileSpec{none: true}},
-	"truncate": {files: fileSpec{skipVal: "s", fileVal: "r", writeAll: true}, dirSafe: true},
-	"type":     {files: fileSpec{none: true}, options: "-a -f -P -p -t"},
+	"truncate": {options: []opt{val(notFile, "-s"), val(readsFile, "-r")}, files: fileSpec{writeAll: true}, dirSafe: true},
+	"type":     {files: fileSpec{none: true}, options: []opt{flags("-a -f -P -p -t")}, complete: true},
 	"typeset":  {files: fileSpec{none: true}},
 	"ulimit":   {files: fileSpec{none: true}},
 	"umask":    {files: fileSpec{none: true}},
 	"uname": {
 		files: fileSpec{none: true}, envAll: true,
-		options: "-a -i -m -n -o -p -r -s -v --all --hardware-platform --help --kernel-name --kernel-release --kernel-version " +
-			"--machine --nodename --operating-system --processor --version",
+		options: []opt{
+			flags("-a -i -m -n -o -p -r -s -v --all --hardware-platform --help --kernel-name --kernel-release --kernel-version --machine --nodename --operating-system --processor --version"),
+		},
+		complete: true,
 	},
 	"unbuffer": {wrap: &wrapSpec{kind: wrapExec}},
 	"unexpand": {dirSafe: true},
 	"uniq": {
-		envAll:  true,
-		files:   fileSpec{skipVal: "fsw", writeLast: true},
-		dirSafe: true,
-		options: "-c -D -d -f= -i -s= -u -w= -z --all-repeated? --check-chars= --count --group? " +
-			"--help --ignore-case --repeated --skip-chars= --skip-fields= --unique --version --zero-terminated",
+		envAll: true,
+		options: []opt{
+			flags("-c -D -d -i -u -z --count --help --ignore-case --repeated --unique --version --zero-terminated"),
+			val(notFile, "-f -s -w"),
+			optional(0, "--all-repeated --group"),
+			val(0, "--check-chars --skip-chars --skip-fields"),
+		},
+		complete: true,
+		files:    fileSpec{writeLast: true},
+		dirSafe:  true,
+
 		guards: []optionGuard{
 			{check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
 		},
@@ -1158,22 +1433,27 @@ var programs = map[string]program{
 	"unshare": {
 		wrap: &wrapSpec{kind: wrapExec, shortVal: "SGRw", longVal: []string{"setuid", "setgid", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "propagation", "setgroups", "load-interp"}},
 	},
-	"unzip":    {files: fileSpec{namesUnless: "lptvZz", skipVal: "xP", writeVal: "d"}, dirSafe: true},
+	"unzip": {options: []opt{
+		does(noNamesFromInput, "-l -p -t -v -Z -z"),
+		val(notFile, "-x -P"),
+		val(writesFile, "-d"),
+	},
+		files: fileSpec{}, dirSafe: true},
 	"valgrind": {wrap: &wrapSpec{kind: wrapExec}},
 	"vi": {
-		env: "VIMINIT EXINIT",
+		env: []envVar{{"VIMINIT", envCode}, {"EXINIT", envCode}},
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
 	},
 	"view": {
-		env: "VIMINIT EXINIT",
+		env: []envVar{{"VIMINIT", envCode}, {"EXINIT", envCode}},
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
 	},
 	"vim": {
-		env: "VIMINIT EXINIT",
+		env: []envVar{{"VIMINIT", envCode}, {"EXINIT", envCode}},
 		guards: []optionGuard{
 			{check: vimRisk, why: "runs editor commands (which may run a program) you choose"},
 		},
@@ -1181,31 +1461,47 @@ var programs = map[string]program{
 	"wait":  {files: fileSpec{none: true}},
 	"watch": {wrap: &wrapSpec{kind: wrapWatch, shortVal: "nq", longVal: []string{"interval"}}},
 	"wc": {
-		envAll:  true,
-		files:   fileSpec{longFile: []string{"files0-from"}},
-		dirSafe: true, readOnly: true,
-		options: "-c -L -l -m -w --bytes --chars --files0-from= --help --lines --max-line-length --total= --version --words",
+		envAll: true,
+		options: []opt{
+			flags("-c -L -l -m -w --bytes --chars --help --lines --max-line-length --version --words"),
+			val(readsFile, "--files0-from"),
+			val(0, "--total"),
+		},
+		complete: true,
+		files:    fileSpec{},
+		dirSafe:  true, readOnly: true,
 	},
 	"wget": {
-		spell: "-O,--output-document -e,--execute:... --config:...",
-		files: fileSpec{skipVal: "tTUe", fileVal: "i", writeVal: "OoaP",
-			longWrite: []string{"output-document", "output-file", "append-output", "directory-prefix", "save-cookies"},
-			longFile:  []string{"input-file", "load-cookies", "config"},
-			longSkip:  []string{"user", "password", "header", "user-agent", "tries", "timeout"}},
+		options: []opt{
+			val(notFile, "-t -T -U --user --password --header --user-agent --tries --timeout"),
+			val(notFile, "-e").as("..."),
+			val(readsFile, "-i --input-file --load-cookies"),
+			val(writesFile, "-O --output-document").as("output-document"),
+			val(writesFile, "-o -a -P --output-file --append-output --directory-prefix --save-cookies"),
+			val(readsFile, "--config").as("..."),
+			flags("--execute").as("..."),
+		},
+
+		files:   fileSpec{},
 		dirSafe: true,
 	},
-	"which":  {files: fileSpec{none: true}, options: "-a -s"},
-	"whoami": {envAll: true, files: fileSpec{none: true}, options: "--help --version"},
+	"which":  {files: fileSpec{none: true}, options: []opt{flags("-a -s")}, complete: true},
+	"whoami": {envAll: true, files: fileSpec{none: true}, options: []opt{flags("--help --version")}, complete: true},
 	"xargs": {
 		wrap: &wrapSpec{kind: wrapXargs, shortVal: "adEILnPs",
 			longVal: []string{"arg-file", "delimiter", "max-args", "max-procs", "max-chars", "process-slot-var"}},
 	},
-	"xdg-open": {env: "BROWSER"},
+	"xdg-open": {env: []envVar{{"BROWSER", envCode}}},
 	"xxd": {readOnly: true, dirSafe: true, guards: []optionGuard{
 		{check: xxdRisk, why: "writes a file: -r turns a dump back into bytes, and a second operand is the file it writes"}}},
 	"yes": {files: fileSpec{none: true}},
 	"zip": {
-		files:   fileSpec{namesIf: "@", skipVal: "bnPtx", writeFirst: true, recursive: "rR"}, // zip ARCHIVE FILES: the archive is written
+		options: []opt{
+			does(recursive, "-r -R"),
+			does(namesFromInput, "-@"),
+			val(notFile, "-b -n -P -t -x"),
+		},
+		files:   fileSpec{writeFirst: true}, // zip ARCHIVE FILES: the archive is written
 		dirSafe: true,
 		guards: []optionGuard{
 			{options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},

@@ -60,15 +60,20 @@ func taskRisk(argv []string, i int) int {
 
 func makeEntry() program {
 	return program{
-		env:     "MAKEFLAGS CC CXX CPP LD AR FC CFLAGS CXXFLAGS CPPFLAGS LDFLAGS",
-		files:   fileSpec{skipVal: "jlWo", fileVal: "fC"},
+		options: []opt{
+			flags("-B -L -R -S -d -e -h -i -k -n -p -q -r -s -t -v -w --always-make --check-symlink-times --dry-run --environment-overrides --help --ignore-errors --just-print --keep-going --no-builtin-rules --no-builtin-variables --no-keep-going --no-print-directory --no-silent --print-data-base --print-directory --question --quiet --recon --silent --stop --touch --trace --version --warn-undefined-variables"),
+			val(readsFile, "-C -f"),
+			val(0, "-E -I --assume-new --assume-old --directory --eval --file --include-dir --makefile --new-file --old-file --what-if"),
+			optional(0, "-O --debug --jobs --load-average --output-sync --shuffle"),
+			val(notFile, "-W -o"),
+			optional(notFile, "-j -l"),
+		},
+		complete: true,
+		env:      []envVar{{"MAKEFLAGS", envCode}, {"CC", envCode}, {"CXX", envCode}, {"CPP", envCode}, {"LD", envCode}, {"AR", envCode}, {"FC", envCode}, {"CFLAGS", envCode}, {"CXXFLAGS", envCode}, {"CPPFLAGS", envCode}, {"LDFLAGS", envCode}},
+
+		files:   fileSpec{},
 		dirSafe: true,
-		options: "-B -C= -E= -I= -L -O? -R -S -W= -d -e -f= -h -i -j? -k -l? -n -o= -p -q -r -s -t -v -w --always-make " +
-			"--assume-new= --assume-old= --check-symlink-times --debug? --directory= --dry-run --environment-overrides --eval= " +
-			"--file= --help --ignore-errors --include-dir= --jobs? --just-print --keep-going --load-average? --makefile= " +
-			"--new-file= --no-builtin-rules --no-builtin-variables --no-keep-going --no-print-directory --no-silent " +
-			"--old-file= --output-sync? --print-data-base --print-directory --question --quiet --recon --shuffle? --silent " +
-			"--stop --touch --trace --version --warn-undefined-variables --what-if=",
+
 		guards: []optionGuard{
 			{options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
 			{check: makeRisk, why: "sets the shell that runs the recipes, or make's own flags"},
@@ -93,8 +98,14 @@ var programsBuild = map[string]program{
 	},
 	"gofmt": {
 		goFlags: true,
-		files:   fileSpec{writeIf: "w"},
-		options: "-cpuprofile= -d -e -l -r= -s -w",
+		options: []opt{
+			val(0, "-cpuprofile -r"),
+			flags("-d -e -l -s"),
+			does(writesOperands, "-w"),
+		},
+		complete: true,
+		files:    fileSpec{},
+
 		guards: []optionGuard{
 			{goFlags: true, options: []string{"-cpuprofile"}, why: "writes a CPU profile"},
 			{check: gofmtRisk, why: "rewrites files spelled so that the gate does not see the write (write it -w)"},

@@ -26,7 +26,7 @@ var (
 var programsDotnet = map[string]program{
 	"dotnet": {
 		files:  fileSpec{none: true},
-		env:    "DOTNET_* MSBuild* MSBUILD*",
+		env:    []envVar{{"DOTNET_*", envCode}, {"MSBuild*", envCode}, {"MSBUILD*", envCode}},
 		guards: []optionGuard{{check: dotnetTop.check, why: dotnetWhy}},
 		subs: map[string]*program{
 			"build": {guards: []optionGuard{{check: dotnetBuild.check, why: dotnetWhy}}},

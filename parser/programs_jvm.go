@@ -107,7 +107,7 @@ func publishes(word string) bool {
 func gradleEntry() program {
 	return program{
 		files:  fileSpec{none: true}, // tasks, not files
-		env:    "GRADLE_OPTS JAVA_OPTS JAVA_HOME GRADLE_USER_HOME",
+		env:    []envVar{{"GRADLE_OPTS", envCode}, {"JAVA_OPTS", envCode}, {"JAVA_HOME", envCode}, {"GRADLE_USER_HOME", envCode}},
 		guards: []optionGuard{{check: gradleRisk, why: jvmWhy}},
 	}
 }
@@ -115,7 +115,7 @@ func gradleEntry() program {
 func mvnEntry() program {
 	return program{
 		files:  fileSpec{none: true}, // goals and phases, not files
-		env:    "MAVEN_OPTS MAVEN_ARGS JAVA_OPTS JAVA_HOME",
+		env:    []envVar{{"MAVEN_OPTS", envCode}, {"MAVEN_ARGS", envCode}, {"JAVA_OPTS", envCode}, {"JAVA_HOME", envCode}},
 		guards: []optionGuard{{check: mvnRisk, why: jvmWhy}},
 	}
 }

@@ -46,7 +46,7 @@ func cargoEntry(l *lead) *program {
 var programsRust = map[string]program{
 	"cargo": {
 		files: fileSpec{none: true},
-		env:   "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-",
+		env:   []envVar{{"RUSTC_WRAPPER", envCode}, {"RUSTC", envCode}, {"CARGO_*WRAPPER", envCode}, {"CARGO_*RUSTC", envCode}, {"RUST_BACKTRACE", envHarmless}, {"RUST_LOG", envHarmless}},
 		guards: []optionGuard{
 			{check: cargoTop.check, why: cargoWhy},
 		},
@@ -65,12 +65,17 @@ var programsRust = map[string]program{
 		// rustfmt rewrites its operands in place (unless --check or
 		// --emit stdout): written files, which the ignore and protection
 		// rules check.
-		files: fileSpec{writeAll: true, readIf: []string{"--check", "--emit=stdout"}, longFile: []string{"config-path"},
-			longSkip: []string{"emit", "edition", "color", "config", "print-config", "style-edition"}},
-		options: "-V -h -l -q -v --backup --check --color= --config= --config-path= --edition= --emit= --files-with-diff --help " +
-			"--print-config= --quiet --style-edition= --verbose --version",
+		options: []opt{
+			does(readsOperandsOnly, "--check"),
+			does(readsOperandsOnly, "--emit=stdout").unlisted(),
+			flags("-V -h -l -q -v --backup --files-with-diff --help --quiet --verbose --version"),
+			val(notFile, "--color --config --edition --emit --print-config --style-edition"),
+			val(readsFile, "--config-path"),
+		},
+		complete: true,
+		files:    fileSpec{writeAll: true},
 	},
-	"rustc": {options: "-V -h -v --help --version"}, // rustc FILE reads FILE (the default spec: every operand read)
+	"rustc": {options: []opt{flags("-V -h -v --help --version")}, complete: true}, // rustc FILE reads FILE (the default spec: every operand read)
 }
 
 // cargoMakeRisk is the guard of cargo-make run as its own program

@@ -56,7 +56,7 @@ var wrapSamples = map[wrapKind]string{
 func TestProgramEntries(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil && p.git == nil {
+		if p.guards == nil && p.wrap == nil && p.env == nil && runNames(p) == nil && p.git == nil {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -82,7 +82,7 @@ func TestProgramEntries(t *testing.T) {
 					t.Errorf("Analyze(%q): the wrapper's command eval x was not analysed", src)
 				}
 			}
-			for _, o := range p.runVal {
+			for _, o := range runNames(p) {
 				src := name + " --" + o + "=eval a"
 				if p.goFlags {
 					src = name + " test -" + o + "='eval x' ./..."
@@ -91,8 +91,8 @@ func TestProgramEntries(t *testing.T) {
 					t.Errorf("Analyze(%q): the program --%s runs was not analysed", src, o)
 				}
 			}
-			for _, tok := range strings.Fields(p.env) {
-				checkEntryEnv(t, name, tok)
+			for _, v := range p.env {
+				checkEntryEnv(t, name, v.name+[...]string{envCode: "", envFile: "=r", envWritten: "=w", envFileList: "=:", envHarmless: "=-"}[v.use])
 			}
 			if sub, ok := strings.CutPrefix(name, "git "); ok && p.git != nil {
 				checkGitSpec(t, sub, *p.git)
@@ -185,6 +185,20 @@ func checkEntryEnv(t *testing.T, name, tok string) {
 	if kind == "-" && got != "harmless" {
 		t.Logf("%s names %s harmless, but another program reads it as code", name, v)
 	}
+}
+
+// runNames returns the names of p's options whose value is a program
+// it runs, without their dashes.
+func runNames(p *program) []string {
+	var l []string
+	for _, o := range p.options {
+		if o.role&runs != 0 {
+			for _, n := range strings.Fields(o.names) {
+				l = append(l, strings.TrimLeft(n, "-"))
+			}
+		}
+	}
+	return l
 }
 
 func gitStdinL(p *program) []string {
