@@ -70,10 +70,8 @@ func makeEntry() program {
 		},
 		complete: true,
 		env:      []envVar{{"MAKEFLAGS", envCode}, {"CC", envCode}, {"CXX", envCode}, {"CPP", envCode}, {"LD", envCode}, {"AR", envCode}, {"FC", envCode}, {"CFLAGS", envCode}, {"CXXFLAGS", envCode}, {"CPPFLAGS", envCode}, {"LDFLAGS", envCode}},
-
-		files:   fileSpec{},
-		dirSafe: true,
-
+		files:    fileSpec{},
+		dirSafe:  true,
 		guards: []optionGuard{
 			{options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
 			{check: makeRisk, why: "sets the shell that runs the recipes, or make's own flags"},
@@ -105,7 +103,6 @@ var programsBuild = map[string]program{
 		},
 		complete: true,
 		files:    fileSpec{},
-
 		guards: []optionGuard{
 			{goFlags: true, options: []string{"-cpuprofile"}, why: "writes a CPU profile"},
 			{check: gofmtRisk, why: "rewrites files spelled so that the gate does not see the write (write it -w)"},

@@ -50,8 +50,7 @@ var programsHost = map[string]program{
 		complete: true,
 		files:    fileSpec{},
 		dirSafe:  true,
-
-		guards: []optionGuard{{check: hostnameRisk, why: "sets the host name"}},
+		guards:   []optionGuard{{check: hostnameRisk, why: "sets the host name"}},
 	},
 	"date": {
 		options: []opt{
@@ -65,7 +64,6 @@ var programsHost = map[string]program{
 		complete: true,
 		files:    fileSpec{first: true},
 		dirSafe:  true,
-
 		guards: []optionGuard{
 			{options: []string{"-s", "--set"}, why: "sets the clock"},
 			{check: dateRisk, why: "sets the clock (an operand that is not +FORMAT)"},
@@ -104,23 +102,4 @@ var programsHost = map[string]program{
 			},
 		},
 	},
-}
-
-// mergePrograms adds the ecosystem tables (programs_js.go and the
-// others) to programs, once, before progs indexes it. An ecosystem
-// entry replaces one of programs.go with the same name (npm, node,
-// python, python3, cargo, make, gofmt, hostname, date): it keeps that
-// entry's files and env and adds options and guards. A name in two
-// ecosystem tables is a bug.
-func mergePrograms(tables ...map[string]program) {
-	seen := map[string]bool{}
-	for _, t := range tables {
-		for name, p := range t {
-			if seen[name] {
-				panic("parser: program " + name + " in two ecosystem tables")
-			}
-			seen[name] = true
-			programs[name] = p
-		}
-	}
 }

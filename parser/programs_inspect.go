@@ -55,7 +55,6 @@ var inspectPrograms = map[string]program{
 		files:    fileSpec{exact: true},
 		dirSafe:  true,
 		readOnly: true,
-
 		guards: []optionGuard{
 			{options: []string{"-K", "--kill"}, why: "closes the sockets it lists"},
 			{options: []string{"-D", "--diag"}, why: "writes raw socket information to a file"},
@@ -111,7 +110,6 @@ var inspectPrograms = map[string]program{
 			val(0, "-f -t -X --format --ifunc-chars --plugin --radix --target --unicode"),
 		},
 		complete: true,
-
 		guards: []optionGuard{
 			{options: []string{"--plugin"}, why: "loads a plugin (a shared library: code)"},
 		},
@@ -125,7 +123,6 @@ var inspectPrograms = map[string]program{
 			optional(0, "-C -W --ctf --demangle --disassemble --dwarf --sframe --source-comment --visualize-jumps"),
 		},
 		complete: true,
-
 		guards: []optionGuard{
 			{options: []string{"-S", "--source", "--source-comment", "-I", "--include", "--prefix", "--file-start-context"},
 				why: "prints the source files the binary's debug information names, which the gate does not see"},

@@ -232,8 +232,8 @@ var programsJS = map[string]program{
 		guards: []optionGuard{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
 	},
 	"node": {
-		options: []opt{val(notFile, "-e -p -r")}, env: []envVar{{"NODE_OPTIONS", envCode}, {"NODE_PATH", envCode}, {"NODE_EXTRA_CA_CERTS", envFile}, {"NODE_REPL_HISTORY", envWritten}, {"NODE_ENV", envHarmless}}, files: fileSpec{},
-
+		options: []opt{val(notFile, "-e -p -r")},
+		env:     []envVar{{"NODE_OPTIONS", envCode}, {"NODE_PATH", envCode}, {"NODE_EXTRA_CA_CERTS", envFile}, {"NODE_REPL_HISTORY", envWritten}, {"NODE_ENV", envHarmless}}, files: fileSpec{},
 		guards: []optionGuard{
 			{check: nodeRisk, why: "is a node option the gate does not know (-r/--import/--loader load code of a file, --inspect listens, --env-file reads a file), or the script comes from standard input"},
 		},
@@ -250,8 +250,7 @@ var programsJS = map[string]program{
 		},
 		complete: true,
 		env:      []envVar{{"NODE_OPTIONS", envCode}},
-
-		files: fileSpec{},
+		files:    fileSpec{},
 	},
 	"eslint": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
@@ -269,7 +268,6 @@ var programsJS = map[string]program{
 		// eslint --fix rewrites its operands in place (--fix-dry-run
 		// does not): they are written files.
 		files: fileSpec{},
-
 		guards: []optionGuard{
 			{check: eslintLead.check, why: "loads rules or a formatter from outside the project"},
 		},
@@ -291,7 +289,6 @@ var programsJS = map[string]program{
 		// written files, which the ignore and protection rules check;
 		// --check and -l only read them.
 		files: fileSpec{},
-
 		guards: []optionGuard{
 			{check: prettierLead.check, why: "loads a plugin from outside the project"},
 		},
@@ -308,8 +305,7 @@ var programsJS = map[string]program{
 		},
 		complete: true,
 		env:      []envVar{{"NODE_OPTIONS", envCode}},
-
-		files: fileSpec{},
+		files:    fileSpec{},
 		subs: map[string]*program{"run": {options: vitestOptions, complete: true}, "watch": {options: vitestOptions, complete: true}, "related": {options: vitestOptions, complete: true},
 			"bench": {options: vitestOptions, complete: true}, "list": {options: vitestOptions, complete: true}},
 	},
@@ -320,8 +316,7 @@ var programsJS = map[string]program{
 			val(notFile, "--mode --base --logLevel --filter --port --target --host"),
 			val(writesFile, "--outDir"),
 		},
-		env: []envVar{{"NODE_OPTIONS", envCode}},
-
+		env:   []envVar{{"NODE_OPTIONS", envCode}},
 		files: fileSpec{},
 		subs: map[string]*program{"build": {options: viteOptions, complete: true}, "dev": {options: viteOptions, complete: true}, "serve": {options: viteOptions, complete: true},
 			"preview": {options: viteOptions, complete: true}, "optimize": {options: viteOptions, complete: true}},
@@ -356,8 +351,7 @@ var programsJS = map[string]program{
 		},
 		complete: true,
 		env:      []envVar{{"NODE_OPTIONS", envCode}},
-
-		files: fileSpec{},
+		files:    fileSpec{},
 	},
 }
 

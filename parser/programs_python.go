@@ -175,8 +175,8 @@ var pythonEnv = []envVar{{"PYTHONSTARTUP", envCode}, {"PYTHONPATH", envCode}, {"
 
 func pythonEntry() program {
 	return program{
-		options: []opt{val(notFile, "-c -m -W -X")}, env: pythonEnv, files: fileSpec{},
-
+		options: []opt{val(notFile, "-c -m -W -X")},
+		env:     pythonEnv, files: fileSpec{},
 		guards: []optionGuard{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
 	}
 }
@@ -207,8 +207,7 @@ func pytestEntry() program {
 		},
 		complete: true,
 		env:      slices.Concat(pythonEnv, []envVar{{"PYTEST_ADDOPTS", envCode}, {"PYTEST_PLUGINS", envCode}}),
-
-		guards: []optionGuard{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
+		guards:   []optionGuard{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
 	}
 }
 
@@ -284,8 +283,7 @@ var programsPython = map[string]program{
 		},
 		complete: true,
 		env:      pythonEnv,
-
-		files: fileSpec{},
+		files:    fileSpec{},
 	},
 	"black": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
@@ -310,8 +308,7 @@ var programsPython = map[string]program{
 		},
 		complete: true,
 		env:      pythonEnv,
-
-		files: fileSpec{none: true},
+		files:    fileSpec{none: true},
 	},
 }
 
