@@ -2,7 +2,6 @@ package parser
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -189,7 +188,7 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	s.builtin(&cmd, base)
 	p := progs()[base]
 	if p != nil && p.wrap != nil {
-		succ = s.unwrap(&cmd, base, *p.wrap, c, cwd, inShell)
+		succ = s.unwrap(&cmd, base, *p.wrap, p.roles, c, cwd, inShell)
 		return succ, succ
 	}
 	if inShell && len(cmd.Argv) == 1 && p == nil && zshAutoCd(name.Value) {
@@ -521,12 +520,13 @@ func hasShortOpt(args []Word, flag byte) bool {
 // the next word), as do long options listed in longVal unless written
 // --opt=value. A dynamic word ends the options.
 func skipOpts(args []Word, shortVal string, longVal []string) int {
-	return skipOpts2(args, shortVal, longVal, nil)
+	return skipOptsBy(args, literalOpts{short: shortVal, long: longVal})
 }
 
-// skipOpts2 is skipOpts where the long options of longVal2 take two
-// separate values (bwrap --bind SRC DEST), named in whole.
-func skipOpts2(args []Word, shortVal string, longVal, longVal2 []string) int {
+// skipOptsBy is skipOpts with the options that take values given by
+// opts (an entry's options: see valueOpts), where long options may take
+// two separate values (bwrap --bind SRC DEST), named in whole.
+func skipOptsBy[V valueOpts](args []Word, opts V) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -538,15 +538,15 @@ func skipOpts2(args []Word, shortVal string, longVal, longVal2 []string) int {
 		}
 		if v[1] == '-' {
 			switch {
-			case slices.Contains(longVal2, v[2:]):
+			case opts.longPair(v[2:]):
 				i += 2
-			case strings.IndexByte(v, '=') < 0 && longMatch(v[2:], longVal):
+			case strings.IndexByte(v, '=') < 0 && opts.longValue(v[2:]):
 				i++
 			}
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(shortVal, v[j]) >= 0 {
+			if opts.shortValue(v[j]) {
 				if j == len(v)-1 {
 					i++
 				}
@@ -686,13 +686,13 @@ func notAFile(v string) bool {
 }
 
 // splitShort rewrites short-option clusters as getopt reads them, one
-// option a word: "-qc" is "-q" "-c", and "-cVALUE" (an option in shortVal
-// with its value attached) is "-c" "VALUE". Wrappers that look for a
+// option a word: "-qc" is "-q" "-c", and "-cVALUE" (an option that takes
+// a value, by opts, with its value attached) is "-c" "VALUE". Wrappers that look for a
 // single option word ("-c", "-S") would otherwise miss the forms getopt
 // accepts. It stops at "--", at a dynamic word and, unless permute is set
 // (GNU getopt moves options before operands), at the first operand.
 // Positions of the pieces are the cluster's.
-func splitShort(args []Word, shortVal string, permute bool) []Word {
+func splitShort[V valueOpts](args []Word, opts V, permute bool) []Word {
 	if !hasCluster(args) {
 		return args // nothing to split: the common case, no allocation
 	}
@@ -711,7 +711,7 @@ func splitShort(args []Word, shortVal string, permute bool) []Word {
 			continue
 		case v[1] == '-' || len(v) == 2:
 			out = append(out, a)
-			if len(v) == 2 && strings.IndexByte(shortVal, v[1]) >= 0 && i+1 < len(args) {
+			if len(v) == 2 && opts.shortValue(v[1]) && i+1 < len(args) {
 				i++
 				out = append(out, args[i]) // the option's value, never an option itself
 			}
@@ -719,7 +719,7 @@ func splitShort(args []Word, shortVal string, permute bool) []Word {
 		}
 		for j := 1; j < len(v); j++ {
 			out = append(out, Word{Value: "-" + v[j:j+1], Pos: a.Pos})
-			if strings.IndexByte(shortVal, v[j]) < 0 {
+			if !opts.shortValue(v[j]) {
 				continue
 			}
 			if j+1 < len(v) {

@@ -167,7 +167,7 @@ func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word)
 	split := args
 	if p != nil && p.git != nil {
 		o = *p.git
-		split = splitShort(args, o.shortVal, true)
+		split = splitShort(args, letters(o.shortVal), true)
 	}
 	if o.config {
 		s.gitConfigCmd(cmd, args)
@@ -234,7 +234,7 @@ func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 		return
 	}
 	o := p.git
-	split := splitShort(args, o.shortVal, true)
+	split := splitShort(args, letters(o.shortVal), true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]
 		if a.Value == "--" {

@@ -44,7 +44,7 @@ const (
 // role is what an option's value is, or what the option does to the
 // command's operands, for the file reader (fileRefs). An option without
 // a role takes its value (if any) as a maybe-file.
-type role uint16
+type role uint32
 
 const (
 	notFile           role = 1 << iota // its value is no file (a pattern, a count)
@@ -59,6 +59,13 @@ const (
 	noNamesFromInput                   // without one of these, it reads or writes files named in its input
 	recursesIfValue                    // the value "recurse" (maybe abbreviated) makes it recursive (grep -d)
 	runs                               // its value is a program it runs (sort --compress-program, go test -exec)
+	// The roles of a wrapper's options (see wrapSpec), read by its wrap
+	// reader; a wrapper's options that take a value are its options
+	// before the command (arg), writesFile those whose value is a file it
+	// writes (strace -o).
+	noCommand // no command follows (command -v, taskset -p)
+	setsEnv   // its value is VAR=VALUE, set in the command's environment (tmux new -e)
+	setsDir   // its value is the command's directory (tmux new -c)
 )
 
 // flags declares options without a value.
@@ -105,12 +112,14 @@ type optTable struct {
 	negatable bool
 }
 
-// roleTable is the roles of an entry's options, by name, for the file
-// reader and the options that run programs.
+// roleTable is what follows each of an entry's declared options and its
+// roles, by name, for the file reader, the wrappers' readers and the
+// options that run programs.
 type roleTable struct {
-	short [128]role
-	long  []longRole // sorted by name; a Go flag's name without its dash
-	any   role       // every role some option has
+	short    [128]role
+	shortArg [128]argKind
+	long     []longRole // sorted by name; a Go flag's name without its dash
+	any      role       // every role some option has
 	// vals and suffix are the short options whose value the reader
 	// skips or reads (notFile, reads) and those with an attached backup
 	// suffix, in the form splitShort and cutOptVal take.
@@ -120,6 +129,7 @@ type roleTable struct {
 type longRole struct {
 	name string
 	role role
+	arg  argKind
 }
 
 // shortRole returns the roles of the short option c.
@@ -174,6 +184,82 @@ func (t *roleTable) longName(name string, r role) string {
 	return name
 }
 
+// valueOpts says which options take a separate value, for the readers
+// that only skip options (skipOpts2, splitShort): an entry's roleTable,
+// or the literal lists of a reader (literalOpts, letters).
+type valueOpts interface {
+	// shortValue: -c takes a value, the rest of the word or the next.
+	shortValue(c byte) bool
+	// longValue: --name, or an option it abbreviates, takes a value.
+	longValue(name string) bool
+	// longPair: --name, named in whole, takes two separate values.
+	longPair(name string) bool
+}
+
+func (t *roleTable) shortValue(c byte) bool {
+	return t != nil && c < 128 && (t.shortArg[c] == argValue || t.shortArg[c] == argPair)
+}
+
+func (t *roleTable) longValue(name string) bool {
+	if t == nil || name == "" {
+		return false
+	}
+	i, _ := slices.BinarySearchFunc(t.long, name, func(l longRole, n string) int { return strings.Compare(l.name, n) })
+	for ; i < len(t.long) && strings.HasPrefix(t.long[i].name, name); i++ {
+		if t.long[i].arg == argValue {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *roleTable) longPair(name string) bool {
+	if t == nil {
+		return false
+	}
+	i, ok := slices.BinarySearchFunc(t.long, name, func(l longRole, n string) int { return strings.Compare(l.name, n) })
+	return ok && t.long[i].arg == argPair
+}
+
+// literalOpts are a reader's own lists of the options that take values.
+type literalOpts struct {
+	short      string   // short options taking a value
+	long, pair []string // long options taking one value (maybe abbreviated), two (named in whole)
+}
+
+func (l literalOpts) shortValue(c byte) bool     { return strings.IndexByte(l.short, c) >= 0 }
+func (l literalOpts) longValue(name string) bool { return longMatch(name, l.long) }
+func (l literalOpts) longPair(name string) bool  { return slices.Contains(l.pair, name) }
+
+// letters are the short options taking a value, written as a string.
+type letters string
+
+func (l letters) shortValue(c byte) bool   { return strings.IndexByte(string(l), c) >= 0 }
+func (letters) longValue(name string) bool { return false }
+func (letters) longPair(name string) bool  { return false }
+
+// hasRoleOpt reports whether an option word in args (before --)
+// contains a short option with role r (command -v, taskset -p).
+func hasRoleOpt(args []Word, t *roleTable, r role) bool {
+	if t == nil || t.any&r == 0 {
+		return false
+	}
+	for _, a := range args {
+		v := a.Value
+		if v == "--" {
+			return false
+		}
+		if len(v) > 1 && (v[0] == '-' || v[0] == '+') && v[1] != '-' {
+			for j := 1; j < len(v); j++ {
+				if t.shortRole(v[j])&r != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // compileOptions compiles an entry's options (prog names it in a panic)
 // into the check of its options (nil unless complete), the roles of its
 // options (nil when none has one) and the names rules use (nil when
@@ -185,7 +271,7 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool)
 	}
 	var r *roleTable
 	var sp *spellTable
-	longRoles := map[string]role{}
+	longRoles := map[string]longRole{}
 	seen := map[string]bool{}
 	for _, o := range decls {
 		for _, name := range strings.Fields(o.names) {
@@ -216,7 +302,7 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool)
 			if t != nil && o.listed {
 				t.add(prog, name, o.arg)
 			}
-			if o.role == 0 {
+			if o.role == 0 && o.arg == argNone || o.arg == argNumber {
 				continue
 			}
 			if r == nil {
@@ -227,26 +313,27 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool)
 			case goFlags && len(name) > 2 && name[0] == '-' && name[1] != '-':
 				// A Go flag of several letters; one letter (gofmt -w)
 				// is read as a short option by the file reader.
-				longRoles[name[1:]] |= o.role
+				longRoles[name[1:]] = longRole{role: o.role, arg: o.arg}
 			case strings.HasPrefix(name, "--"):
-				longRoles[name[2:]] |= o.role
+				longRoles[name[2:]] = longRole{role: o.role, arg: o.arg}
 			case len(name) == 2 && name[0] == '-' && name[1] < 128:
 				c := name[1]
-				if r.short[c]&(notFile|readsFile) == 0 && o.role&(notFile|readsFile) != 0 {
+				if o.role&(notFile|readsFile) != 0 {
 					r.vals += name[1:]
 				}
-				if r.short[c]&backupSuffix == 0 && o.role&backupSuffix != 0 {
+				if o.role&backupSuffix != 0 {
 					r.suffix += name[1:]
 				}
-				r.short[c] |= o.role
+				r.short[c], r.shortArg[c] = o.role, o.arg
 			default:
 				panic("parser: bad option " + name + " for " + prog)
 			}
 		}
 	}
 	if r != nil {
-		for n, rl := range longRoles {
-			r.long = append(r.long, longRole{n, rl})
+		for n, l := range longRoles {
+			l.name = n
+			r.long = append(r.long, l)
 		}
 		slices.SortFunc(r.long, func(a, b longRole) int { return strings.Compare(a.name, b.name) })
 	}

@@ -222,12 +222,12 @@ var programsJS = map[string]program{
 		},
 	},
 	"npx": {
-		wrap:   &wrapSpec{kind: wrapExec, shortVal: "pcw", longVal: []string{"package", "call", "workspace"}},
+		options: []opt{val(0, "-p -c -w --package --call --workspace")}, wrap: &wrapSpec{kind: wrapExec},
 		env:    []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}},
 		guards: []optionGuard{{check: npxRisk, why: "is an npx option the gate does not know (-p/--package fetches a package, -c/--call runs a shell string)"}},
 	},
 	"bunx": {
-		wrap:   &wrapSpec{kind: wrapExec, shortVal: "p", longVal: []string{"package"}},
+		options: []opt{val(0, "-p --package")}, wrap: &wrapSpec{kind: wrapExec},
 		env:    []envVar{{"NODE_OPTIONS", envCode}},
 		guards: []optionGuard{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
 	},

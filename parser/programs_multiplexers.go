@@ -5,8 +5,8 @@ var programsMultiplexers = map[string]program{
 	"screen": {
 		// GNU screen 4: options (clusters; c e h p s S t T X take a
 		// value), then the command it runs directly in a new window.
-		wrap: &wrapSpec{kind: wrapScreen, shortVal: "cehpsStTX"},
-		env:  []envVar{{"SCREENRC", envCode}, {"SYSSCREENRC", envCode}}, // files of screen commands, which run programs
+		options: []opt{val(0, "-c -e -h -p -s -S -t -T -X")}, wrap: &wrapSpec{kind: wrapScreen},
+		env: []envVar{{"SCREENRC", envCode}, {"SYSSCREENRC", envCode}}, // files of screen commands, which run programs
 		guards: []optionGuard{
 			{check: screenRisk, why: "runs screen commands the gate does not read (-c FILE, -X stuff types into a shell, -X screen/exec run programs)"},
 		},
@@ -14,7 +14,7 @@ var programsMultiplexers = map[string]program{
 	"tmux": {
 		// tmux 3.x: its own options, -c STRING run by the shell, and a
 		// sequence of tmux commands separated by ";" (\;).
-		wrap: &wrapSpec{kind: wrapTmux, shortVal: "cfLST"},
+		options: []opt{val(0, "-c -f -L -S -T")}, wrap: &wrapSpec{kind: wrapTmux},
 		guards: []optionGuard{
 			{check: tmuxRisk, why: "runs tmux commands the gate does not read (-f FILE, -C, send-keys, source-file, bind-key, set-hook, set-option, if-shell's commands, run-shell -C, #(…) formats), which may run programs"},
 		},
@@ -23,24 +23,24 @@ var programsMultiplexers = map[string]program{
 		// means; the rest run nothing. A command not listed is guarded
 		// (tmuxRisk).
 		subs: map[string]*program{
-			"new-session":       {wrap: &tmuxNewSession},
-			"new":               {wrap: &tmuxNewSession},
-			"new-window":        {wrap: &tmuxNewWindow},
-			"neww":              {wrap: &tmuxNewWindow},
-			"split-window":      {wrap: &tmuxSplitWindow},
-			"splitw":            {wrap: &tmuxSplitWindow},
-			"respawn-pane":      {wrap: &tmuxRespawn},
-			"respawnp":          {wrap: &tmuxRespawn},
-			"respawn-window":    {wrap: &tmuxRespawn},
-			"respawnw":          {wrap: &tmuxRespawn},
-			"display-popup":     {wrap: &tmuxPopup},
-			"popup":             {wrap: &tmuxPopup},
-			"run-shell":         {wrap: &tmuxRunShell},
-			"run":               {wrap: &tmuxRunShell},
-			"pipe-pane":         {wrap: &tmuxPipePane},
-			"pipep":             {wrap: &tmuxPipePane},
-			"if-shell":          {wrap: &tmuxIfShell, guards: tmuxCommands},
-			"if":                {wrap: &tmuxIfShell, guards: tmuxCommands},
+			"new-session":       {wrap: &tmuxDirect, options: tmuxNewSession},
+			"new":               {wrap: &tmuxDirect, options: tmuxNewSession},
+			"new-window":        {wrap: &tmuxDirect, options: tmuxNewWindow},
+			"neww":              {wrap: &tmuxDirect, options: tmuxNewWindow},
+			"split-window":      {wrap: &tmuxDirect, options: tmuxSplitWindow},
+			"splitw":            {wrap: &tmuxDirect, options: tmuxSplitWindow},
+			"respawn-pane":      {wrap: &tmuxDirect, options: tmuxRespawn},
+			"respawnp":          {wrap: &tmuxDirect, options: tmuxRespawn},
+			"respawn-window":    {wrap: &tmuxDirect, options: tmuxRespawn},
+			"respawnw":          {wrap: &tmuxDirect, options: tmuxRespawn},
+			"display-popup":     {wrap: &tmuxDirect, options: tmuxPopup},
+			"popup":             {wrap: &tmuxDirect, options: tmuxPopup},
+			"run-shell":         {wrap: &tmuxShell, options: tmuxRunShell},
+			"run":               {wrap: &tmuxShell, options: tmuxRunShell},
+			"pipe-pane":         {wrap: &tmuxShell, options: tmuxTarget},
+			"pipep":             {wrap: &tmuxShell, options: tmuxTarget},
+			"if-shell":          {wrap: &tmuxShell, options: tmuxTarget, guards: tmuxCommands},
+			"if":                {wrap: &tmuxShell, options: tmuxTarget, guards: tmuxCommands},
 			"send-keys":         {guards: tmuxTypes},
 			"send":              {guards: tmuxTypes},
 			"send-prefix":       {guards: tmuxTypes},

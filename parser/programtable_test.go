@@ -58,11 +58,10 @@ func TestProgramDumpCoversFields(t *testing.T) {
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
 		reflect.TypeFor[opt]():       {"names", "arg", "role", "listed", "rule"},
-		reflect.TypeFor[roleTable](): {"short", "long", "any", "vals", "suffix"},
-		reflect.TypeFor[longRole]():  {"name", "role"},
+		reflect.TypeFor[roleTable](): {"short", "shortArg", "long", "any", "vals", "suffix"},
+		reflect.TypeFor[longRole]():  {"name", "role", "arg"},
 		reflect.TypeFor[envVar]():    {"name", "use"},
-		reflect.TypeFor[wrapSpec](): {"kind", "shortVal", "longVal", "operands", "noCmd", "longVal2", "optsAfter", "writeVal",
-			"longWrite", "pipeOut", "envVal", "dirVal", "direct"},
+		reflect.TypeFor[wrapSpec]():  {"kind", "operands", "optsAfter", "pipeOut", "direct"},
 		reflect.TypeFor[gitSpec](): {"shortVal", "danger", "long", "shell", "shellL", "write", "writeL", "tree", "removes",
 			"whole", "opaque", "patch", "treeIf", "wholeSubs", "patchRead", "config", "configVal", "configL", "runs", "runsOpts", "stdinL"},
 		reflect.TypeFor[optionGuard](): {"prefix", "options", "goFlags", "bundle", "whole", "check", "script", "why"},
@@ -172,14 +171,6 @@ func funcName(f any) string {
 	return n[strings.LastIndexByte(n, '.')+1:]
 }
 
-func letters(s string) string {
-	var l []string
-	for i := range len(s) {
-		l = append(l, "-"+s[i:i+1])
-	}
-	return strings.Join(l, " ")
-}
-
 func longs(names []string) string {
 	l := make([]string, len(names))
 	for i, n := range names {
@@ -227,7 +218,7 @@ func dumpEntry(p *program) []string {
 	switch {
 	case f.none:
 		add("operands: no file")
-	case f.isZero() && rt.any&^runs == 0:
+	case f.isZero() && (p.wrap != nil || rt.any&^runs == 0):
 		add("operands: read (default: every operand and --opt=value)")
 	default:
 		switch {
@@ -373,29 +364,32 @@ func dumpEntry(p *program) []string {
 			long[n] = append(long[n], "takes="+kinds[k])
 		}
 	}
+	shortNames, longNames := shortRoleNames, longRoleNames
+	if p.wrap != nil { // a wrapper's options are read by its wrap reader
+		shortNames, longNames = wrapShortRoleNames, wrapLongRoleNames
+	}
 	for c := range 128 {
-		for _, r := range shortRoleNames {
+		if p.wrap != nil && rt.shortValue(byte(c)) {
+			short[byte(c)] = append(short[byte(c)], "wrap:value")
+		}
+		for _, r := range shortNames {
 			if rt.short[c]&r.role != 0 {
 				short[byte(c)] = append(short[byte(c)], r.name)
 			}
 		}
 	}
 	for _, l := range rt.long {
-		for _, r := range longRoleNames {
+		if p.wrap != nil && l.arg == argValue {
+			long[l.name] = append(long[l.name], "wrap:value")
+		}
+		if p.wrap != nil && l.arg == argPair {
+			long[l.name] = append(long[l.name], "wrap:two-values")
+		}
+		for _, r := range longNames {
 			if l.role&r.role != 0 {
 				long[l.name] = append(long[l.name], r.name)
 			}
 		}
-	}
-	if w := p.wrap; w != nil {
-		sa(w.shortVal, "wrap:value")
-		sa(w.noCmd, "wrap:no-command")
-		sa(w.writeVal, "wrap:value=file-written")
-		sa(w.envVal, "wrap:value=env-assignment")
-		sa(w.dirVal, "wrap:value=directory")
-		la(w.longVal, "wrap:value")
-		la(w.longVal2, "wrap:two-values")
-		la(w.longWrite, "wrap:value=file-written")
 	}
 	if g := p.git; g != nil {
 		sa(g.shortVal, "git:value")
@@ -420,7 +414,7 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	for _, l := range rt.long {
-		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly); o != 0 {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly); o != 0 && p.wrap == nil {
 			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
 		}
 	}
@@ -492,6 +486,16 @@ var shortRoleNames = []struct {
 	{firstIsFile, "first-operand-is-a-file"}, {namesFromInput, "names-files-in-input"}, {noNamesFromInput, "no-names-in-input"},
 	{recursesIfValue, "recursive-if-value=recurse"},
 }
+
+var wrapShortRoleNames = []struct {
+	role role
+	name string
+}{
+	{noCommand, "wrap:no-command"}, {writesFile, "wrap:value=file-written"}, {setsEnv, "wrap:value=env-assignment"},
+	{setsDir, "wrap:value=directory"},
+}
+
+var wrapLongRoleNames = wrapShortRoleNames[1:2]
 
 var longRoleNames = []struct {
 	role role

@@ -21,7 +21,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTa
 	if base != "sed" {
 		vals += "eilE" // gawk --source, --include, --load, --exec
 	}
-	split := splitShort(cutOptVal(args, suffix, vals), vals, true)
+	split := splitShort(cutOptVal(args, suffix, vals), letters(vals), true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]
 		v := a.Value
