@@ -542,8 +542,9 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 	ops = ops[1:]
 	var g gitSpec
+	var gr *roleTable // the subcommand's options
 	if p := gitSub(sub); p != nil && p.git != nil {
-		g = *p.git
+		g, gr = *p.git, p.roles
 	}
 	if g.removes { // git clean deletes what it names, creates nothing
 		defer func(n int) {
@@ -552,7 +553,10 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			}
 		}(len(cmd.Files))
 	}
-	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
+	rec := g.tree || gr != nil && gr.any&recursive != 0 && slices.ContainsFunc(args, func(a Word) bool {
+		n, _, hasVal, ok := longOpt(a.Value)
+		return ok && !hasVal && gr.union(n)&recursive != 0 // git diff --no-index
+	})
 	mode := gitPathspecMode(cmd, s.opts.Env)
 	var excs []pathspec
 	incl := 0 // operands that are not excluding pathspecs
@@ -591,7 +595,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
 		n, _, hasVal, ok := longOpt(a.Value)
-		return ok && !hasVal && longMatch(n, g.patchRead)
+		return ok && !hasVal && gr.union(n)&readsOperandsOnly != 0 // git apply --check
 	}) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
 	}

@@ -66,6 +66,16 @@ const (
 	noCommand // no command follows (command -v, taskset -p)
 	setsEnv   // its value is VAR=VALUE, set in the command's environment (tmux new -e)
 	setsDir   // its value is the command's directory (tmux new -c)
+	// The roles of git's options (see gitSpec), read by the git
+	// readers; a git subcommand's writesFile options are files it writes
+	// (git format-patch -o), its recursive option makes it read its
+	// operands recursively (git diff --no-index), its readsOperandsOnly
+	// options make it only read the patch it applies (git apply
+	// --check).
+	runsOther    // it makes git run a program (git clone -u, git diff --ext-diff): git.dangerous_config
+	shellCommand // its value is a shell command git runs (git rebase --exec)
+	setsConfig   // its value is KEY=VALUE, git configuration for the command (git clone -c)
+	readsInput   // it makes git read paths, revisions or objects from its input or a file (git --stdin)
 )
 
 // flags declares options without a value.

@@ -10,6 +10,9 @@ var programsGit = map[string]program{
 			flags("--bare --glob-pathspecs -h --help --html-path --icase-pathspecs --info-path --literal-pathspecs --man-path --no-optional-locks --no-pager --no-replace-objects --noglob-pathspecs -P -p --paginate -v --version"),
 			optional(0, "--exec-path"),
 			val(notFile, "-m -b -B -n -U --message --author --date --format --pretty --grep").unlisted(),
+			// Options of several subcommands: paths, revisions or objects
+			// read from standard input or a file the gate does not read.
+			does(readsInput, "--pathspec-from-file --stdin-paths --stdin --batch --batch-check --batch-command --batch-all-objects").unlisted(),
 		},
 		complete: true,
 		env:      []envVar{{"GIT_SSH_COMMAND", envCode}, {"GIT_SSH", envCode}, {"GIT_PAGER", envCode}, {"PAGER", envCode}, {"EDITOR", envCode}, {"VISUAL", envCode}, {"GIT_EDITOR", envCode}, {"GIT_SEQUENCE_EDITOR", envCode}, {"GIT_EXTERNAL_DIFF", envCode}, {"GIT_ASKPASS", envCode}, {"SSH_ASKPASS", envCode}, {"GIT_EXEC_PATH", envCode}, {"GIT_TEMPLATE_DIR", envCode}, {"GIT_PROXY_COMMAND", envCode}, {"GIT_DIR", envCode}, {"GIT_WORK_TREE", envCode}, {"GIT_INDEX_FILE", envCode}, {"GIT_OBJECT_DIRECTORY", envCode}, {"GIT_ALTERNATE_OBJECT_DIRECTORIES", envCode}, {"GIT_COMMON_DIR", envCode}, {"GIT_ALLOW_PROTOCOL", envCode}, {"GIT_TEST_FSMONITOR", envCode}, {"BROWSER", envCode}, {"GIT_CONFIG*", envCode}, {"GIT_TRACE*", envCode}, {"GIT_GRAFT_FILE", envFile}, {"GIT_SSL_CAINFO", envFile}, {"SSL_CERT_FILE", envFile}, {"GIT_TERMINAL_PROMPT", envHarmless}, {"GIT_AUTHOR_NAME", envHarmless}, {"GIT_AUTHOR_EMAIL", envHarmless}, {"GIT_COMMITTER_NAME", envHarmless}, {"GIT_COMMITTER_EMAIL", envHarmless}},
@@ -20,15 +23,15 @@ var programsGit = map[string]program{
 		negatable: true,
 		files:     fileSpec{},
 		dirSafe:   true,
-		git:       &gitSpec{stdinL: []string{"pathspec-from-file", "stdin-paths", "stdin", "batch", "batch-check", "batch-command", "batch-all-objects"}},
+		git:       &gitSpec{},
 		guards: []optionGuard{
 			{check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 		},
 		subs: map[string]*program{
 			"am":    {git: &gitSpec{patch: true}},
-			"apply": {git: &gitSpec{patch: true, patchRead: []string{"check", "stat", "numstat", "summary"}}},
+			"apply": {options: []opt{does(readsOperandsOnly, "--check --stat --numstat --summary")}, git: &gitSpec{patch: true}},
 			"archive": {
-				git: &gitSpec{tree: true, shortVal: "o", long: []string{"exec"}, write: "o"},
+				options: []opt{val(writesFile, "-o"), does(runsOther, "--exec")}, git: &gitSpec{tree: true},
 				guards: []optionGuard{
 					{options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
 				},
@@ -109,7 +112,14 @@ var programsGit = map[string]program{
 			},
 			"tag": {options: []opt{flags("-d --delete").as("delete"), flags("-f --force").as("force")}},
 			"clone": {
-				git: &gitSpec{configVal: "c", configL: []string{"config"}, shortVal: "ubocj", danger: "u", long: []string{"upload-pack", "template"}},
+				options: []opt{
+					val(runsOther, "-u"),
+					val(0, "-b -o -j"),
+					val(setsConfig, "-c"),
+					does(runsOther, "--upload-pack --template"),
+					does(setsConfig, "--config"),
+				},
+				git: &gitSpec{},
 				guards: []optionGuard{
 					{options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
 				},
@@ -181,15 +191,24 @@ var programsGit = map[string]program{
 			},
 			"diff": {
 				readOnly: true,
-				git:      &gitSpec{treeIf: "no-index"},
-				options:  slices.Concat(gitDiffOpts, []opt{flags("-0 -1 -2 -3 --base --cached --exit-code --merge-base --no-index --ours --quiet --staged --theirs")}), complete: true,
+				git:      &gitSpec{},
+				options: slices.Concat(gitDiffOpts, []opt{
+					flags("-0 -1 -2 -3 --base --cached --exit-code --merge-base --ours --quiet --staged --theirs"),
+					does(recursive, "--no-index"), // its operands are read recursively
+				}),
+				complete: true,
 				guards: []optionGuard{
 					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
 				},
 			},
-			"difftool": {git: &gitSpec{shortVal: "txy", shell: "x", shellL: []string{"extcmd"}}},
+			"difftool": {options: []opt{
+				val(0, "-t -y"),
+				val(shellCommand, "-x"),
+				does(shellCommand, "--extcmd"),
+			},
+				git: &gitSpec{}},
 			"fetch": {
-				git: &gitSpec{long: []string{"upload-pack"}},
+				options: []opt{does(runsOther, "--upload-pack")}, git: &gitSpec{},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
 				},
@@ -199,23 +218,29 @@ var programsGit = map[string]program{
 					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
 				},
 			},
-			"filter-branch": {git: &gitSpec{shellL: []string{"env-filter", "tree-filter", "index-filter", "parent-filter", "msg-filter", "commit-filter", "tag-name-filter", "setup"}}},
-			"format-patch":  {git: &gitSpec{shortVal: "ov", write: "o", writeL: []string{"output-directory"}}},
+			"filter-branch": {options: []opt{does(shellCommand, "--env-filter --tree-filter --index-filter --parent-filter --msg-filter --commit-filter --tag-name-filter --setup")}, git: &gitSpec{}},
+			"format-patch": {options: []opt{
+				val(writesFile, "-o"),
+				val(0, "-v"),
+				does(writesFile, "--output-directory"),
+			},
+				git: &gitSpec{}},
 			"grep": {
 				readOnly: true,
 				options: []opt{
 					number(),
 					val(0, "-A --after-context -B --before-context -C --context -e -f -m --max-count --max-depth --threads"),
 					flags("-a --all-match --and --basic-regexp --break -c --cached --column --count -E --exclude-standard --ext-grep --extended-regexp -F --files-with-matches --files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case --invert-match -L -l --line-number --name-only -n --no-index --not --null -o --only-matching --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules --show-function --text --textconv --untracked -v -W -w --word-regexp -z"),
-					optional(0, "--color -O --open-files-in-pager"),
+					optional(0, "--color"),
+					optional(runsOther, "-O --open-files-in-pager"),
 				},
 				complete: true,
-				git:      &gitSpec{tree: true, shortVal: "efABCm", danger: "O", long: []string{"open-files-in-pager"}},
+				git:      &gitSpec{tree: true},
 				guards: []optionGuard{
 					{options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
 				},
 			},
-			"init": {git: &gitSpec{long: []string{"template"}}},
+			"init": {options: []opt{does(runsOther, "--template")}, git: &gitSpec{}},
 			"log": {
 				readOnly: true,
 				options:  gitLogOpts, complete: true,
@@ -231,7 +256,7 @@ var programsGit = map[string]program{
 				complete: true,
 			},
 			"ls-remote": {
-				git: &gitSpec{danger: "u", long: []string{"upload-pack", "exec"}},
+				options: []opt{does(runsOther, "-u --upload-pack --exec")}, git: &gitSpec{},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
 				},
@@ -245,7 +270,7 @@ var programsGit = map[string]program{
 				complete: true,
 			},
 			"pull": {
-				git: &gitSpec{long: []string{"upload-pack"}},
+				options: []opt{does(runsOther, "--upload-pack")}, git: &gitSpec{},
 				guards: []optionGuard{
 					{options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
 				},
@@ -259,16 +284,17 @@ var programsGit = map[string]program{
 					flags("-u --set-upstream").as("set-upstream"),
 					flags("-n --dry-run").as("dry-run"),
 					plusOperand("force"),
+					val(0, "-o"),
+					does(runsOther, "--receive-pack --exec"),
 				},
-
-				git: &gitSpec{shortVal: "o", long: []string{"receive-pack", "exec"}},
+				git: &gitSpec{},
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
 				},
 			},
 			"rebase": {
-				options: []opt{flags("-i --interactive").as("interactive"), flags("-x --exec").as("exec")},
-				git:     &gitSpec{shortVal: "sXxC", shell: "x", shellL: []string{"exec"}},
+				options: []opt{flags("-i --interactive").as("interactive"), val(shellCommand, "-x --exec").as("exec"), val(0, "-s -X -C")},
+				git:     &gitSpec{},
 				guards: []optionGuard{
 					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
 				},
@@ -280,7 +306,7 @@ var programsGit = map[string]program{
 			},
 				complete: true,
 			},
-			"send-email": {git: &gitSpec{long: []string{"to-cmd", "cc-cmd", "header-cmd", "sendmail-cmd", "smtp-server"}}},
+			"send-email": {options: []opt{does(runsOther, "--to-cmd --cc-cmd --header-cmd --sendmail-cmd --smtp-server")}, git: &gitSpec{}},
 			"send-pack": {
 				guards: []optionGuard{
 					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},

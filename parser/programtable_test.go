@@ -57,13 +57,12 @@ func TestProgramDumpCoversFields(t *testing.T) {
 			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "guards", "git", "singleDash", "spelled"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
-		reflect.TypeFor[opt]():       {"names", "arg", "role", "listed", "rule"},
-		reflect.TypeFor[roleTable](): {"short", "shortArg", "long", "any", "vals", "suffix"},
-		reflect.TypeFor[longRole]():  {"name", "role", "arg"},
-		reflect.TypeFor[envVar]():    {"name", "use"},
-		reflect.TypeFor[wrapSpec]():  {"kind", "operands", "optsAfter", "pipeOut", "direct"},
-		reflect.TypeFor[gitSpec](): {"shortVal", "danger", "long", "shell", "shellL", "write", "writeL", "tree", "removes",
-			"whole", "opaque", "patch", "treeIf", "wholeSubs", "patchRead", "config", "configVal", "configL", "runs", "runsOpts", "stdinL"},
+		reflect.TypeFor[opt]():         {"names", "arg", "role", "listed", "rule"},
+		reflect.TypeFor[roleTable]():   {"short", "shortArg", "long", "any", "vals", "suffix"},
+		reflect.TypeFor[longRole]():    {"name", "role", "arg"},
+		reflect.TypeFor[envVar]():      {"name", "use"},
+		reflect.TypeFor[wrapSpec]():    {"kind", "operands", "optsAfter", "pipeOut", "direct"},
+		reflect.TypeFor[gitSpec]():     {"tree", "removes", "whole", "opaque", "patch", "wholeSubs", "config", "runs", "runsOpts"},
 		reflect.TypeFor[optionGuard](): {"prefix", "options", "goFlags", "bundle", "whole", "check", "script", "why"},
 		reflect.TypeFor[optTable]():    {"short", "long", "num", "goFlags", "negatable"},
 		reflect.TypeFor[spellTable]():  {"names", "plus", "more"},
@@ -215,10 +214,13 @@ func dumpEntry(p *program) []string {
 	if rt == nil {
 		rt = &roleTable{}
 	}
+	// A git subcommand's options are read by the git readers, a
+	// wrapper's by its wrap reader, not by the file reader.
+	gitSub := p.git != nil && p != gitEntry()
 	switch {
 	case f.none:
 		add("operands: no file")
-	case f.isZero() && (p.wrap != nil || rt.any&^runs == 0):
+	case f.isZero() && (p.wrap != nil || gitSub || rt.any&^(runs|readsInput) == 0):
 		add("operands: read (default: every operand and --opt=value)")
 	default:
 		switch {
@@ -314,14 +316,14 @@ func dumpEntry(p *program) []string {
 		if len(gm) > 0 {
 			add("git: %s", strings.Join(gm, " "))
 		}
-		if g.treeIf != "" {
-			add("git: operands read recursively with --%s", g.treeIf)
+		if _, treeIf := roleNamesOf(p, recursive); gitSub && len(treeIf) > 0 {
+			add("git: operands read recursively with --%s", treeIf[0])
 		}
 		if len(g.wholeSubs) > 0 {
 			add("git: first operands meaning the whole tree: %s", strings.Join(sortedCopy(g.wholeSubs), " "))
 		}
-		if len(g.patchRead) > 0 {
-			add("git: patch only read with %s", longs(g.patchRead))
+		if _, patchRead := roleNamesOf(p, readsOperandsOnly); gitSub && len(patchRead) > 0 {
+			add("git: patch only read with %s", longs(patchRead))
 		}
 		if g.runs != "" {
 			add("git: the words after %q are a command it runs", g.runs)
@@ -343,16 +345,6 @@ func dumpEntry(p *program) []string {
 	// Options: every short letter and long name any field names.
 	short := map[byte][]string{}
 	long := map[string][]string{}
-	sa := func(set string, attr string) {
-		for i := range len(set) {
-			short[set[i]] = append(short[set[i]], attr)
-		}
-	}
-	la := func(names []string, attr string) {
-		for _, n := range names {
-			long[n] = append(long[n], attr)
-		}
-	}
 	kinds := map[byte]string{'f': "flag", '=': "value", '?': "optional-attached-value", '2': "two-values"}
 	if t := p.opts; t != nil {
 		for c := range 128 {
@@ -365,8 +357,11 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	shortNames, longNames := shortRoleNames, longRoleNames
-	if p.wrap != nil { // a wrapper's options are read by its wrap reader
+	switch {
+	case p.wrap != nil:
 		shortNames, longNames = wrapShortRoleNames, wrapLongRoleNames
+	case gitSub:
+		shortNames, longNames = nil, nil
 	}
 	for c := range 128 {
 		if p.wrap != nil && rt.shortValue(byte(c)) {
@@ -391,17 +386,30 @@ func dumpEntry(p *program) []string {
 			}
 		}
 	}
-	if g := p.git; g != nil {
-		sa(g.shortVal, "git:value")
-		sa(g.danger, "git:runs-a-program")
-		sa(g.shell, "git:value=shell-command")
-		sa(g.write, "git:value=file-written")
-		sa(g.configVal, "git:value=config")
-		la(g.long, "git:runs-a-program")
-		la(g.shellL, "git:value=shell-command")
-		la(g.writeL, "git:value=file-written")
-		la(g.configL, "git:value=config")
-		la(g.stdinL, "git:reads-stdin-or-file")
+	if gitSub {
+		// The git readers split clusters at the options that take a
+		// value when they read options: those of these roles.
+		reads := rt.any&(runsOther|shellCommand|writesFile|setsConfig) != 0
+		for c := range 128 {
+			if reads && rt.shortValue(byte(c)) {
+				short[byte(c)] = append(short[byte(c)], "git:value")
+			}
+			for _, r := range gitRoleNames {
+				if rt.short[c]&r.role != 0 {
+					short[byte(c)] = append(short[byte(c)], r.name)
+				}
+			}
+		}
+	}
+	for _, l := range rt.long {
+		for _, r := range gitRoleNames {
+			if gitSub && l.role&r.role != 0 {
+				long[l.name] = append(long[l.name], r.name)
+			}
+		}
+		if l.role&readsInput != 0 {
+			long[l.name] = append(long[l.name], "git:reads-stdin-or-file")
+		}
 	}
 	for _, l := range rt.long {
 		if l.role&runs != 0 {
@@ -414,7 +422,7 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	for _, l := range rt.long {
-		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly); o != 0 && p.wrap == nil {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
 			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
 		}
 	}
@@ -496,6 +504,14 @@ var wrapShortRoleNames = []struct {
 }
 
 var wrapLongRoleNames = wrapShortRoleNames[1:2]
+
+var gitRoleNames = []struct {
+	role role
+	name string
+}{
+	{runsOther, "git:runs-a-program"}, {shellCommand, "git:value=shell-command"}, {writesFile, "git:value=file-written"},
+	{setsConfig, "git:value=config"},
+}
 
 var longRoleNames = []struct {
 	role role
