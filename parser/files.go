@@ -6,10 +6,10 @@ import (
 	"strings"
 )
 
-// fileSpec says how a known command's arguments name files (the files
-// field of its entry in programs). Commands without a spec get the
-// conservative default: every operand and every --opt=value is a file
-// reference.
+// fileSpec says what a known command's operands are (the files field of
+// its entry in programs), beyond what its options' roles say (see role).
+// Commands without a spec and without roles get the conservative
+// default: every operand and every --opt=value is a file reference.
 type fileSpec struct {
 	none bool // no argument names a file (echo, printf, sleep)
 	// exact: the options that take a value are all declared with their

@@ -9,10 +9,11 @@ import (
 // sessions, windows and panes: tmux (3.x) and GNU screen (4.x) are
 // wrappers (their entries in programs), whose commands are checked like
 // any other. tmux's commands that run a shell command are tmux's subs,
-// each with the options of its own that take a value (shortVal), those
-// that set the new process's environment (envVal) or directory (dirVal),
-// and whether several operands are run directly rather than by sh -c
-// (direct); noCmd options make the operand a tmux command (run-shell -C).
+// each with its own options: those that take a value, those that set the
+// new process's environment (role setsEnv) or directory (setsDir), and
+// noCommand ones, which make the operand a tmux command (run-shell -C);
+// its wrapSpec says whether several operands are run directly rather than
+// by sh -c (direct).
 // tmux's commands that run commands by other means (send-keys types into a
 // shell, source-file and -f read tmux commands, bind-key and hooks store
 // them) are guarded (tmuxRisk).

@@ -18,9 +18,13 @@ import (
 //     number, head -5), and the role says what the value is or what the
 //     option does (a file read or written, no file, a program run; it
 //     makes the command recursive, write its operands, or only read
-//     them; see role), and as says what deny and ask rules name it
-//     (below). The list is compiled once (see index) into what the
-//     readers look up by option name. Long options may be abbreviated as
+//     them; for a wrapper: no command follows, it sets the command's
+//     environment or directory; for git: it runs a program, takes a
+//     shell command or configuration; see role), and as says what deny
+//     and ask rules name it (below). Each option is declared once: a
+//     name declared twice is a panic. The list is compiled once (see
+//     index) into what the readers look up by option name (optTable,
+//     roleTable, spellTable). Long options may be abbreviated as
 //     getopt_long and git accept it;
 //
 //   - complete: options lists every option the program has, as its
@@ -75,12 +79,12 @@ import (
 //     optionGuard);
 //
 //   - wrap: it runs another command, which is analysed on its own (see
-//     wrapSpec);
+//     wrapSpec): its options that take a value come before the command;
 //
-//   - git: what a git subcommand's options and operands do beyond its
-//     options' syntax: options that make git run a program, write a
-//     file, run a shell command, set configuration or read paths from
-//     standard input; operands read recursively, removed, or not files
+//   - git: it is a git subcommand, whose options the git readers read
+//     (their roles: they make git run a program, write a file, run a
+//     shell command, set configuration, read paths from standard input),
+//     and what its operands are: read recursively, removed, or not files
 //     (see gitSpec);
 //
 //   - subs: its subcommands (git diff, go test, git stash list), each an
