@@ -271,20 +271,29 @@ func hasRoleOpt(args []Word, t *roleTable, r role) bool {
 }
 
 // compileOptions compiles an entry's options (prog names it in a panic)
-// into the check of its options (nil unless complete), the roles of its
-// options (nil when none has one) and the names rules use (nil when
-// none is named).
-func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool) (*optTable, *roleTable, *spellTable) {
+// into the check of its options (nil unless complete), what follows its
+// options and their roles (nil when none takes a value or has a role)
+// and the names rules use (nil when none is named). seen is a scratch
+// map, cleared here, or nil.
+func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool, seen map[string]bool) (*optTable, *roleTable, *spellTable) {
+	listed, long := countLong(decls)
 	var t *optTable
 	if complete {
-		t = &optTable{long: map[string]byte{}, goFlags: goFlags, negatable: negatable}
+		t = &optTable{long: make(map[string]byte, listed), goFlags: goFlags, negatable: negatable}
 	}
 	var r *roleTable
 	var sp *spellTable
-	longRoles := map[string]longRole{}
-	seen := map[string]bool{}
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	clear(seen)
+	var vals, suffix []byte
 	for _, o := range decls {
-		for _, name := range strings.Fields(o.names) {
+		var canon []string // the rule's names
+		if o.rule != "" {
+			canon = strings.Split(o.rule, "+")
+		}
+		for name := range strings.FieldsSeq(o.names) {
 			if seen[name] {
 				panic("parser: option " + name + " of " + prog + " declared twice")
 			}
@@ -293,11 +302,10 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool)
 				if sp == nil {
 					sp = &spellTable{names: map[string][]string{}}
 				}
-				canon := strings.Split(o.rule, "+")
 				switch {
 				case name == "+":
 					sp.plus = canon
-				case len(name) < 2 || name[0] != '-' || sp.names[name] != nil:
+				case len(name) < 2 || name[0] != '-':
 					panic("parser: bad rule name of " + name + " for " + prog)
 				default:
 					sp.names[name] = canon
@@ -316,23 +324,23 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool)
 				continue
 			}
 			if r == nil {
-				r = &roleTable{}
+				r = &roleTable{long: make([]longRole, 0, long)}
 			}
 			r.any |= o.role
 			switch {
 			case goFlags && len(name) > 2 && name[0] == '-' && name[1] != '-':
 				// A Go flag of several letters; one letter (gofmt -w)
 				// is read as a short option by the file reader.
-				longRoles[name[1:]] = longRole{role: o.role, arg: o.arg}
+				r.long = append(r.long, longRole{name: name[1:], role: o.role, arg: o.arg})
 			case strings.HasPrefix(name, "--"):
-				longRoles[name[2:]] = longRole{role: o.role, arg: o.arg}
+				r.long = append(r.long, longRole{name: name[2:], role: o.role, arg: o.arg})
 			case len(name) == 2 && name[0] == '-' && name[1] < 128:
 				c := name[1]
 				if o.role&(notFile|readsFile) != 0 {
-					r.vals += name[1:]
+					vals = append(vals, c)
 				}
 				if o.role&backupSuffix != 0 {
-					r.suffix += name[1:]
+					suffix = append(suffix, c)
 				}
 				r.short[c], r.shortArg[c] = o.role, o.arg
 			default:
@@ -341,11 +349,14 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool)
 		}
 	}
 	if r != nil {
-		for n, l := range longRoles {
-			l.name = n
-			r.long = append(r.long, l)
-		}
+		r.vals, r.suffix = string(vals), string(suffix)
 		slices.SortFunc(r.long, func(a, b longRole) int { return strings.Compare(a.name, b.name) })
+		for i := 1; i < len(r.long); i++ {
+			if r.long[i].name == r.long[i-1].name {
+				panic("parser: option " + r.long[i].name + " of " + prog + " declared twice")
+			}
+		}
+		r.long = slices.Clip(r.long)
 	}
 	return t, r, sp
 }
@@ -370,6 +381,25 @@ func parseOptions(prog, spec string, goFlags, negatable bool) *optTable {
 		t.add(prog, tok, arg)
 	}
 	return t
+}
+
+// countLong counts the long options of decls (and Go flags of several
+// letters): those listed, and those that take a value or have a role.
+func countLong(decls []opt) (listed, roles int) {
+	for _, o := range decls {
+		for name := range strings.FieldsSeq(o.names) {
+			if len(name) <= 2 {
+				continue
+			}
+			if o.listed {
+				listed++
+			}
+			if !(o.role == 0 && o.arg == argNone || o.arg == argNumber) {
+				roles++
+			}
+		}
+	}
+	return listed, roles
 }
 
 // add adds the option name, followed by arg, to the check.

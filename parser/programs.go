@@ -146,9 +146,10 @@ var progs = sync.OnceValue(func() map[string]*program {
 		programsJS, programsPython, programsRust, programsJVM, programsBuild, programsHost, inspectPrograms, programsDotnet)
 	mergeReaderWriters(programs) // programs_zsh_readers.go: after the families, it adds to their entries
 	m := make(map[string]*program, len(programs)+2)
+	c := &optCompiler{seen: map[string]bool{}, done: map[optKey]compiledOpts{}}
 	for name := range programs {
 		p := programs[name]
-		p.index([]string{name}, false, false)
+		p.index([]string{name}, false, false, c)
 		m[name] = &p
 	}
 	gitProg = m["git"]
@@ -205,19 +206,54 @@ func gitEntry() *program {
 	return gitProg
 }
 
-// index parses p's options and names its guards by prefix (the program
+// optCompiler compiles the entries' options once each: entries that
+// share a list (the shells' shellOptions, tmux's aliases) share its
+// compiled tables, which are read-only.
+type optCompiler struct {
+	seen map[string]bool // compileOptions' scratch
+	done map[optKey]compiledOpts
+}
+
+type optKey struct {
+	first                        *opt
+	n                            int
+	complete, goFlags, negatable bool
+}
+
+type compiledOpts struct {
+	opts  *optTable
+	roles *roleTable
+	spell *spellTable
+}
+
+// compile compiles the options decls of the entry prefix names.
+func (c *optCompiler) compile(prefix []string, decls []opt, complete, goFlags, negatable bool) (*optTable, *roleTable, *spellTable) {
+	if len(decls) == 0 {
+		return compileOptions("", nil, complete, goFlags, negatable, c.seen)
+	}
+	k := optKey{&decls[0], len(decls), complete, goFlags, negatable}
+	if d, ok := c.done[k]; ok {
+		return d.opts, d.roles, d.spell
+	}
+	var d compiledOpts
+	d.opts, d.roles, d.spell = compileOptions(strings.Join(prefix, " "), decls, complete, goFlags, negatable, c.seen)
+	c.done[k] = d
+	return d.opts, d.roles, d.spell
+}
+
+// index compiles p's options and names its guards by prefix (the program
 // and subcommands that lead to p), for p and its subcommands.
-func (p *program) index(prefix []string, goFlags, negatable bool) {
+func (p *program) index(prefix []string, goFlags, negatable bool, c *optCompiler) {
 	goFlags, negatable = goFlags || p.goFlags, negatable || p.negatable
 	p.goFlags, p.negatable = goFlags, negatable
-	p.opts, p.roles, p.spelled = compileOptions(strings.Join(prefix, " "), p.options, p.complete, goFlags, p.negatable)
+	p.opts, p.roles, p.spelled = c.compile(prefix, p.options, p.complete, goFlags, p.negatable)
 	p.guards = slices.Clone(p.guards) // entries may share a list (tmux's aliases)
 	for i := range p.guards {
 		p.guards[i].prefix = prefix
 	}
 	p.guarded = len(p.guards) > 0
 	for name, s := range p.subs {
-		s.index(append(prefix[:len(prefix):len(prefix)], name), goFlags, negatable)
+		s.index(append(prefix[:len(prefix):len(prefix)], name), goFlags, negatable, c)
 		p.guarded = p.guarded || s.guarded
 	}
 }

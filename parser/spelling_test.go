@@ -105,7 +105,7 @@ func TestSpellEntries(t *testing.T) {
 					t.Errorf("compileOptions(%v) did not panic", bad)
 				}
 			}()
-			compileOptions("t", bad, true, false, false)
+			compileOptions("t", bad, true, false, false, nil)
 		}()
 	}
 }
