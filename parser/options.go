@@ -76,6 +76,10 @@ const (
 	shellCommand // its value is a shell command git runs (git rebase --exec)
 	setsConfig   // its value is KEY=VALUE, git configuration for the command (git clone -c)
 	readsInput   // it makes git read paths, revisions or objects from its input or a file (git --stdin)
+	// projectPath: its value is a directory or file the command works
+	// in, reads or writes, which must not leave the project (npm
+	// --prefix, cargo --manifest-path; read by a runner's lead).
+	projectPath
 )
 
 // flags declares options without a value.
@@ -361,26 +365,39 @@ func compileOptions(prog string, decls []opt, complete, goFlags, negatable bool,
 	return t, r, sp
 }
 
-// parseOptions parses a runner's known options (see lead), written as
-// tokens: -n a flag, -n= a value, -n? an optional attached value,
-// --arg=2 two values, -NUM a number (prog names it in a panic).
-func parseOptions(prog, spec string, goFlags, negatable bool) *optTable {
-	t := &optTable{long: map[string]byte{}, goFlags: goFlags, negatable: negatable}
-	for _, tok := range strings.Fields(spec) {
-		arg := argNone
-		switch {
-		case strings.HasSuffix(tok, "=2"):
-			arg, tok = argPair, tok[:len(tok)-2]
-		case strings.HasSuffix(tok, "="):
-			arg, tok = argValue, tok[:len(tok)-1]
-		case strings.HasSuffix(tok, "?"):
-			arg, tok = argOptional, tok[:len(tok)-1]
-		case tok == "-NUM":
-			arg = argNumber
+// withRole returns decls with role r added to the options names (a
+// runner's lead that reads a shared list's -w as a project path), each
+// still declared once.
+func withRole(decls []opt, r role, names string) []opt {
+	want := strings.Fields(names)
+	out := make([]opt, 0, len(decls)+len(want))
+	found := 0
+	for _, o := range decls {
+		var with, without []string
+		for n := range strings.FieldsSeq(o.names) {
+			if slices.Contains(want, n) {
+				with = append(with, n)
+			} else {
+				without = append(without, n)
+			}
 		}
-		t.add(prog, tok, arg)
+		if len(with) == 0 {
+			out = append(out, o)
+			continue
+		}
+		found += len(with)
+		if len(without) > 0 {
+			o2 := o
+			o2.names = strings.Join(without, " ")
+			out = append(out, o2)
+		}
+		o.names, o.role = strings.Join(with, " "), o.role|r
+		out = append(out, o)
 	}
-	return t
+	if found != len(want) {
+		panic("parser: withRole: " + names + " not all declared")
+	}
+	return out
 }
 
 // countLong counts the long options of decls (and Go flags of several

@@ -147,3 +147,33 @@ func optionTokens(decls []opt) []string {
 	}
 	return toks
 }
+
+// TestWithRole: withRole adds the role to the names it gives, splitting
+// their declaration, and refuses a name not declared.
+func TestWithRole(t *testing.T) {
+	got := withRole([]opt{val(0, "-w -x --workspace"), flags("-q")}, projectPath, "-w --workspace")
+	_, r, _ := compileOptions("t", got, true, false, false, nil)
+	for _, c := range []struct {
+		name string
+		want role
+	}{{"-w", projectPath}, {"--workspace", projectPath}, {"-x", 0}, {"-q", 0}} {
+		var have role
+		if strings.HasPrefix(c.name, "--") {
+			have = r.longRole(c.name[2:])
+		} else {
+			have = r.shortRole(c.name[1])
+		}
+		if have != c.want {
+			t.Errorf("%s: role %v, want %v", c.name, have, c.want)
+		}
+	}
+	if !r.shortValue('x') || !r.longValue("work") {
+		t.Errorf("-x and --workspace no longer take a value: %+v", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("withRole with an undeclared name did not panic")
+		}
+	}()
+	withRole(got, projectPath, "--prefix")
+}

@@ -15,13 +15,16 @@ import "strings"
 // embedded default allows gofmt -w under the sandbox only (see runners).
 
 var (
-	justLead = newLead("just", "-V -h -l -n -q -s= -u -v --check --color= --dry-run --dump --evaluate --explain --fmt --groups --help "+
-		"--highlight --list --list-heading= --list-prefix= --no-deps --no-dotenv --no-highlight --one --quiet --show= --summary "+
-		"--timestamp --unsorted --unstable --variables --verbose --version --yes --working-directory= -d=",
-		"", "--working-directory -d", true)
-	taskLead = newLead("task", "-C= -a -d= -f -h -j -l -n -p -s -v -w -x -y --color --concurrency= --dir= --dry --exit-code --force "+
-		"--help --interval= --json --list --list-all --output= --parallel --silent --status --summary --verbose --version --watch --yes",
-		"", "-d --dir", false)
+	justLead = newLead("just", true, []opt{
+		flags("-V -h -l -n -q -u -v --check --dry-run --dump --evaluate --explain --fmt --groups --help --highlight --list --no-deps --no-dotenv --no-highlight --one --quiet --summary --timestamp --unsorted --unstable --variables --verbose --version --yes"),
+		val(0, "-s --color --list-heading --list-prefix --show"),
+		val(projectPath, "--working-directory -d"),
+	})
+	taskLead = newLead("task", false, []opt{
+		val(0, "-C --concurrency --interval --output"),
+		flags("-a -f -h -j -l -n -p -s -v -w -x -y --color --dry --exit-code --force --help --json --list --list-all --parallel --silent --status --summary --verbose --version --watch --yes"),
+		val(projectPath, "-d --dir"),
+	})
 )
 
 // makeRisk is make's guard on top of its options guard: a variable

@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // JavaScript and TypeScript: the package managers' script runners, npx
 // and bunx, node, and the everyday tools (tsc, eslint, prettier, vitest,
@@ -19,42 +22,50 @@ const npmWhy = "is an npm setting the gate does not know (settings may run a pro
 
 // npmCommon are the npm options that only change what npm prints or
 // which workspace it works in.
-const npmCommon = "-d -q -s -w= --color? --no-color --include-workspace-root --json --loglevel= --no-progress --no-workspaces " +
-	"--parseable --progress --quiet --silent --verbose --workspace= --workspaces --ws"
+var npmCommon = []opt{
+	flags("-d -q -s --no-color --include-workspace-root --json --no-progress --no-workspaces --parseable --progress --quiet --silent --verbose --workspaces --ws"),
+	val(0, "-w --loglevel --workspace"),
+	optional(0, "--color"),
+}
 
 var (
-	npmTop    = newLead("npm", npmCommon+" -h -v --help --version", "", "-w --workspace", true)
-	npmScript = newLead("npm run", npmCommon+" --foreground-scripts --if-present --ignore-scripts", "", "-w --workspace", false)
-	npmList   = newLead("npm ls", npmCommon+" -a -g -l -p --all --depth= --dev --global --include= --link --long --omit= --package-lock-only "+
-		"--prod --production --unicode", "", "-w --workspace", false)
-	npmConfigList = newLead("npm config", npmCommon+" -g -l --global --location= --long", "", "", false)
+	npmTop    = newLead("npm", true, withRole(slices.Concat(npmCommon, []opt{flags("-h -v --help --version")}), projectPath, "-w --workspace"))
+	npmScript = newLead("npm run", false, withRole(slices.Concat(npmCommon, []opt{flags("--foreground-scripts --if-present --ignore-scripts")}), projectPath, "-w --workspace"))
+	npmList   = newLead("npm ls", false, []opt{
+		flags("-d -q -s --no-color --include-workspace-root --json --no-progress --no-workspaces --parseable --progress --quiet --silent --verbose --workspaces --ws -a -g -l -p --all --dev --global --link --long --package-lock-only --prod --production --unicode"),
+		val(projectPath, "-w --workspace"),
+		optional(0, "--color"),
+		val(0, "--loglevel --depth --include --omit"),
+	})
+	npmConfigList = newLead("npm config", false, slices.Concat(npmCommon, []opt{flags("-g -l --global --long"), val(0, "--location")}))
 
-	pnpmTop = newLead("pnpm", "-C= -F= -h -r -s -v -w --aggregate-output --color --dir= --fail-if-no-match --filter= --help --if-present "+
-		"--loglevel= --no-bail --no-color --parallel --recursive --reporter= --report-summary --resume-from= --sequential --silent "+
-		"--stream --version --workspace-concurrency= --workspace-root", "", "-C --dir", true)
-	pnpmList = newLead("pnpm ls", "-D -P -g -r --depth= --dev --global --json --long --only-projects --parseable --prod --recursive", "", "", false)
+	pnpmTop = newLead("pnpm", true, []opt{
+		val(projectPath, "-C --dir"),
+		val(0, "-F --filter --loglevel --reporter --resume-from --workspace-concurrency"),
+		flags("-h -r -s -v -w --aggregate-output --color --fail-if-no-match --help --if-present --no-bail --no-color --parallel --recursive --report-summary --sequential --silent --stream --version --workspace-root"),
+	})
+	pnpmList = newLead("pnpm ls", false, []opt{flags("-D -P -g -r --dev --global --json --long --only-projects --parseable --prod --recursive"), val(0, "--depth")})
 
-	yarnTop = newLead("yarn", "-h -s -v --help --json --no-progress --non-interactive --offline --silent --verbose --version --cwd=", "", "--cwd", true)
+	yarnTop = newLead("yarn", true, []opt{flags("-h -s -v --help --json --no-progress --non-interactive --offline --silent --verbose --version"), val(projectPath, "--cwd")})
 	// yarn list, yarn why: what is installed.
-	yarnList = newLead("yarn list", "--depth= --json --pattern= --silent", "", "", false)
+	yarnList = newLead("yarn list", false, []opt{val(0, "--depth --pattern"), flags("--json --silent")})
 
-	bunTop = newLead("bun", "-h -v --bun --help --revision --silent --version --cwd=", "", "--cwd", true)
+	bunTop = newLead("bun", true, []opt{flags("-h -v --bun --help --revision --silent --version"), val(projectPath, "--cwd")})
 	// bun run's options before the script or file; --eval, --print and
 	// --preload run code of their own, --env-file reads one.
-	bunRun = newLead("bun run", "-F= --bun --filter= --hot --if-present --no-clear-screen --shell= --silent --smol --watch", "--shell", "", true)
+	bunRun = newLead("bun run", true, []opt{
+		val(0, "-F --filter"),
+		flags("--bun --hot --if-present --no-clear-screen --silent --smol --watch"),
+		val(runsOther, "--shell"),
+	})
 
 	// npx and bunx: options before the binary. -p/--package installs a
 	// package; -c/--call runs a shell string.
-	npxLead = newLead("npx", "-q -y --no --no-install --offline --prefer-offline --prefer-online --quiet --silent --yes", "", "", true)
+	npxLead = newLead("npx", true, []opt{flags("-q -y --no --no-install --offline --prefer-offline --prefer-online --quiet --silent --yes")})
 
 	// node's options before the script. -e/-p/-r/--import/--loader run
 	// code the command names; --inspect listens; --env-file reads one.
-	nodeLead = newLead("node", "-C= -c -e= -h -p= -v --check --eval= --print= --conditions= --enable-source-maps --experimental-strip-types "+
-		"--experimental-test-coverage --experimental-transform-types --experimental-vm-modules --expose-gc --help "+
-		"--input-type= --max-old-space-size= --no-deprecation --no-experimental-strip-types --no-warnings --pending-deprecation "+
-		"--preserve-symlinks --stack-size= --stack-trace-limit= --test --test-concurrency= --test-name-pattern= --test-only "+
-		"--test-reporter= --test-reporter-destination= --test-skip-pattern= --test-timeout= --throw-deprecation "+
-		"--trace-deprecation --trace-uncaught --trace-warnings --unhandled-rejections= --version --watch --watch-path=", "", "", true)
+	nodeLead = newLead("node", true, []opt{val(0, "-C -e -p --eval --print --conditions --input-type --max-old-space-size --stack-size --stack-trace-limit --test-concurrency --test-name-pattern --test-reporter --test-reporter-destination --test-skip-pattern --test-timeout --unhandled-rejections --watch-path"), flags("-c -h -v --check --enable-source-maps --experimental-strip-types --experimental-test-coverage --experimental-transform-types --experimental-vm-modules --expose-gc --help --no-deprecation --no-experimental-strip-types --no-warnings --pending-deprecation --preserve-symlinks --test --test-only --throw-deprecation --trace-deprecation --trace-uncaught --trace-warnings --version --watch")})
 )
 
 // pnpmOwn and bunOwn are the package managers' own commands that fetch,
@@ -374,7 +385,7 @@ var biomeOptions = []opt{
 
 // tsx's options before the file it runs: -e/-p run a string, --import
 // and --require load code, as node's.
-var tsxLead = newLead("tsx", "-h -v --clear-screen --help --ignore= --include= --no-cache --tsconfig= --version", "", "", true)
+var tsxLead = newLead("tsx", true, []opt{flags("-h -v --clear-screen --help --no-cache --version"), val(0, "--ignore --include --tsconfig")})
 
 var vitestOptions = []opt{
 	val(0, "-c -r -t --bail --config --dir --environment --hookTimeout --maxWorkers --minWorkers --mode --outputFile --pool --project --reporter --retry --root --shard --testNamePattern --testTimeout --exclude"),
@@ -385,7 +396,6 @@ var vitestOptions = []opt{
 var (
 	// eslint --rulesdir and --resolve-plugins-relative-to load code from
 	// a directory; -f/--format may name a formatter file.
-	eslintLead = newLead("eslint", "-c= -f= -o= --config= --format= --output-file= --resolve-plugins-relative-to= --rulesdir= --plugin=",
-		"", "-f --format --resolve-plugins-relative-to --rulesdir --plugin", false).loosen()
-	prettierLead = newLead("prettier", "--plugin=", "", "--plugin", false).loosen()
+	eslintLead   = newLead("eslint", false, []opt{val(0, "-c -o --config --output-file"), val(projectPath, "-f --format --resolve-plugins-relative-to --rulesdir --plugin")}).loosen()
+	prettierLead = newLead("prettier", false, []opt{val(projectPath, "--plugin")}).loosen()
 )

@@ -14,12 +14,11 @@ import "strings"
 const jvmWhy = "runs another build, script or JVM, publishes, or is an option the gate does not know"
 
 var (
-	gradleLead = newLead("gradle", "-D= -P= -S -a -d -h -i -m -q -s -t -v -w -x= --build-cache --configuration-cache --console= "+
-		"--continue --continuous --daemon --debug --dry-run --exclude-task= --help --info --max-workers= --no-build-cache "+
-		"--no-configuration-cache --no-daemon --no-parallel --no-rebuild --no-watch-fs --offline --parallel --project-prop= "+
-		"--quiet --refresh-dependencies --rerun --rerun-tasks --stacktrace --status --stop --tests= --version --warn "+
-		"--warning-mode= --watch-fs --full-stacktrace --project-dir= --priority= --args=",
-		"", "--project-dir", false)
+	gradleLead = newLead("gradle", false, []opt{
+		val(0, "-D -P -x --console --exclude-task --max-workers --project-prop --tests --warning-mode --priority --args"),
+		flags("-S -a -d -h -i -m -q -s -t -v -w --build-cache --configuration-cache --continue --continuous --daemon --debug --dry-run --help --info --no-build-cache --no-configuration-cache --no-daemon --no-parallel --no-rebuild --no-watch-fs --offline --parallel --quiet --refresh-dependencies --rerun --rerun-tasks --stacktrace --status --stop --version --warn --watch-fs --full-stacktrace"),
+		val(projectPath, "--project-dir"),
+	})
 
 	mvnWords = map[string]bool{
 		"-B": true, "--batch-mode": true, "-q": true, "--quiet": true, "-X": true, "--debug": true, "-e": true, "--errors": true,

@@ -18,26 +18,25 @@ var (
 	// python's options before the script, -m MODULE or -c: -c runs a
 	// string the command holds, -i reads more code, -X and -W only
 	// tune.
-	pythonLead = newLead("python", "-B -E -I -O -P -R -S -V -W= -X= -b -d -h -q -s -u -v -x --help --version", "", "", true)
+	pythonLead = newLead("python", true, []opt{flags("-B -E -I -O -P -R -S -V -b -d -h -q -s -u -v -x --help --version"), val(0, "-W -X")})
 
 	// uv run's options before the command: --with fetches packages,
 	// --env-file reads one, --directory and --project move the work.
-	uvRunLead = newLead("uv run", "-p= -q -v --all-extras --all-packages --dev --directory= --exact --extra= --frozen --group= "+
-		"--isolated --locked --no-dev --no-project --no-sync --offline --only-dev --package= --project= --python= --quiet "+
-		"--verbose", "", "--directory --project", true)
+	uvRunLead = newLead("uv run", true, []opt{
+		val(0, "-p --extra --group --package --python"),
+		flags("-q -v --all-extras --all-packages --dev --exact --frozen --isolated --locked --no-dev --no-project --no-sync --offline --only-dev --quiet --verbose"),
+		val(projectPath, "--directory --project"),
+	})
 
-	pipList = newLead("pip list", "-e -i -l -v -q --disable-pip-version-check --editable --exclude= --exclude-editable --format= "+
-		"--include-editable --isolated --local --no-color --not-required --path= --pre --quiet --user --verbose", "", "", false)
-	pipFreeze = newLead("pip freeze", "-l -q -v --all --disable-pip-version-check --exclude= --exclude-editable --isolated --local "+
-		"--no-color --path= --quiet --user --verbose", "", "", false)
-	pipShow = newLead("pip show", "-f -q -v --disable-pip-version-check --files --isolated --no-color --quiet --verbose", "", "", false)
+	pipList   = newLead("pip list", false, []opt{flags("-e -i -l -v -q --disable-pip-version-check --editable --exclude-editable --include-editable --isolated --local --no-color --not-required --pre --quiet --user --verbose"), val(0, "--exclude --format --path")})
+	pipFreeze = newLead("pip freeze", false, []opt{flags("-l -q -v --all --disable-pip-version-check --exclude-editable --isolated --local --no-color --quiet --user --verbose"), val(0, "--exclude --path")})
+	pipShow   = newLead("pip show", false, []opt{flags("-f -q -v --disable-pip-version-check --files --isolated --no-color --quiet --verbose")})
 
 	// pytest's options that load code or move its files: -p loads a
 	// plugin (except -p no:NAME, which disables one), -o/--override-ini
 	// may set addopts, --pdbcls runs a class; --rootdir, --basetemp
 	// (which pytest empties), -c and --confcutdir outside the project.
-	pytestLead = newLead("pytest", "-c= -o= -p= --basetemp= --confcutdir= --config-file= --override-ini= --pdbcls= --rootdir=",
-		"-o -p --override-ini --pdbcls", "-c --basetemp --confcutdir --config-file --rootdir", false).loosen()
+	pytestLead = newLead("pytest", false, []opt{val(projectPath, "-c --basetemp --confcutdir --config-file --rootdir"), val(runsOther, "-o -p --override-ini --pdbcls")}).loosen()
 )
 
 // pythonRisk is the guard of python: an option before the script that
