@@ -2,7 +2,6 @@ package parser
 
 import (
 	"path"
-	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -189,7 +188,7 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	s.builtin(&cmd, base)
 	p := progs()[base]
 	if p != nil && p.wrap != nil {
-		succ = s.unwrap(&cmd, base, *p.wrap, c, cwd, inShell)
+		succ = s.unwrap(&cmd, base, *p.wrap, p.roles, c, cwd, inShell)
 		return succ, succ
 	}
 	if inShell && len(cmd.Argv) == 1 && p == nil && zshAutoCd(name.Value) {
@@ -237,17 +236,16 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	languageFilters(&cmd, base, n)
 	unknownOptions(&cmd, p, cmd.Argv[1:])
 	s.add(cmd)
-	if p != nil && p.runVal != nil {
+	if p != nil && p.roles != nil && p.roles.any&runs != 0 {
 		s.optionPrograms(cmd.Argv, base, p, c, cwd)
 	}
 	return
 }
 
 // optionPrograms walks the programs a command runs because an option
-// of its entry p's runVal names them: sort --compress-program=PROG, go
+// of its entry p has the role runs: sort --compress-program=PROG, go
 // -exec/-toolexec 'PROG ARGS'.
 func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd cwdState) {
-	opts := p.runVal
 	args := argv[1:]
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -258,7 +256,10 @@ func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd
 			v = "-" + v // Go flags take one dash or two
 		}
 		name, val, hasVal, ok := longOpt(v)
-		if !ok || !longMatch(name, opts) || p.goFlags && !contains(opts, name) {
+		if !ok {
+			continue
+		}
+		if union, exact := p.roles.longRoles(name); union&runs == 0 || p.goFlags && exact&runs == 0 {
 			continue
 		}
 		w := Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
@@ -274,12 +275,7 @@ func (s *state) optionPrograms(argv []Word, base string, p *program, c *ctx, cwd
 			return
 		}
 		if !p.goFlags {
-			for _, o := range opts {
-				if strings.HasPrefix(o, name) {
-					name = o // the option's name, not its abbreviation
-					break
-				}
-			}
+			name = p.roles.longName(name, runs) // the option's name, not its abbreviation
 			s.inner([]Word{w}, base+" --"+name, c, cwd, false, nil)
 		} else {
 			s.shellString(w, base+" -"+name, c, cwd)
@@ -524,12 +520,13 @@ func hasShortOpt(args []Word, flag byte) bool {
 // the next word), as do long options listed in longVal unless written
 // --opt=value. A dynamic word ends the options.
 func skipOpts(args []Word, shortVal string, longVal []string) int {
-	return skipOpts2(args, shortVal, longVal, nil)
+	return skipOptsBy(args, literalOpts{short: shortVal, long: longVal})
 }
 
-// skipOpts2 is skipOpts where the long options of longVal2 take two
-// separate values (bwrap --bind SRC DEST), named in whole.
-func skipOpts2(args []Word, shortVal string, longVal, longVal2 []string) int {
+// skipOptsBy is skipOpts with the options that take values given by
+// opts (an entry's options: see valueOpts), where long options may take
+// two separate values (bwrap --bind SRC DEST), named in whole.
+func skipOptsBy[V valueOpts](args []Word, opts V) int {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -541,15 +538,15 @@ func skipOpts2(args []Word, shortVal string, longVal, longVal2 []string) int {
 		}
 		if v[1] == '-' {
 			switch {
-			case slices.Contains(longVal2, v[2:]):
+			case opts.longPair(v[2:]):
 				i += 2
-			case strings.IndexByte(v, '=') < 0 && longMatch(v[2:], longVal):
+			case strings.IndexByte(v, '=') < 0 && opts.longValue(v[2:]):
 				i++
 			}
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(shortVal, v[j]) >= 0 {
+			if opts.shortValue(v[j]) {
 				if j == len(v)-1 {
 					i++
 				}
@@ -689,13 +686,13 @@ func notAFile(v string) bool {
 }
 
 // splitShort rewrites short-option clusters as getopt reads them, one
-// option a word: "-qc" is "-q" "-c", and "-cVALUE" (an option in shortVal
-// with its value attached) is "-c" "VALUE". Wrappers that look for a
+// option a word: "-qc" is "-q" "-c", and "-cVALUE" (an option that takes
+// a value, by opts, with its value attached) is "-c" "VALUE". Wrappers that look for a
 // single option word ("-c", "-S") would otherwise miss the forms getopt
 // accepts. It stops at "--", at a dynamic word and, unless permute is set
 // (GNU getopt moves options before operands), at the first operand.
 // Positions of the pieces are the cluster's.
-func splitShort(args []Word, shortVal string, permute bool) []Word {
+func splitShort[V valueOpts](args []Word, opts V, permute bool) []Word {
 	if !hasCluster(args) {
 		return args // nothing to split: the common case, no allocation
 	}
@@ -714,7 +711,7 @@ func splitShort(args []Word, shortVal string, permute bool) []Word {
 			continue
 		case v[1] == '-' || len(v) == 2:
 			out = append(out, a)
-			if len(v) == 2 && strings.IndexByte(shortVal, v[1]) >= 0 && i+1 < len(args) {
+			if len(v) == 2 && opts.shortValue(v[1]) && i+1 < len(args) {
 				i++
 				out = append(out, args[i]) // the option's value, never an option itself
 			}
@@ -722,7 +719,7 @@ func splitShort(args []Word, shortVal string, permute bool) []Word {
 		}
 		for j := 1; j < len(v); j++ {
 			out = append(out, Word{Value: "-" + v[j:j+1], Pos: a.Pos})
-			if strings.IndexByte(shortVal, v[j]) < 0 {
+			if !opts.shortValue(v[j]) {
 				continue
 			}
 			if j+1 < len(v) {

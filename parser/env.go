@@ -2,6 +2,7 @@ package parser
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -14,31 +15,64 @@ import (
 // short harmless list (extended by Options.EnvSafe) passes, and every
 // other name is env.unknown — unknown is not harmless.
 
+// envVar is an environment variable a program reads, and what for. A *
+// in name stands for any run of characters (LD_*, CARGO_*WRAPPER).
+type envVar struct {
+	name string
+	use  envUse
+}
+
+// envUse is what a program does with an environment variable.
+type envUse uint8
+
+const (
+	// envCode: read as code, as a program to run, as options that load
+	// code, or as a place written that the gate refuses rather than
+	// checks.
+	envCode     envUse = iota
+	envFile            // a file read
+	envWritten         // a file written
+	envFileList        // a colon-separated list of files read
+	envHarmless        // harmless
+)
+
 // shellEnv are the variables the shell itself, the C library or every
-// program reads, in the syntax of a program's env (see envUses); the
-// variables a program reads are in its entry in programs.
-const shellEnv = "PATH BASH_ENV ENV PROMPT_COMMAND PS0 PS1 PS2 PS3 PS4 IFS SHELLOPTS BASHOPTS CDPATH GLOBIGNORE " +
-	"HOME XDG_CONFIG_HOME SHELL HISTFILE=w BASH_FUNC_* " +
+// program reads; the variables a program reads are in its entry in
+// programs.
+var shellEnv = slices.Concat(
+	codeEnv("PATH BASH_ENV ENV PROMPT_COMMAND PS0 PS1 PS2 PS3 PS4 IFS SHELLOPTS BASHOPTS CDPATH GLOBIGNORE HOME XDG_CONFIG_HOME SHELL BASH_FUNC_*"),
+	[]envVar{{"HISTFILE", envWritten}},
 	// The dynamic loader and the C library: every program.
-	"LD_* DYLD_* GCONV_PATH GLIBC_TUNABLES NLSPATH LOCPATH=r HOSTALIASES=r TZDIR=r MALLOC_TRACE=w RES_OPTIONS=- LOCALDOMAIN=- " +
+	codeEnv("LD_* DYLD_* GCONV_PATH GLIBC_TUNABLES NLSPATH"),
+	[]envVar{{"LOCPATH", envFile}, {"HOSTALIASES", envFile}, {"TZDIR", envFile}, {"MALLOC_TRACE", envWritten}},
+	harmlessEnv("RES_OPTIONS LOCALDOMAIN"),
 	// Names no program reads as code or as a file, when their value holds
 	// no '/' (glibc reads a locale or TZ value with a slash as a path).
-	"LANG=- LANGUAGE=- TZ=- TERM=- COLORTERM=- NO_COLOR=- FORCE_COLOR=- CLICOLOR=- CLICOLOR_FORCE=- CI=- " +
-	"COLUMNS=- LINES=- DEBIAN_FRONTEND=- " +
+	harmlessEnv("LANG LANGUAGE TZ TERM COLORTERM NO_COLOR FORCE_COLOR CLICOLOR CLICOLOR_FORCE CI COLUMNS LINES DEBIAN_FRONTEND"),
 	// Markers agents set on the commands they run (Claude Code and the
 	// claude-code-acp agent send CLAUDECODE=1 in every terminal/create):
 	// programs only test that they are set.
-	"CLAUDECODE=-"
+	harmlessEnv("CLAUDECODE"),
+)
+
+// codeEnv lists variables read as code.
+func codeEnv(names string) []envVar { return envList(names, envCode) }
+
+// harmlessEnv lists harmless variables.
+func harmlessEnv(names string) []envVar { return envList(names, envHarmless) }
+
+func envList(names string, use envUse) []envVar {
+	var l []envVar
+	for _, n := range strings.Fields(names) {
+		l = append(l, envVar{n, use})
+	}
+	return l
+}
 
 // envUses is what the gate knows about environment variables: the
-// shell's (shellEnv) and those of every entry of programs. An env list
-// holds NAME, read as code, as a program to run, as options that load
-// code, or as a place written that the gate refuses rather than checks;
-// NAME=r, a file read; NAME=w, a file written; NAME=:, a colon-separated
-// list of files read; NAME=-, harmless. A * in NAME stands for any run of
-// characters (LD_*, CARGO_*WRAPPER). A variable assigned for one command
-// reaches every program it runs: what any program reads as code is code
-// for every command.
+// shell's (shellEnv) and those of every entry of programs (see envVar).
+// A variable assigned for one command reaches every program it runs:
+// what any program reads as code is code for every command.
 type envUses struct {
 	code     map[string]bool
 	codeGlob [][2]string // prefix and suffix around the *
@@ -64,24 +98,26 @@ func (u *envUses) addProgram(name string, p *program) {
 }
 
 // add adds the uses of one env list (prog names it in a panic).
-func (u *envUses) add(prog, spec string) {
-	for _, tok := range strings.Fields(spec) {
-		name, kind, _ := strings.Cut(tok, "=")
-		switch {
-		case kind == "" && strings.Contains(name, "*"):
-			pre, suf, _ := strings.Cut(name, "*")
-			u.codeGlob = append(u.codeGlob, [2]string{pre, suf})
-		case kind == "":
-			u.code[name] = true
-		case kind == "-":
+func (u *envUses) add(prog string, vars []envVar) {
+	for _, v := range vars {
+		name := v.name
+		switch v.use {
+		case envCode:
+			if pre, suf, ok := strings.Cut(name, "*"); ok {
+				u.codeGlob = append(u.codeGlob, [2]string{pre, suf})
+			} else {
+				u.code[name] = true
+			}
+		case envHarmless:
 			u.harmless[name] = true
-		case kind == "r" || kind == "w" || kind == ":":
-			if k, ok := u.file[name]; ok && k != kind[0] {
+		case envFile, envWritten, envFileList:
+			kind := [...]byte{envFile: 'r', envWritten: 'w', envFileList: ':'}[v.use]
+			if k, ok := u.file[name]; ok && k != kind {
 				panic("parser: environment variable " + name + " of " + prog + " read as two kinds of file")
 			}
-			u.file[name] = kind[0]
+			u.file[name] = kind
 		default:
-			panic("parser: bad environment token " + tok + " for " + prog)
+			panic("parser: bad environment variable " + name + " for " + prog)
 		}
 	}
 }

@@ -6,48 +6,25 @@ import (
 	"strings"
 )
 
-// fileSpec says how a known command's arguments name files (the files
-// field of its entry in programs). Commands without a spec get the
-// conservative default: every operand and every --opt=value is a file
-// reference.
+// fileSpec says what a known command's operands are (the files field of
+// its entry in programs), beyond what its options' roles say (see role).
+// Commands without a spec and without roles get the conservative
+// default: every operand and every --opt=value is a file reference.
 type fileSpec struct {
-	none      bool     // no argument names a file (echo, printf, sleep)
-	skipVal   string   // short options whose value is not a file
-	longSkip  []string // long options whose separate value is not a file
-	longFile  []string // long options whose value is a file read
-	longWrite []string // long options whose value is a file written
-	// exact: skipVal, fileVal and writeVal list every short option that
-	// takes a value, so the rest of a cluster (-rf) is never a value.
-	exact       bool
-	fileVal     string // short options whose value is a file read
-	writeVal    string // short options whose value is a file written
-	first       bool   // the first operand is not a file (pattern, script, mode)
-	firstUnless string // ... unless one of these short options was given
-	recursive   string // short options that make it recursive; "*" always
-	implicitDot bool   // recursive without operands reads "."
-	writeAll    bool   // every operand is written or removed
-	removes     bool   // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
-	writeLast   bool   // the last of several operands is written (cp, mv)
-	writeFirst  bool   // the first operand is written (zip ARCHIVE, patch FILE)
-	writeIf     string // short options that make every operand written (sed -i)
-	// longWriteIf: long options that make every operand written, maybe
-	// abbreviated, whatever their value (prettier --write, eslint --fix:
-	// a formatter or fixer rewrites the files it is given in place).
-	longWriteIf []string
-	// readIf: with writeAll, options that make it only read its
-	// operands (black --check, rustfmt --emit=stdout): "-c", "--check",
-	// or "--emit=stdout" for an option with that value. Matched as
-	// written, never as an abbreviation (the unsafe direction), and
-	// never over an option of writeIf or longWriteIf.
-	readIf []string
-	optVal string // short options with an optional attached value (sed -i.bak)
-	// recurseVal is the short option whose value "recurse" (maybe
-	// abbreviated) makes it recursive, like --directories (grep -d).
-	recurseVal byte
-	// namesIf: short options that make it read or write files named in
-	// its input, which the gate cannot see ("*": always); namesUnless:
-	// it does unless one of these is given.
-	namesIf, namesUnless string
+	none bool // no argument names a file (echo, printf, sleep)
+	// exact: the options that take a value are all declared with their
+	// role, so the rest of a cluster (-rf) is never a value.
+	exact           bool
+	first           bool // the first operand is not a file (pattern, script, mode); see firstIsFile
+	alwaysRecursive bool // always recursive; else the options with role recursive make it so
+	implicitDot     bool // recursive without operands reads "."
+	writeAll        bool // every operand is written or removed
+	removes         bool // with writeAll: every operand is removed, none created (rm, rmdir, unlink)
+	writeLast       bool // the last of several operands is written (cp, mv)
+	writeFirst      bool // the first operand is written (zip ARCHIVE, patch FILE)
+	// alwaysNamesInput: it reads or writes files named in its input,
+	// which the gate cannot see (cpio); see namesFromInput.
+	alwaysNamesInput bool
 	// reader, if set, reads the arguments itself (tar's bundle, dd's
 	// if=/of=, go's flags and packages; see fileRefs); a kind, not a
 	// func, which would make every command escape to the heap.
@@ -69,19 +46,11 @@ const (
 	readBracket        // [ … ]: the closing bracket is no operand
 )
 
-var grepSpec = fileSpec{skipVal: "eABCmdD", exact: true, recurseVal: 'd', fileVal: "f", first: true, firstUnless: "ef", longFile: []string{"file"},
-	longSkip: []string{"regexp", "context", "after-context", "before-context", "max-count", "include",
-		"exclude", "exclude-dir", "color", "colour", "label", "binary-files", "devices", "directories"},
-	recursive: "rR", implicitDot: true}
+var grepSpec = fileSpec{exact: true, first: true, implicitDot: true}
 
-var awkSpec = fileSpec{skipVal: "FvW", fileVal: "f", first: true, firstUnless: "f", longFile: []string{"file"},
-	longSkip: []string{"assign", "field-separator"}}
+var awkSpec = fileSpec{first: true}
 
-var rgSpec = fileSpec{skipVal: "eABCmdgtTjMEr", fileVal: "f", first: true, firstUnless: "ef",
-	longSkip: []string{"regexp", "glob", "iglob", "type", "type-not", "context", "after-context",
-		"before-context", "max-count", "max-depth", "replace", "threads", "max-columns", "encoding", "sort", "sortr",
-		"type-add", "color", "colors"},
-	recursive: "*", implicitDot: true}
+var rgSpec = fileSpec{first: true, alwaysRecursive: true, implicitDot: true}
 
 // noSpec is the spec of a program the table does not know.
 var noSpec fileSpec
@@ -98,16 +67,21 @@ func (s *state) genericRefs(cmd *Command, args []Word) {
 // fileRefs collects the file references of a (non-wrapper) command.
 func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	spec := &noSpec
+	var roles *roleTable // the roles of its options, by name
 	prog := progs()[base]
 	if prog != nil {
-		spec = &prog.files
+		spec, roles = &prog.files, prog.roles
 		if prog.subs != nil && len(args) > 0 && !args[0].Dynamic {
 			if sub := prog.subs[args[0].Value]; sub != nil && sub.ownFiles {
-				spec, args = &sub.files, args[1:] // ruff format, ruff check
+				spec, roles, args = &sub.files, sub.roles, args[1:] // ruff format, ruff check
 			}
 		}
 	}
-	if spec.none || prog != nil && prog.lists && prog.opts != nil && spec.fileVal == "" && len(spec.longFile) == 0 && spec.namesIf == "" && spec.namesUnless == "" {
+	var has role // the roles of every option it has
+	if roles != nil {
+		has = roles.any
+	}
+	if spec.none || prog != nil && prog.lists && prog.opts != nil && has&(readsFile|namesFromInput|noNamesFromInput) == 0 && !spec.alwaysNamesInput {
 		// The arguments a wrapper appends (xargs, find -exec {}) name
 		// no file it reads: it names none (basename), or only lists
 		// the ones it is given, and no option of its known table reads
@@ -159,6 +133,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		}
 	}
 	var seen [128]bool
+	var seenRoles role // the roles of the short options seen
+	see := func(c byte) {
+		seen[c] = true
+		seenRoles |= roles.shortRole(c)
+	}
 	backup := "" // sed/perl -iSUFFIX: the backup copy's name
 	longWrites, reads := false, false
 	var opsArr [8]Word
@@ -183,44 +162,46 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			// --regexp) is the safe direction: getopt_long rejects an
 			// ambiguous one.
 			if longIs(name, "recursive", "archive", "dereference-recursive") {
-				seen['r'] = true
+				see('r')
 			}
 			if longIs(name, "in-place") {
-				seen['i'] = true
+				see('i')
 				backup = val
 				continue
 			}
 			if longIs(name, "regexp", "expression") {
-				seen['e'] = true
+				see('e')
 			}
 			if longIs(name, "file", "from-file") {
-				seen['e'], seen['f'] = true, true
+				see('e')
+				see('f')
 			}
-			if longMatch(name, spec.longWriteIf) {
+			union, exact := roles.longRoles(name)
+			if union&writesOperands != 0 {
 				longWrites = true
-				if slices.Contains(spec.longWriteIf, name) {
+				if exact&writesOperands != 0 {
 					continue // the flag itself, not an abbreviation of an option with a value (ruff --fix, --fixable)
 				}
 			}
-			write := longMatch(name, spec.longWrite)
-			file := write || longMatch(name, spec.longFile)
-			skip := !file && longMatch(name, spec.longSkip)
+			write := union&writesFile != 0
+			file := write || union&readsFile != 0
+			skip := !file && union&notFile != 0
 			if !hasVal && (skip || file) && i+1 < len(args) {
 				i++
 				a, val, hasVal = args[i], args[i].Value, true
 			}
-			if spec.readIf != nil && (slices.Contains(spec.readIf, "--"+name) && !hasVal || hasVal && slices.Contains(spec.readIf, "--"+name+"="+val)) {
+			if has&readsOperandsOnly != 0 && (!hasVal && exact&readsOperandsOnly != 0 || hasVal && roles.longRole(name+"="+val)&readsOperandsOnly != 0) {
 				reads = true
 			}
-			if hasVal && spec.recurseVal != 0 && longIs(name, "directories") && longIs(val, "recurse") {
-				seen['r'] = true
+			if hasVal && has&recursesIfValue != 0 && longIs(name, "directories") && longIs(val, "recurse") {
+				see('r')
 			}
 			switch {
 			case !hasVal || val == "" || isDigits(val):
 			case file:
 				s.fileRef(cmd, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic, Glob: a.Glob, Pattern: a.Pattern}, RefOption, useOf(write, false))
-				if longIs(name, "files0-from") && contains(spec.longFile, "files0-from") ||
-					longIs(name, "files-from") && contains(spec.longFile, "files-from") {
+				if longIs(name, "files0-from") && roles.longRole("files0-from")&readsFile != 0 ||
+					longIs(name, "files-from") && roles.longRole("files-from")&readsFile != 0 {
 					cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
 						Message: "--" + name + " reads the names of the files from a file"})
 				}
@@ -231,29 +212,30 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			}
 			continue
 		}
-		if len(v) == 2 && slices.Contains(spec.readIf, v) {
+		if len(v) == 2 && roles.shortRole(v[1])&readsOperandsOnly != 0 {
 			reads = true
 		}
 		for j := 1; j < len(v); j++ {
 			f := v[j]
 			if f < 128 {
-				seen[f] = true
+				see(f)
 			}
-			valWrite := strings.IndexByte(spec.writeVal, f) >= 0
+			r := roles.shortRole(f)
+			valWrite := r&writesFile != 0
 			switch {
-			case strings.IndexByte(spec.optVal, f) >= 0:
+			case r&backupSuffix != 0:
 				backup = v[j+1:]
-			case strings.IndexByte(spec.skipVal, f) >= 0:
+			case r&notFile != 0:
 				val := Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}
 				if j == len(v)-1 && i+1 < len(args) {
 					i++
 					val = args[i]
 				}
 				s.maybeRef(cmd, val, RefOption)
-				if f == spec.recurseVal && longIs(val.Value, "recurse") {
-					seen['r'] = true
+				if r&recursesIfValue != 0 && longIs(val.Value, "recurse") {
+					see('r')
 				}
-			case valWrite || strings.IndexByte(spec.fileVal, f) >= 0:
+			case valWrite || r&readsFile != 0:
 				if j < len(v)-1 {
 					s.fileRef(cmd, Word{Value: v[j+1:], Pos: a.Pos, Dynamic: a.Dynamic}, RefOption, useOf(valWrite, false))
 				} else if i+1 < len(args) {
@@ -273,19 +255,19 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 			break
 		}
 	}
-	if spec.namesIf == "*" || seenAny(&seen, spec.namesIf) || spec.namesUnless != "" && !seenAny(&seen, spec.namesUnless) {
+	if spec.alwaysNamesInput || seenRoles&namesFromInput != 0 || has&noNamesFromInput != 0 && seenRoles&noNamesFromInput == 0 {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos,
 			Message: base + " reads or writes files named in its input"})
 	}
 	if base == "sed" || strings.HasSuffix(base, "awk") {
-		s.scriptRefs(cmd, base, args, *spec)
+		s.scriptRefs(cmd, base, args, roles)
 	}
-	if spec.first && len(ops) > 0 && !seenAny(&seen, spec.firstUnless) && !(lists && base == "rg") { // rg --files takes no pattern
+	if spec.first && len(ops) > 0 && seenRoles&firstIsFile == 0 && !(lists && base == "rg") { // rg --files takes no pattern
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
 	}
-	rec := spec.recursive == "*" || seenAny(&seen, spec.recursive) || (spec.recursive != "" && seen['r'])
-	write := spec.writeAll && !reads || longWrites || seenAny(&seen, spec.writeIf)
+	rec := spec.alwaysRecursive || seenRoles&recursive != 0 || (has&recursive != 0 && seen['r'])
+	write := spec.writeAll && !reads || longWrites || seenRoles&writesOperands != 0
 	if base == "git" {
 		s.gitOperands(cmd, ops, args, &seen)
 		return
@@ -560,8 +542,9 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 	ops = ops[1:]
 	var g gitSpec
+	var gr *roleTable // the subcommand's options
 	if p := gitSub(sub); p != nil && p.git != nil {
-		g = *p.git
+		g, gr = *p.git, p.roles
 	}
 	if g.removes { // git clean deletes what it names, creates nothing
 		defer func(n int) {
@@ -570,7 +553,10 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 			}
 		}(len(cmd.Files))
 	}
-	rec := g.tree || g.treeIf != "" && slices.ContainsFunc(args, func(a Word) bool { return isLong(a.Value, g.treeIf) })
+	rec := g.tree || gr != nil && gr.any&recursive != 0 && slices.ContainsFunc(args, func(a Word) bool {
+		n, _, hasVal, ok := longOpt(a.Value)
+		return ok && !hasVal && gr.union(n)&recursive != 0 // git diff --no-index
+	})
 	mode := gitPathspecMode(cmd, s.opts.Env)
 	var excs []pathspec
 	incl := 0 // operands that are not excluding pathspecs
@@ -609,7 +595,7 @@ func (s *state) gitOperands(cmd *Command, ops, args []Word, seen *[128]bool) {
 	}
 	if g.patch && !slices.ContainsFunc(args, func(a Word) bool {
 		n, _, hasVal, ok := longOpt(a.Value)
-		return ok && !hasVal && longMatch(n, g.patchRead)
+		return ok && !hasVal && gr.union(n)&readsOperandsOnly != 0 // git apply --check
 	}) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos, Message: "git " + sub + " writes the files named in the patch"})
 	}

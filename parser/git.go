@@ -101,45 +101,31 @@ loop:
 }
 
 // gitSpec is what a git subcommand's entry in programs says beyond its
-// options: the options that run a program or install one
-// (git.dangerous_config), those whose value is a shell command run by git
-// (analysed as inner commands), and those whose value is a file written.
+// options, whose roles say which run a program or install one (runsOther:
+// git.dangerous_config), which take a shell command run by git
+// (shellCommand, analysed as inner commands), a file written
+// (writesFile) or configuration (setsConfig). An entry with a gitSpec is
+// a git subcommand whose options the git readers read.
 type gitSpec struct {
-	shortVal string   // short options with a value (to split clusters)
-	danger   string   // short options that run a program
-	long     []string // long options that run a program
-	shell    string   // short option whose value is a shell command
-	shellL   []string // long options whose value is a shell command
-	write    string   // short option whose value is a file written
-	writeL   []string // long options whose value is a file written
-
 	// What its operands are (paths, unless REV:PATH, pathspec magic or
-	// a URL): tree, each is read recursively (git add, grep); treeIf, so
-	// with that long option (git diff --no-index); removes, each is
+	// a URL): tree, each is read recursively (git add, grep; or with an
+	// option of role recursive: git diff --no-index); removes, each is
 	// written or removed (git clean); whole, no operand (or a first
 	// operand in wholeSubs) means the whole tree ".", read or with
 	// removes written (git add -A, git stash); opaque, no operand names
 	// a file (git stash's are refs and messages); patch, it writes the
-	// files a patch names (git apply, am), unless one of the long options
-	// patchRead is given (git apply --check).
+	// files a patch names (git apply, am), unless an option of role
+	// readsOperandsOnly is given (git apply --check).
 	tree, removes, whole, opaque, patch bool
-	treeIf                              string
-	wholeSubs, patchRead                []string
+	wholeSubs                           []string
 	// config: it is git config, whose keys and values gitConfigCmd
-	// reads; configVal and configL: options whose value is KEY=VALUE
-	// for the command's configuration (git clone -c).
-	config    bool
-	configVal string
-	configL   []string
+	// reads.
+	config bool
 	// runs: the word after which the rest is a command it runs (git
 	// bisect run CMD), with runsOpts options around it (git submodule
 	// [opts] foreach [opts] CMD).
 	runs     string
 	runsOpts bool
-	// stdinL: long options that make it read paths, revisions or objects
-	// from standard input or from a file the gate does not read (git's
-	// own entry: they are the same for every subcommand).
-	stdinL []string
 }
 
 // gitPathspecSubs are the git subcommands whose path operands are
@@ -163,13 +149,13 @@ func gitSub(sub string) *program {
 // gitSubcommand reports options of subcommand sub (its entry p, args
 // follow it) that make git run a program, and git config settings.
 func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word) {
-	var o gitSpec
+	var o *roleTable // its options
 	split := args
 	if p != nil && p.git != nil {
-		o = *p.git
-		split = splitShort(args, o.shortVal, true)
+		o = p.roles
+		split = splitShort(args, o, true)
 	}
-	if o.config {
+	if p != nil && p.git != nil && p.git.config {
 		s.gitConfigCmd(cmd, args)
 		return
 	}
@@ -180,16 +166,16 @@ func (s *state) gitSubcommand(cmd *Command, sub string, p *program, args []Word)
 		}
 		name, val, hasVal, long := longOpt(v)
 		switch {
-		case long && (longIs(name, "output") || longMatch(name, o.writeL)), o.write != "" && v == "-"+o.write:
+		case long && (longIs(name, "output") || o.union(name)&writesFile != 0), !long && len(v) == 2 && v[0] == '-' && o.shortRole(v[1])&writesFile != 0:
 			// git diff/log --output=FILE, format-patch -o DIR
 			w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
 			if !hasVal && i+1 < len(split) {
 				w = split[i+1]
 			}
 			s.fileRef(cmd, w, RefOption, useWrite)
-		case long && longMatch(name, o.long), !long && o.danger != "" && hasShortOpt(split[i:i+1], o.danger[0]):
+		case long && o.union(name)&runsOther != 0, !long && hasRoleOpt(split[i:i+1], o, runsOther):
 			s.find("git.dangerous_config", a.Pos, "git "+sub+" "+v+" makes git run a program")
-		case o.configVal != "" && v == "-"+o.configVal, long && longMatch(name, o.configL):
+		case !long && len(v) == 2 && v[0] == '-' && o.shortRole(v[1])&setsConfig != 0, long && o.union(name)&setsConfig != 0:
 			kv := val
 			if !long || !strings.Contains(v, "=") {
 				if i+1 >= len(split) {
@@ -230,18 +216,18 @@ func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 		}
 		return
 	}
-	if p.git.shell == "" && p.git.shellL == nil {
+	o := p.roles
+	if o == nil || o.any&shellCommand == 0 {
 		return
 	}
-	o := p.git
-	split := splitShort(args, o.shortVal, true)
+	split := splitShort(args, o, true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]
 		if a.Value == "--" {
 			break
 		}
 		name, val, hasVal, long := longOpt(a.Value)
-		if !(long && longMatch(name, o.shellL) || o.shell != "" && a.Value == "-"+o.shell) {
+		if !(long && o.union(name)&shellCommand != 0 || !long && len(a.Value) == 2 && a.Value[0] == '-' && o.shortRole(a.Value[1])&shellCommand != 0) {
 			continue
 		}
 		if !hasVal {
@@ -255,8 +241,11 @@ func (s *state) gitRuns(argv []Word, p *program, c *ctx, cwd cwdState) {
 		scripts = append(scripts, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic})
 	}
 	name := "git " + sub // the wrapper name: git rebase -x, git filter-branch
-	if o.shell != "" {
-		name += " -" + o.shell
+	for c := range byte(128) {
+		if o.shortRole(c)&shellCommand != 0 {
+			name += " -" + string(rune(c))
+			break
+		}
 	}
 	for _, w := range scripts {
 		s.gitInner([]Word{w}, name, c, cwd)

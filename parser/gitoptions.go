@@ -12,18 +12,6 @@ package parser
 // own. --output, --ext-diff and --textconv are listed (they are options)
 // and guarded (they write or run a program).
 const (
-	gitDiffOpts = "-a --abbrev? --anchored= -b -B? --binary --break-rewrites? -c -C? --cc --check --color-moved-ws= --color-moved? " +
-		"--color-words? --color? --compact-summary --cumulative -D --diff-algorithm= --diff-filter= --dirstat-by-file? --dirstat? " +
-		"--dst-prefix= --ext-diff --find-copies-harder --find-copies? --find-object= --find-renames? --full-index --function-context " +
-		"-G= --histogram -I= --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-matching-lines= --ignore-space-at-eol " +
-		"--ignore-space-change --ignore-submodules? --indent-heuristic --inter-hunk-context= --irreversible-delete " +
-		"--ita-invisible-in-index -l= --line-prefix= -M? --minimal --name-only --name-status --no-color-moved-ws --no-prefix " +
-		"--no-rename-empty --no-renames --numstat -O= --output-indicator-context= --output-indicator-new= --output-indicator-old= " +
-		"--output= -p --patch --patch-with-raw --patch-with-stat --patience --pickaxe-all --pickaxe-regex -R --raw --relative? " +
-		"--rename-empty --rotate-to= -s -S= --shortstat --skip-to= --src-prefix= --stat-count= --stat-graph-width= " +
-		"--stat-name-width= --stat-width= --stat? --submodule? --summary -t --text --textconv -u -U? --unified? -W -w " +
-		"--word-diff-regex= --word-diff? --ws-error-highlight= -X? -z --no-patch --no-relative --default-prefix"
-
 	gitRevOpts = "-NUM --abbrev-commit --after= --all --all-match --alternate-refs --ancestry-path? --author-date-order --author= " +
 		"--basic-regexp --before= --bisect --boundary --branches? --cherry --cherry-mark --cherry-pick --children " +
 		"--clear-decorations --combined-all-paths --committer= --date-order --date= --decorate-refs-exclude= --decorate-refs= " +
@@ -38,5 +26,18 @@ const (
 		"--no-standard-notes --no-expand-tabs --no-min-parents --no-max-parents --no-diff-merges --no-use-mailmap --no-mailmap"
 
 	// gitLogOpts: git log, show, whatchanged and stash list read both.
-	gitLogOpts = gitDiffOpts + " " + gitRevOpts
+
 )
+
+var gitLogOpts = []opt{
+	flags("-a -b --binary -c --cc --check --compact-summary --cumulative -D --ext-diff --find-copies-harder --full-index --function-context --histogram --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-space-at-eol --ignore-space-change --indent-heuristic --irreversible-delete --ita-invisible-in-index --minimal --name-only --name-status --no-color-moved-ws --no-prefix --no-rename-empty --no-renames --numstat -p --patch --patch-with-raw --patch-with-stat --patience --pickaxe-all --pickaxe-regex -R --raw --rename-empty -s --shortstat --summary -t --text --textconv -u -W -w -z --no-patch --no-relative --default-prefix --abbrev-commit --all --all-match --alternate-refs --author-date-order --basic-regexp --bisect --boundary --cherry --cherry-mark --cherry-pick --children --clear-decorations --combined-all-paths --date-order --dense --do-walk -E --exclude-first-parent-only --extended-regexp -F --first-parent --fixed-strings --follow --full-diff --full-history -g --graph -i --ignore-missing --invert-grep --left-only --left-right --log-size --mailmap --merge --merges -m --not --oneline -P --parents --perl-regexp --reflog --regexp-ignore-case --relative-date --remerge-diff --remove-empty --reverse --right-only --show-pulls --show-signature --simplify-by-decoration --simplify-merges --single-worktree --source --sparse --standard-notes --stdin --topo-order --use-mailmap --walk-reflogs --no-merges --no-abbrev-commit --no-decorate --no-notes --no-standard-notes --no-expand-tabs --no-min-parents --no-max-parents --no-diff-merges --no-use-mailmap --no-mailmap"),
+	optional(0, "--abbrev -B --break-rewrites -C --color-moved --color-words --color --dirstat-by-file --dirstat --find-copies --find-renames --ignore-submodules -M --relative --stat --submodule -U --unified --word-diff -X --ancestry-path --branches --decorate --expand-tabs --no-walk --notes --pretty --remotes --show-linear-break --show-notes --tags"),
+	val(0, "--anchored --color-moved-ws --diff-algorithm --diff-filter --dst-prefix --find-object -G -I --ignore-matching-lines --inter-hunk-context -l --line-prefix -O --output-indicator-context --output-indicator-new --output-indicator-old --output --rotate-to -S --skip-to --src-prefix --stat-count --stat-graph-width --stat-name-width --stat-width --word-diff-regex --ws-error-highlight --after --author --before --committer --date --decorate-refs-exclude --decorate-refs --diff-merges --encoding --exclude-hidden --exclude --format --glob --grep-reflog --grep -L --max-count --max-parents --min-parents -n --since-as-filter --since --skip --until"),
+	number(),
+}
+
+var gitDiffOpts = []opt{
+	flags("-a -b --binary -c --cc --check --compact-summary --cumulative -D --ext-diff --find-copies-harder --full-index --function-context --histogram --ignore-all-space --ignore-blank-lines --ignore-cr-at-eol --ignore-space-at-eol --ignore-space-change --indent-heuristic --irreversible-delete --ita-invisible-in-index --minimal --name-only --name-status --no-color-moved-ws --no-prefix --no-rename-empty --no-renames --numstat -p --patch --patch-with-raw --patch-with-stat --patience --pickaxe-all --pickaxe-regex -R --raw --rename-empty -s --shortstat --summary -t --text --textconv -u -W -w -z --no-patch --no-relative --default-prefix"),
+	optional(0, "--abbrev -B --break-rewrites -C --color-moved --color-words --color --dirstat-by-file --dirstat --find-copies --find-renames --ignore-submodules -M --relative --stat --submodule -U --unified --word-diff -X"),
+	val(0, "--anchored --color-moved-ws --diff-algorithm --diff-filter --dst-prefix --find-object -G -I --ignore-matching-lines --inter-hunk-context -l --line-prefix -O --output-indicator-context --output-indicator-new --output-indicator-old --output --rotate-to -S --skip-to --src-prefix --stat-count --stat-graph-width --stat-name-width --stat-width --word-diff-regex --ws-error-highlight"),
+}

@@ -7,9 +7,11 @@ import "strings"
 // goFlags), with one dash:
 // Go flags are -name or --name, -name=value or -name value, never
 // clustered.
-const goBuildOpts = "-C= -a -n -p= -race -msan -asan -cover -covermode= -coverpkg= -v -work -x -asmflags= -buildmode= " +
-	"-buildvcs? -compiler= -gccgoflags= -gcflags= -installsuffix= -ldflags= -linkshared -mod= -modcacherw -modfile= " +
-	"-overlay= -pgo= -pkgdir= -tags= -trimpath -toolexec= -debug-actiongraph= -debug-runtime-trace= -debug-trace= "
+var goBuildOpts = []opt{
+	val(0, "-C -p -covermode -coverpkg -asmflags -buildmode -compiler -gccgoflags -gcflags -installsuffix -ldflags -mod -modfile -overlay -pgo -pkgdir -tags -toolexec -debug-actiongraph -debug-runtime-trace -debug-trace"),
+	flags("-a -n -race -msan -asan -cover -v -work -x -linkshared -modcacherw -trimpath"),
+	optional(0, "-buildvcs"),
+}
 
 // unknownGoOptions reports the flags of a go command (args follow its
 // subcommand) that its subcommand's options (t) do not list. Under the

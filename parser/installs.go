@@ -73,35 +73,46 @@ func equalWords(a, b []string) bool {
 }
 
 var (
-	npmInstall = newLead("npm install", npmCommon+" -B -D -E -O -P --audit? --before= --dry-run --fetch-retries= --fetch-timeout= "+
-		"--foreground-scripts --fund? --ignore-scripts --include= --install-links? --legacy-peer-deps --no-audit --no-fund "+
-		"--no-package-lock --no-save --offline --omit= --package-lock? --package-lock-only --prefer-dedupe --prefer-offline "+
-		"--prefer-online --production --save? --save-bundle --save-dev --save-exact --save-optional --save-peer --save-prod "+
-		"--strict-peer-deps", "", "", false)
-	pnpmInstall = newLead("pnpm install", "-D -F= -P -r -s --dev --filter= --fix-lockfile --frozen-lockfile --ignore-scripts "+
-		"--lockfile-only --loglevel= --no-frozen-lockfile --no-optional --offline --prefer-frozen-lockfile --prefer-offline "+
-		"--prod --production --recursive --reporter= --resolution-only --save-dev --save-exact --save-optional --save-peer "+
-		"--save-prod --silent", "", "", false)
-	yarnInstall = newLead("yarn install", "-D -E -O -P -s --check-files --dev --exact --frozen-lockfile --ignore-optional "+
-		"--ignore-scripts --immutable --immutable-cache --json --mode= --no-lockfile --non-interactive --offline --optional "+
-		"--peer --prefer-offline --production? --pure-lockfile --silent", "", "", false)
-	bunInstall = newLead("bun install", "-D -E -d -p --dev --dry-run --exact --frozen-lockfile --ignore-scripts --no-save "+
-		"--optional --production --save --silent --verbose", "", "", false)
+	npmInstall = newLead("npm install", false, []opt{
+		flags("-d -q -s --no-color --include-workspace-root --json --no-progress --no-workspaces --parseable --progress --quiet --silent --verbose --workspaces --ws -B -D -E -O -P --dry-run --foreground-scripts --ignore-scripts --legacy-peer-deps --no-audit --no-fund --no-package-lock --no-save --offline --package-lock-only --prefer-dedupe --prefer-offline --prefer-online --production --save-bundle --save-dev --save-exact --save-optional --save-peer --save-prod --strict-peer-deps"),
+		val(0, "-w --loglevel --workspace --before --fetch-retries --fetch-timeout --include --omit"),
+		optional(0, "--color --audit --fund --install-links --package-lock --save"),
+	})
+	pnpmInstall = newLead("pnpm install", false, []opt{flags("-D -P -r -s --dev --fix-lockfile --frozen-lockfile --ignore-scripts --lockfile-only --no-frozen-lockfile --no-optional --offline --prefer-frozen-lockfile --prefer-offline --prod --production --recursive --resolution-only --save-dev --save-exact --save-optional --save-peer --save-prod --silent"), val(0, "-F --filter --loglevel --reporter")})
+	yarnInstall = newLead("yarn install", false, []opt{
+		flags("-D -E -O -P -s --check-files --dev --exact --frozen-lockfile --ignore-optional --ignore-scripts --immutable --immutable-cache --json --no-lockfile --non-interactive --offline --optional --peer --prefer-offline --pure-lockfile --silent"),
+		val(0, "--mode"),
+		optional(0, "--production"),
+	})
+	bunInstall = newLead("bun install", false, []opt{flags("-D -E -d -p --dev --dry-run --exact --frozen-lockfile --ignore-scripts --no-save --optional --production --save --silent --verbose")})
 	// pip install: -r and -c read a file (outside the project: a hit),
 	// -e installs a directory in place.
-	pipInstall = newLead("pip install", "-U -c= -e= -q -r= -v --compile --constraint= --disable-pip-version-check --dry-run "+
-		"--editable= --force-reinstall --ignore-installed --no-build-isolation --no-cache-dir --no-color --no-compile "+
-		"--no-deps --no-input --no-warn-script-location --only-binary= --no-binary= --pre --prefer-binary --progress-bar= "+
-		"--quiet --require-hashes --requirement= --upgrade --upgrade-strategy= --use-pep517 --verbose", "",
-		"-c -e -r --constraint --editable --requirement", false)
-	uvSync = newLead("uv sync", "-q -v --all-extras --all-groups --all-packages --dev --directory= --exact --extra= --frozen "+
-		"--group= --inexact --locked --no-dev --no-editable --no-install-project --no-progress --offline --only-dev --package= "+
-		"--project= --quiet --verbose", "", "--directory --project", false)
-	cargoFetch = newLead("cargo fetch", "-h -q -v --color= --frozen --help --locked --manifest-path= --quiet --target= --verbose",
-		"", "--manifest-path", false)
-	goModDownload = "-json -x -reuse="
-	goGet         = "-d -t -u? -v -x -tool"
+	pipInstall = newLead("pip install", false, []opt{
+		flags("-U -q -v --compile --disable-pip-version-check --dry-run --force-reinstall --ignore-installed --no-build-isolation --no-cache-dir --no-color --no-compile --no-deps --no-input --no-warn-script-location --pre --prefer-binary --quiet --require-hashes --upgrade --use-pep517 --verbose"),
+		val(projectPath, "-c -e -r --constraint --editable --requirement"),
+		val(0, "--only-binary --no-binary --progress-bar --upgrade-strategy"),
+	})
+	uvSync = newLead("uv sync", false, []opt{
+		flags("-q -v --all-extras --all-groups --all-packages --dev --exact --frozen --inexact --locked --no-dev --no-editable --no-install-project --no-progress --offline --only-dev --quiet --verbose"),
+		val(projectPath, "--directory --project"),
+		val(0, "--extra --group --package"),
+	})
+	cargoFetch = newLead("cargo fetch", false, []opt{
+		flags("-h -q -v --frozen --help --locked --quiet --verbose"),
+		val(0, "--color --target"),
+		val(projectPath, "--manifest-path"),
+	})
 )
+
+var goGet = []opt{
+	flags("-d -t -v -x -tool"),
+	optional(0, "-u"),
+}
+
+var goModDownload = []opt{
+	flags("-json -x"),
+	val(0, "-reuse"),
+}
 
 const installWhy = "is an option of the install the gate does not know (another registry or index, a program to run, an install outside the project), or a local package outside the project"
 

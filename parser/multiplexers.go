@@ -9,10 +9,11 @@ import (
 // sessions, windows and panes: tmux (3.x) and GNU screen (4.x) are
 // wrappers (their entries in programs), whose commands are checked like
 // any other. tmux's commands that run a shell command are tmux's subs,
-// each with the options of its own that take a value (shortVal), those
-// that set the new process's environment (envVal) or directory (dirVal),
-// and whether several operands are run directly rather than by sh -c
-// (direct); noCmd options make the operand a tmux command (run-shell -C).
+// each with its own options: those that take a value, those that set the
+// new process's environment (role setsEnv) or directory (setsDir), and
+// noCommand ones, which make the operand a tmux command (run-shell -C);
+// its wrapSpec says whether several operands are run directly rather than
+// by sh -c (direct).
 // tmux's commands that run commands by other means (send-keys types into a
 // shell, source-file and -f read tmux commands, bind-key and hooks store
 // them) are guarded (tmuxRisk).
@@ -72,7 +73,7 @@ func tmuxSequenceAt(args []Word) (out [][]Word, at []int) {
 // options, -c's value (a shell command) if given, and the index of -f (a
 // file of tmux commands) or -C (control mode: tmux commands read from
 // standard input), or -1.
-func tmuxGlobal(args []Word, shortVal string) (int, *Word, int) {
+func tmuxGlobal(args []Word, o *roleTable) (int, *Word, int) {
 	var script *Word
 	config := -1
 	for i := 0; i < len(args); i++ {
@@ -87,7 +88,7 @@ func tmuxGlobal(args []Word, shortVal string) (int, *Word, int) {
 			if v[j] == 'C' {
 				config = i
 			}
-			if strings.IndexByte(shortVal, v[j]) < 0 {
+			if !o.shortValue(v[j]) {
 				continue
 			}
 			if v[j] == 'f' {
@@ -118,10 +119,10 @@ func tmuxFormat(w Word) Word {
 
 // tmuxWrapper handles tmux [opts] [-c STRING] [COMMAND [flags] [args]
 // [; COMMAND …]].
-func (s *state) tmuxWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
+func (s *state) tmuxWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
 	tmux := progs()["tmux"]
 	args := cmd.Argv[1:]
-	i, script, _ := tmuxGlobal(args, w.shortVal)
+	i, script, _ := tmuxGlobal(args, o)
 	var runs []tmuxRun
 	if script != nil {
 		runs = append(runs, tmuxRun{name: "tmux -c", words: []Word{tmuxFormat(*script)}, dir: cwd, shell: true})
@@ -138,7 +139,7 @@ func (s *state) tmuxWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
 		if sub == nil || sub.wrap == nil {
 			continue // a command that runs nothing, or one tmuxRisk guards
 		}
-		runs = s.tmuxRuns(cmd, "tmux "+seq[0].Value, *sub.wrap, seq[1:], cwd, runs)
+		runs = s.tmuxRuns(cmd, "tmux "+seq[0].Value, *sub.wrap, sub.roles, seq[1:], cwd, runs)
 	}
 	s.add(*cmd)
 	for _, r := range runs {
@@ -162,7 +163,7 @@ type tmuxRun struct {
 // tmuxRuns reads one tmux command that runs a shell command (name, with
 // its spec w and its args) and returns runs with what it runs added;
 // -e VAR=VALUE is judged as an assignment reaching it.
-func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, cwd cwdState, runs []tmuxRun) []tmuxRun {
+func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, o *roleTable, args []Word, cwd cwdState, runs []tmuxRun) []tmuxRun {
 	dir := cwd
 	noCmd := false
 	i := 0
@@ -180,10 +181,10 @@ func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, cwd
 			break
 		}
 		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(w.noCmd, v[j]) >= 0 {
+			if o.shortRole(v[j])&noCommand != 0 {
 				noCmd = true
 			}
-			if strings.IndexByte(w.shortVal, v[j]) < 0 {
+			if !o.shortValue(v[j]) {
 				continue
 			}
 			val := Word{Value: v[j+1:], Pos: args[i].Pos}
@@ -192,13 +193,13 @@ func (s *state) tmuxRuns(cmd *Command, name string, w wrapSpec, args []Word, cwd
 				val = args[i]
 			}
 			switch {
-			case strings.IndexByte(w.envVal, v[j]) >= 0:
+			case o.shortRole(v[j])&setsEnv != 0:
 				if k := strings.IndexByte(val.Value, '='); k > 0 && !val.Dynamic {
 					s.envAssign(cmd, val)
 				} else {
 					s.find("env.unknown", val.Pos, name+" sets an environment variable that is not known before run time")
 				}
-			case strings.IndexByte(w.dirVal, v[j]) >= 0:
+			case o.shortRole(v[j])&setsDir != 0:
 				dir = s.chdir(cwd, tmuxFormat(val))
 			}
 			break
@@ -232,7 +233,7 @@ func tmuxRisk(argv []string, i int) int {
 	for _, a := range argv[i:] {
 		ws = append(ws, Word{Value: a})
 	}
-	k, _, config := tmuxGlobal(ws, tmux.wrap.shortVal)
+	k, _, config := tmuxGlobal(ws, tmux.roles)
 	if config >= 0 {
 		return i + config
 	}
@@ -252,7 +253,7 @@ func tmuxRisk(argv []string, i int) int {
 			case len(sub.guards) > 0 && !(off == 1 && tmux.subs[seq[0].Value] == sub):
 				// (tmux NAME …: the guard of NAME's own entry reports it)
 				return off
-			case sub.wrap != nil && sub.wrap.noCmd != "" && hasAnyShortOpt(seq[1:], sub.wrap.noCmd):
+			case sub.wrap != nil && hasRoleOpt(seq[1:], sub.roles, noCommand):
 				return off
 			}
 		}
@@ -264,7 +265,7 @@ func tmuxRisk(argv []string, i int) int {
 // directly in a new window, -s PROG is the shell of new windows, -c FILE
 // and -X COMMAND run screen commands (guarded: screenRisk), -Logfile FILE
 // writes FILE, and -ls, -list and -wipe run nothing.
-func (s *state) screenWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
+func (s *state) screenWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
 	var runs [][]Word
 	i := 0
@@ -289,7 +290,7 @@ loop:
 			continue
 		}
 		for j := 1; j < len(v); j++ {
-			if strings.IndexByte(w.shortVal, v[j]) < 0 {
+			if !o.shortValue(v[j]) {
 				continue
 			}
 			val := Word{Value: v[j+1:], Pos: a.Pos}
@@ -322,7 +323,7 @@ loop:
 // commands) or -X (a screen command sent to a running session: stuff
 // types into its shell, screen and exec run programs) in argv[i:], or -1.
 func screenRisk(argv []string, i int) int {
-	shortVal := entry("screen").wrap.shortVal
+	screen := entry("screen").roles
 	for ; i < len(argv); i++ {
 		a := argv[i]
 		if len(a) < 2 || a[0] != '-' || a == "--" {
@@ -335,7 +336,7 @@ func screenRisk(argv []string, i int) int {
 			switch c := a[j]; {
 			case c == 'c' || c == 'X':
 				return i
-			case strings.IndexByte(shortVal, c) >= 0:
+			case screen.shortValue(c):
 				if j == len(a)-1 {
 					i++
 				}
@@ -349,14 +350,16 @@ func screenRisk(argv []string, i int) int {
 // The specs of tmux's commands that run a shell command (tmux 3.3: the
 // options of each that take a value).
 var (
-	tmuxNewSession  = wrapSpec{kind: wrapExec, shortVal: "cefFnstxy", envVal: "e", dirVal: "c", direct: true}
-	tmuxNewWindow   = wrapSpec{kind: wrapExec, shortVal: "ceFnt", envVal: "e", dirVal: "c", direct: true}
-	tmuxSplitWindow = wrapSpec{kind: wrapExec, shortVal: "ceFlpt", envVal: "e", dirVal: "c", direct: true}
-	tmuxRespawn     = wrapSpec{kind: wrapExec, shortVal: "cet", envVal: "e", dirVal: "c", direct: true}
-	tmuxPopup       = wrapSpec{kind: wrapExec, shortVal: "bcdehsStTwxy", envVal: "e", dirVal: "d", direct: true}
-	tmuxRunShell    = wrapSpec{kind: wrapExec, shortVal: "dt", noCmd: "C"}
-	tmuxPipePane    = wrapSpec{kind: wrapExec, shortVal: "t"}
-	tmuxIfShell     = wrapSpec{kind: wrapExec, shortVal: "t"}
+	tmuxDirect = wrapSpec{kind: wrapExec, direct: true} // its operands are run directly, or one by sh -c
+	tmuxShell  = wrapSpec{kind: wrapExec}               // its operand is run by sh -c
+
+	tmuxNewSession  = []opt{val(setsDir, "-c"), val(setsEnv, "-e"), val(0, "-f -F -n -s -t -x -y")}
+	tmuxNewWindow   = []opt{val(setsDir, "-c"), val(setsEnv, "-e"), val(0, "-F -n -t")}
+	tmuxSplitWindow = []opt{val(setsDir, "-c"), val(setsEnv, "-e"), val(0, "-F -l -p -t")}
+	tmuxRespawn     = []opt{val(setsDir, "-c"), val(setsEnv, "-e"), val(0, "-t")}
+	tmuxPopup       = []opt{val(0, "-b -c -h -s -S -t -T -w -x -y"), val(setsDir, "-d"), val(setsEnv, "-e")}
+	tmuxRunShell    = []opt{val(0, "-d -t"), does(noCommand, "-C")}
+	tmuxTarget      = []opt{val(0, "-t")} // pipe-pane, if-shell
 )
 
 // The guards of tmux's commands that run commands by other means.

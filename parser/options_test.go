@@ -42,14 +42,14 @@ func entries() map[string]*program {
 func TestProgramOptions(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		spec := p.options
-		if spec == "" {
+		if !p.complete {
 			continue
 		}
+		spec := optionTokens(p.options)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			var args []string
-			for _, tok := range strings.Fields(spec) {
+			for _, tok := range spec {
 				switch {
 				case tok == "-NUM":
 					args = append(args, "-12")
@@ -131,4 +131,49 @@ func TestUnknownOptions(t *testing.T) {
 			t.Errorf("Analyze(%q) unknown options mismatch (-want +got):\n%s", tc.src, diff)
 		}
 	}
+}
+
+// optionTokens writes the listed options of decls as tokens: -n a flag,
+// -n= a value, -n? an optional attached value, --arg=2 two values, -NUM.
+func optionTokens(decls []opt) []string {
+	var toks []string
+	for _, o := range decls {
+		if !o.listed {
+			continue
+		}
+		for _, n := range strings.Fields(o.names) {
+			toks = append(toks, n+[...]string{argNone: "", argValue: "=", argOptional: "?", argPair: "=2", argNumber: ""}[o.arg])
+		}
+	}
+	return toks
+}
+
+// TestWithRole: withRole adds the role to the names it gives, splitting
+// their declaration, and refuses a name not declared.
+func TestWithRole(t *testing.T) {
+	got := withRole([]opt{val(0, "-w -x --workspace"), flags("-q")}, projectPath, "-w --workspace")
+	_, r, _ := compileOptions("t", got, true, false, false, nil)
+	for _, c := range []struct {
+		name string
+		want role
+	}{{"-w", projectPath}, {"--workspace", projectPath}, {"-x", 0}, {"-q", 0}} {
+		var have role
+		if strings.HasPrefix(c.name, "--") {
+			have = r.longRole(c.name[2:])
+		} else {
+			have = r.shortRole(c.name[1])
+		}
+		if have != c.want {
+			t.Errorf("%s: role %v, want %v", c.name, have, c.want)
+		}
+	}
+	if !r.shortValue('x') || !r.longValue("work") {
+		t.Errorf("-x and --workspace no longer take a value: %+v", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("withRole with an undeclared name did not panic")
+		}
+	}()
+	withRole(got, projectPath, "--prefix")
 }

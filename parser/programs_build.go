@@ -15,13 +15,16 @@ import "strings"
 // embedded default allows gofmt -w under the sandbox only (see runners).
 
 var (
-	justLead = newLead("just", "-V -h -l -n -q -s= -u -v --check --color= --dry-run --dump --evaluate --explain --fmt --groups --help "+
-		"--highlight --list --list-heading= --list-prefix= --no-deps --no-dotenv --no-highlight --one --quiet --show= --summary "+
-		"--timestamp --unsorted --unstable --variables --verbose --version --yes --working-directory= -d=",
-		"", "--working-directory -d", true)
-	taskLead = newLead("task", "-C= -a -d= -f -h -j -l -n -p -s -v -w -x -y --color --concurrency= --dir= --dry --exit-code --force "+
-		"--help --interval= --json --list --list-all --output= --parallel --silent --status --summary --verbose --version --watch --yes",
-		"", "-d --dir", false)
+	justLead = newLead("just", true, []opt{
+		flags("-V -h -l -n -q -u -v --check --dry-run --dump --evaluate --explain --fmt --groups --help --highlight --list --no-deps --no-dotenv --no-highlight --one --quiet --summary --timestamp --unsorted --unstable --variables --verbose --version --yes"),
+		val(0, "-s --color --list-heading --list-prefix --show"),
+		val(projectPath, "--working-directory -d"),
+	})
+	taskLead = newLead("task", false, []opt{
+		val(0, "-C --concurrency --interval --output"),
+		flags("-a -f -h -j -l -n -p -s -v -w -x -y --color --dry --exit-code --force --help --json --list --list-all --parallel --silent --status --summary --verbose --version --watch --yes"),
+		val(projectPath, "-d --dir"),
+	})
 )
 
 // makeRisk is make's guard on top of its options guard: a variable
@@ -60,15 +63,18 @@ func taskRisk(argv []string, i int) int {
 
 func makeEntry() program {
 	return program{
-		env:     "MAKEFLAGS CC CXX CPP LD AR FC CFLAGS CXXFLAGS CPPFLAGS LDFLAGS",
-		files:   fileSpec{skipVal: "jlWo", fileVal: "fC"},
-		dirSafe: true,
-		options: "-B -C= -E= -I= -L -O? -R -S -W= -d -e -f= -h -i -j? -k -l? -n -o= -p -q -r -s -t -v -w --always-make " +
-			"--assume-new= --assume-old= --check-symlink-times --debug? --directory= --dry-run --environment-overrides --eval= " +
-			"--file= --help --ignore-errors --include-dir= --jobs? --just-print --keep-going --load-average? --makefile= " +
-			"--new-file= --no-builtin-rules --no-builtin-variables --no-keep-going --no-print-directory --no-silent " +
-			"--old-file= --output-sync? --print-data-base --print-directory --question --quiet --recon --shuffle? --silent " +
-			"--stop --touch --trace --version --warn-undefined-variables --what-if=",
+		options: []opt{
+			flags("-B -L -R -S -d -e -h -i -k -n -p -q -r -s -t -v -w --always-make --check-symlink-times --dry-run --environment-overrides --help --ignore-errors --just-print --keep-going --no-builtin-rules --no-builtin-variables --no-keep-going --no-print-directory --no-silent --print-data-base --print-directory --question --quiet --recon --silent --stop --touch --trace --version --warn-undefined-variables"),
+			val(readsFile, "-C -f"),
+			val(0, "-E -I --assume-new --assume-old --directory --eval --file --include-dir --makefile --new-file --old-file --what-if"),
+			optional(0, "-O --debug --jobs --load-average --output-sync --shuffle"),
+			val(notFile, "-W -o"),
+			optional(notFile, "-j -l"),
+		},
+		complete: true,
+		env:      []envVar{{"MAKEFLAGS", envCode}, {"CC", envCode}, {"CXX", envCode}, {"CPP", envCode}, {"LD", envCode}, {"AR", envCode}, {"FC", envCode}, {"CFLAGS", envCode}, {"CXXFLAGS", envCode}, {"CPPFLAGS", envCode}, {"LDFLAGS", envCode}},
+		files:    fileSpec{},
+		dirSafe:  true,
 		guards: []optionGuard{
 			{options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
 			{check: makeRisk, why: "sets the shell that runs the recipes, or make's own flags"},
@@ -93,8 +99,13 @@ var programsBuild = map[string]program{
 	},
 	"gofmt": {
 		goFlags: true,
-		files:   fileSpec{writeIf: "w"},
-		options: "-cpuprofile= -d -e -l -r= -s -w",
+		options: []opt{
+			val(0, "-cpuprofile -r"),
+			flags("-d -e -l -s"),
+			does(writesOperands, "-w"),
+		},
+		complete: true,
+		files:    fileSpec{},
 		guards: []optionGuard{
 			{goFlags: true, options: []string{"-cpuprofile"}, why: "writes a CPU profile"},
 			{check: gofmtRisk, why: "rewrites files spelled so that the gate does not see the write (write it -w)"},

@@ -1,5 +1,7 @@
 package parser
 
+import "slices"
+
 // .NET: dotnet build and dotnet test run MSBuild targets and the
 // project's tests, its code (allowed under the sandbox only, see
 // runners). Their options are listed; one the gate does not know, a
@@ -9,24 +11,25 @@ package parser
 // operand is the project's file; the restore they run first fetches
 // from NuGet, which the sandbox's egress list decides.
 
-const dotnetCommon = "-a= -c= -f= -h -r= -v= --arch= --configuration= --disable-build-servers --framework= --help --interactive " +
-	"--no-dependencies --no-incremental --no-restore --nologo --os= --runtime= --self-contained --tl? --use-current-runtime " +
-	"--verbosity= --version-suffix="
+var dotnetCommon = []opt{
+	val(0, "-a -c -f -r -v --arch --configuration --framework --os --runtime --verbosity --version-suffix"),
+	flags("-h --disable-build-servers --help --interactive --no-dependencies --no-incremental --no-restore --nologo --self-contained --use-current-runtime"),
+	optional(0, "--tl"),
+}
 
 const dotnetWhy = "is a dotnet option the gate does not know (-p: MSBuild properties, --settings, --logger and --collect load or " +
 	"set other code), or a directory outside the project"
 
 var (
-	dotnetBuild = newLead("dotnet build", dotnetCommon+" -o= --output=", "", "-o --output", false)
-	dotnetTest  = newLead("dotnet test", dotnetCommon+" -o= --blame --filter= --list-tests --no-build --output= --results-directory=",
-		"", "-o --output --results-directory", false)
-	dotnetTop = newLead("dotnet", "-h --help --info --list-runtimes --list-sdks --version", "", "", true)
+	dotnetBuild = newLead("dotnet build", false, slices.Concat(dotnetCommon, []opt{val(projectPath, "-o --output")}))
+	dotnetTest  = newLead("dotnet test", false, slices.Concat(dotnetCommon, []opt{val(projectPath, "-o --output --results-directory"), flags("--blame --list-tests --no-build"), val(0, "--filter")}))
+	dotnetTop   = newLead("dotnet", true, []opt{flags("-h --help --info --list-runtimes --list-sdks --version")})
 )
 
 var programsDotnet = map[string]program{
 	"dotnet": {
 		files:  fileSpec{none: true},
-		env:    "DOTNET_* MSBuild* MSBUILD*",
+		env:    []envVar{{"DOTNET_*", envCode}, {"MSBuild*", envCode}, {"MSBUILD*", envCode}},
 		guards: []optionGuard{{check: dotnetTop.check, why: dotnetWhy}},
 		subs: map[string]*program{
 			"build": {guards: []optionGuard{{check: dotnetBuild.check, why: dotnetWhy}}},

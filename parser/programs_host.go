@@ -43,62 +43,63 @@ func dateRisk(argv []string, i int) int {
 
 var programsHost = map[string]program{
 	"hostname": {
-		files:   fileSpec{fileVal: "F", longFile: []string{"file"}},
-		dirSafe: true,
-		options: "-A -F= -I -V -a -b -d -f -h -i -s -y --alias --all-fqdns --all-ip-addresses --boot --domain --file= --fqdn --help " +
-			"--ip-address --long --nis --short --version --yp",
-		guards: []optionGuard{{check: hostnameRisk, why: "sets the host name"}},
+		options: []opt{
+			flags("-A -I -V -a -b -d -f -h -i -s -y --alias --all-fqdns --all-ip-addresses --boot --domain --fqdn --help --ip-address --long --nis --short --version --yp"),
+			val(readsFile, "-F --file"),
+		},
+		complete: true,
+		files:    fileSpec{},
+		dirSafe:  true,
+		guards:   []optionGuard{{check: hostnameRisk, why: "sets the host name"}},
 	},
 	"date": {
-		files: fileSpec{skipVal: "dsI", fileVal: "fr", longFile: []string{"file", "reference"},
-			longSkip: []string{"date", "set"}, first: true},
-		dirSafe: true,
-		options: "-d= -f= -I? -R -r= -s= -u --date= --debug --file= --help --iso-8601? --reference= --resolution --rfc-3339= " +
-			"--rfc-email --set= --universal --utc --version",
+		options: []opt{
+			val(notFile, "-d -s --date --set"),
+			val(readsFile, "-f -r --file --reference"),
+			optional(notFile, "-I"),
+			flags("-R -u --debug --help --resolution --rfc-email --universal --utc --version"),
+			optional(0, "--iso-8601"),
+			val(0, "--rfc-3339"),
+		},
+		complete: true,
+		files:    fileSpec{first: true},
+		dirSafe:  true,
 		guards: []optionGuard{
 			{options: []string{"-s", "--set"}, why: "sets the clock"},
 			{check: dateRisk, why: "sets the clock (an operand that is not +FORMAT)"},
 		},
 	},
-	"uptime": {files: fileSpec{none: true}, options: "-V -h -p -s --help --pretty --since --version"},
-	"groups": {files: fileSpec{none: true}, options: "--help --version"},
-	"arch":   {files: fileSpec{none: true}, options: "--help --version"},
-	"nproc":  {files: fileSpec{none: true}, options: "--all --help --ignore= --version"},
+	"uptime": {files: fileSpec{none: true}, options: []opt{flags("-V -h -p -s --help --pretty --since --version")}, complete: true},
+	"groups": {files: fileSpec{none: true}, options: []opt{flags("--help --version")}, complete: true},
+	"arch":   {files: fileSpec{none: true}, options: []opt{flags("--help --version")}, complete: true},
+	"nproc":  {files: fileSpec{none: true}, options: []opt{flags("--all --help --version"), val(0, "--ignore")}, complete: true},
 	"free": {
 		files: fileSpec{none: true},
-		options: "-L -V -b -c= -g -h -k -l -m -s= -t -v -w --bytes --committed --count= --giga --gibi --help --human --kibi --kilo " +
-			"--line --lohi --mebi --mega --pebi --peta --seconds= --si --tebi --tera --total --version --wide",
+		options: []opt{
+			flags("-L -V -b -g -h -k -l -m -t -v -w --bytes --committed --giga --gibi --help --human --kibi --kilo --line --lohi --mebi --mega --pebi --peta --si --tebi --tera --total --version --wide"),
+			val(0, "-c -s --count --seconds"),
+		},
+		complete: true,
 	},
 	"cal": {
 		files: fileSpec{none: true},
-		options: "-1 -3 -S -V -Y -h -j -m -n= -s -v -w -y --color? --help --iso --julian --monday --months= --reform= --span " +
-			"--sunday --twelve --version --vertical --week? --year",
+		options: []opt{
+			flags("-1 -3 -S -V -Y -h -j -m -s -v -w -y --help --iso --julian --monday --span --sunday --twelve --version --vertical --year"),
+			val(0, "-n --months --reform"),
+			optional(0, "--color --week"),
+		},
+		complete: true,
 	},
 	"gem": {
 		files: fileSpec{none: true},
-		env:   "GEM_HOME GEM_PATH RUBYOPT RUBYLIB",
+		env:   []envVar{{"GEM_HOME", envCode}, {"GEM_PATH", envCode}, {"RUBYOPT", envCode}, {"RUBYLIB", envCode}},
 		subs: map[string]*program{
-			"list": {options: "-a -d -e -i -l -q -v= --all --details --exact --help --installed --local --no-details --no-installed " +
-				"--no-prerelease --no-verbose --prerelease --quiet --verbose --version="},
+			"list": {options: []opt{
+				flags("-a -d -e -i -l -q --all --details --exact --help --installed --local --no-details --no-installed --no-prerelease --no-verbose --prerelease --quiet --verbose"),
+				val(0, "-v --version"),
+			},
+				complete: true,
+			},
 		},
 	},
-}
-
-// mergePrograms adds the ecosystem tables (programs_js.go and the
-// others) to programs, once, before progs indexes it. An ecosystem
-// entry replaces one of programs.go with the same name (npm, node,
-// python, python3, cargo, make, gofmt, hostname, date): it keeps that
-// entry's files and env and adds options and guards. A name in two
-// ecosystem tables is a bug.
-func mergePrograms(tables ...map[string]program) {
-	seen := map[string]bool{}
-	for _, t := range tables {
-		for name, p := range t {
-			if seen[name] {
-				panic("parser: program " + name + " in two ecosystem tables")
-			}
-			seen[name] = true
-			programs[name] = p
-		}
-	}
 }

@@ -25,14 +25,16 @@ var inspectPrograms = map[string]program{
 		},
 	},
 	"pgrep": {
-		files: fileSpec{skipVal: "dgGOPstuUr", fileVal: "F", first: true, exact: true, longFile: []string{"pidfile"},
-			longSkip: []string{"delimiter", "pgroup", "group", "older", "parent", "session", "terminal", "euid", "uid", "runstates", "cgroup", "ns", "nslist", "signal"}},
+		options: []opt{
+			flags("-A -a -c -f -h -i -L -l -n -o -V -v -w -x --count --exact --full --help --ignore-ancestors --ignore-case --inverse --lightweight --list-full --list-name --logpidfile --newest --oldest --version"),
+			val(notFile, "-d -G -g -O -P -r -s -t -U -u --cgroup --delimiter --euid --group --ns --nslist --older --parent --pgroup --runstates --session --terminal --uid"),
+			val(readsFile, "-F --pidfile"),
+			val(notFile, "--signal").unlisted(),
+		},
+		complete: true,
+		files:    fileSpec{first: true, exact: true},
 		dirSafe:  true,
 		readOnly: true,
-		options: "-A -a -c -d= -F= -f -G= -g= -h -i -L -l -n -O= -o -P= -r= -s= -t= -U= -u= -V -v -w -x " +
-			"--cgroup= --count --delimiter= --euid= --exact --full --group= --help --ignore-ancestors --ignore-case --inverse " +
-			"--lightweight --list-full --list-name --logpidfile --newest --ns= --nslist= --older= --oldest --parent= --pgroup= " +
-			"--pidfile= --runstates= --session= --terminal= --uid= --version",
 	},
 	// lsof [options] [names]: names (and +D/+d DIR) are stat'ed and
 	// matched against open files, never read. Its +/- syntax has no
@@ -43,15 +45,16 @@ var inspectPrograms = map[string]program{
 		readOnly: true,
 	},
 	"ss": {
-		files: fileSpec{skipVal: "NfA", fileVal: "F", writeVal: "D", exact: true, longFile: []string{"filter"},
-			longWrite: []string{"diag"}, longSkip: []string{"net", "family", "query", "socket"}},
+		options: []opt{
+			flags("-0 -4 -6 -a -b -d -E -e -H -h -i -K -l -M -m -n -O -o -p -r -S -s -T -t -u -V -w -x -Z -z --all --bpf --cgroup --context --contexts --dccp --events --extended --help --inet-sockopt --info --ipv4 --ipv6 --kill --listening --memory --mptcp --no-header --numeric --oneline --options --packet --processes --raw --resolve --sctp --summary --tcp --threads --tipc --tipcinfo --tos --udp --unix --version --vsock --xdp"),
+			val(notFile, "-A -f -N --family --net --query --socket"),
+			val(writesFile, "-D --diag"),
+			val(readsFile, "-F --filter"),
+		},
+		complete: true,
+		files:    fileSpec{exact: true},
 		dirSafe:  true,
 		readOnly: true,
-		options: "-0 -4 -6 -A= -a -b -D= -d -E -e -F= -f= -H -h -i -K -l -M -m -N= -n -O -o -p -r -S -s -T -t -u -V -w -x -Z -z " +
-			"--all --bpf --cgroup --context --contexts --dccp --diag= --events --extended --family= --filter= --help --inet-sockopt " +
-			"--info --ipv4 --ipv6 --kill --listening --memory --mptcp --net= --no-header --numeric --oneline --options --packet " +
-			"--processes --query= --raw --resolve --sctp --socket= --summary --tcp --threads --tipc --tipcinfo --tos --udp --unix " +
-			"--version --vsock --xdp",
 		guards: []optionGuard{
 			{options: []string{"-K", "--kill"}, why: "closes the sockets it lists"},
 			{options: []string{"-D", "--diag"}, why: "writes raw socket information to a file"},
@@ -60,38 +63,53 @@ var inspectPrograms = map[string]program{
 	"netstat": {
 		files:    fileSpec{none: true},
 		readOnly: true,
-		options: "-A= -a -C -c -e -F -g -h -i -l -M -N -n -o -p -r -s -t -U -u -V -v -W -w -x -Z -4 -6 " +
-			"--all --ax25 --cache --context --continuous --extend --fib --groups --help --inet --inet6 --interfaces --ipx " +
-			"--listening --masquerade --netrom --numeric --numeric-hosts --numeric-ports --numeric-users --programs --protocol= " +
-			"--raw --route --sctp --statistics --symbolic --tcp --timers --udp --udplite --unix --verbose --version --wide",
+		options: []opt{
+			val(0, "-A --protocol"),
+			flags("-a -C -c -e -F -g -h -i -l -M -N -n -o -p -r -s -t -U -u -V -v -W -w -x -Z -4 -6 --all --ax25 --cache --context --continuous --extend --fib --groups --help --inet --inet6 --interfaces --ipx --listening --masquerade --netrom --numeric --numeric-hosts --numeric-ports --numeric-users --programs --raw --route --sctp --statistics --symbolic --tcp --timers --udp --udplite --unix --verbose --version --wide"),
+		},
+		complete: true,
 	},
 	"od": {
 		dirSafe:  true,
 		readOnly: true,
-		options: "-A= -a -b -c -d -f -i -j= -l -N= -o -S= -s -t= -v -w? -x --address-radix= --endian= --format= --help " +
-			"--output-duplicates --read-bytes= --skip-bytes= --strings? --traditional --version --width?",
+		options: []opt{
+			val(0, "-A -j -N -S -t --address-radix --endian --format --read-bytes --skip-bytes"),
+			flags("-a -b -c -d -f -i -l -o -s -v -x --help --output-duplicates --traditional --version"),
+			optional(0, "-w --strings --width"),
+		},
+		complete: true,
 	},
 	"hexdump": {
-		files:    fileSpec{skipVal: "ens", fileVal: "f", exact: true, longFile: []string{"format-file"}, longSkip: []string{"format", "length", "skip"}},
+		options: []opt{
+			flags("-b -C -c -d -h -o -V -v -x --canonical --help --no-squeezing --one-byte-char --one-byte-octal --two-bytes-decimal --two-bytes-hex --two-bytes-octal --version"),
+			val(notFile, "-e -n -s --format --length --skip"),
+			val(readsFile, "-f --format-file"),
+			optional(0, "-L --color"),
+		},
+		complete: true,
+		files:    fileSpec{exact: true},
 		dirSafe:  true,
 		readOnly: true,
-		options: "-b -C -c -d -e= -f= -h -L? -n= -o -s= -V -v -x --canonical --color? --format= --format-file= --help --length= " +
-			"--no-squeezing --one-byte-char --one-byte-octal --skip= --two-bytes-decimal --two-bytes-hex --two-bytes-octal --version",
 	},
 	"strings": {
 		dirSafe:  true,
 		readOnly: true,
-		options: "-a -d -e= -f -h -n= -o -s= -T= -t= -U= -V -v -w -NUM --all --bytes= --data --encoding= --help " +
-			"--include-all-whitespace --output-separator= --print-file-name --radix= --target= --unicode= --version",
+		options: []opt{
+			flags("-a -d -f -h -o -V -v -w --all --data --help --include-all-whitespace --print-file-name --version"),
+			val(0, "-e -n -s -T -t -U --bytes --encoding --output-separator --radix --target --unicode"),
+			number(),
+		},
+		complete: true,
 	},
 	"nm": {
 		dirSafe:  true,
 		readOnly: true,
-		options: "-A -a -B -C? -D -e -f= -g -h -j -l -n -o -P -p -r -S -s -t= -U -u -V -W -X= --debug-syms --defined-only " +
-			"--demangle? --dynamic --extern-only --format= --help --ifunc-chars= --just-symbols --line-numbers --no-demangle " +
-			"--no-recurse-limit --no-sort --no-weak --numeric-sort --plugin= --portability --print-armap --print-file-name " +
-			"--print-size --quiet --radix= --recurse-limit --reverse-sort --size-sort --special-syms --synthetic --target= " +
-			"--undefined-only --unicode= --version --with-symbol-versions",
+		options: []opt{
+			flags("-A -a -B -D -e -g -h -j -l -n -o -P -p -r -S -s -U -u -V -W --debug-syms --defined-only --dynamic --extern-only --help --just-symbols --line-numbers --no-demangle --no-recurse-limit --no-sort --no-weak --numeric-sort --portability --print-armap --print-file-name --print-size --quiet --recurse-limit --reverse-sort --size-sort --special-syms --synthetic --undefined-only --version --with-symbol-versions"),
+			optional(0, "-C --demangle"),
+			val(0, "-f -t -X --format --ifunc-chars --plugin --radix --target --unicode"),
+		},
+		complete: true,
 		guards: []optionGuard{
 			{options: []string{"--plugin"}, why: "loads a plugin (a shared library: code)"},
 		},
@@ -99,15 +117,12 @@ var inspectPrograms = map[string]program{
 	"objdump": {
 		dirSafe:  true,
 		readOnly: true,
-		options: "-a -b= -C? -D -d -E= -e -F -f -G -g -H -h -I= -i -j= -L -l -M= -m= -P= -p -R -r -S -s -T -t -U= -v -W? -w -x -z " +
-			"--adjust-vma= --all-headers --architecture= --archive-headers --ctf-parent= --ctf? --debugging --debugging-tags " +
-			"--demangle? --disassemble-all --disassemble-zeroes --disassemble? --disassembler-color= --disassembler-options= " +
-			"--dwarf-check --dwarf-depth= --dwarf-start= --dwarf? --dynamic-reloc --dynamic-syms --endian= --file-headers " +
-			"--file-offsets --file-start-context --full-contents --headers --help --include= --info --inlines --insn-width= " +
-			"--line-numbers --no-addresses --no-recurse-limit --no-show-raw-insn --prefix-addresses --prefix-strip= --prefix= " +
-			"--private-headers --private= --process-links --recurse-limit --reloc --section-headers --section= --sframe? " +
-			"--show-all-symbols --show-raw-insn --source-comment? --source --special-syms --stabs --start-address= " +
-			"--stop-address= --syms --target= --unicode= --version --visualize-jumps? --wide",
+		options: []opt{
+			flags("-a -D -d -e -F -f -G -g -H -h -i -L -l -p -R -r -S -s -T -t -v -w -x -z --all-headers --archive-headers --debugging --debugging-tags --disassemble-all --disassemble-zeroes --dwarf-check --dynamic-reloc --dynamic-syms --file-headers --file-offsets --file-start-context --full-contents --headers --help --info --inlines --line-numbers --no-addresses --no-recurse-limit --no-show-raw-insn --prefix-addresses --private-headers --process-links --recurse-limit --reloc --section-headers --show-all-symbols --show-raw-insn --source --special-syms --stabs --syms --version --wide"),
+			val(0, "-b -E -I -j -M -m -P -U --adjust-vma --architecture --ctf-parent --disassembler-color --disassembler-options --dwarf-depth --dwarf-start --endian --include --insn-width --prefix-strip --prefix --private --section --start-address --stop-address --target --unicode"),
+			optional(0, "-C -W --ctf --demangle --disassemble --dwarf --sframe --source-comment --visualize-jumps"),
+		},
+		complete: true,
 		guards: []optionGuard{
 			{options: []string{"-S", "--source", "--source-comment", "-I", "--include", "--prefix", "--file-start-context"},
 				why: "prints the source files the binary's debug information names, which the gate does not see"},
@@ -116,13 +131,12 @@ var inspectPrograms = map[string]program{
 	"readelf": {
 		dirSafe:  true,
 		readOnly: true,
-		options: "-A -a -C? -c -D -d -e -g -H -h -I -L -l -n -P -p= -R= -r -S -s -T -t -U= -u -V -v -W -w? -x= -z " +
-			"--all --arch-specific --archive-index --ctf-parent= --ctf-strings= --ctf-symbols= --ctf= --debug-dump? " +
-			"--decompress --demangle? --dwarf-depth= --dwarf-start= --dyn-syms --dynamic --enable-checks --file-header --headers " +
-			"--help --hex-dump= --histogram --lint --lto-syms --no-demangle --no-recurse-limit --notes --process-links " +
-			"--program-headers --recurse-limit --relocated-dump= --relocs --section-details --section-groups --section-headers " +
-			"--sections --segments --sframe? --silent-truncation --string-dump= --sym-base= --symbols --syms --unicode= " +
-			"--unwind --use-dynamic --version --version-info --wide",
+		options: []opt{
+			flags("-A -a -c -D -d -e -g -H -h -I -L -l -n -P -r -S -s -T -t -u -V -v -W -z --all --arch-specific --archive-index --decompress --dyn-syms --dynamic --enable-checks --file-header --headers --help --histogram --lint --lto-syms --no-demangle --no-recurse-limit --notes --process-links --program-headers --recurse-limit --relocs --section-details --section-groups --section-headers --sections --segments --silent-truncation --symbols --syms --unwind --use-dynamic --version --version-info --wide"),
+			optional(0, "-C -w --debug-dump --demangle --sframe"),
+			val(0, "-p -R -U -x --ctf-parent --ctf-strings --ctf-symbols --ctf --dwarf-depth --dwarf-start --hex-dump --relocated-dump --string-dump --sym-base --unicode"),
+		},
+		complete: true,
 	},
 }
 

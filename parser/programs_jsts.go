@@ -1,6 +1,9 @@
 package parser
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // JavaScript and TypeScript: the package managers' script runners, npx
 // and bunx, node, and the everyday tools (tsc, eslint, prettier, vitest,
@@ -19,42 +22,50 @@ const npmWhy = "is an npm setting the gate does not know (settings may run a pro
 
 // npmCommon are the npm options that only change what npm prints or
 // which workspace it works in.
-const npmCommon = "-d -q -s -w= --color? --no-color --include-workspace-root --json --loglevel= --no-progress --no-workspaces " +
-	"--parseable --progress --quiet --silent --verbose --workspace= --workspaces --ws"
+var npmCommon = []opt{
+	flags("-d -q -s --no-color --include-workspace-root --json --no-progress --no-workspaces --parseable --progress --quiet --silent --verbose --workspaces --ws"),
+	val(0, "-w --loglevel --workspace"),
+	optional(0, "--color"),
+}
 
 var (
-	npmTop    = newLead("npm", npmCommon+" -h -v --help --version", "", "-w --workspace", true)
-	npmScript = newLead("npm run", npmCommon+" --foreground-scripts --if-present --ignore-scripts", "", "-w --workspace", false)
-	npmList   = newLead("npm ls", npmCommon+" -a -g -l -p --all --depth= --dev --global --include= --link --long --omit= --package-lock-only "+
-		"--prod --production --unicode", "", "-w --workspace", false)
-	npmConfigList = newLead("npm config", npmCommon+" -g -l --global --location= --long", "", "", false)
+	npmTop    = newLead("npm", true, withRole(slices.Concat(npmCommon, []opt{flags("-h -v --help --version")}), projectPath, "-w --workspace"))
+	npmScript = newLead("npm run", false, withRole(slices.Concat(npmCommon, []opt{flags("--foreground-scripts --if-present --ignore-scripts")}), projectPath, "-w --workspace"))
+	npmList   = newLead("npm ls", false, []opt{
+		flags("-d -q -s --no-color --include-workspace-root --json --no-progress --no-workspaces --parseable --progress --quiet --silent --verbose --workspaces --ws -a -g -l -p --all --dev --global --link --long --package-lock-only --prod --production --unicode"),
+		val(projectPath, "-w --workspace"),
+		optional(0, "--color"),
+		val(0, "--loglevel --depth --include --omit"),
+	})
+	npmConfigList = newLead("npm config", false, slices.Concat(npmCommon, []opt{flags("-g -l --global --long"), val(0, "--location")}))
 
-	pnpmTop = newLead("pnpm", "-C= -F= -h -r -s -v -w --aggregate-output --color --dir= --fail-if-no-match --filter= --help --if-present "+
-		"--loglevel= --no-bail --no-color --parallel --recursive --reporter= --report-summary --resume-from= --sequential --silent "+
-		"--stream --version --workspace-concurrency= --workspace-root", "", "-C --dir", true)
-	pnpmList = newLead("pnpm ls", "-D -P -g -r --depth= --dev --global --json --long --only-projects --parseable --prod --recursive", "", "", false)
+	pnpmTop = newLead("pnpm", true, []opt{
+		val(projectPath, "-C --dir"),
+		val(0, "-F --filter --loglevel --reporter --resume-from --workspace-concurrency"),
+		flags("-h -r -s -v -w --aggregate-output --color --fail-if-no-match --help --if-present --no-bail --no-color --parallel --recursive --report-summary --sequential --silent --stream --version --workspace-root"),
+	})
+	pnpmList = newLead("pnpm ls", false, []opt{flags("-D -P -g -r --dev --global --json --long --only-projects --parseable --prod --recursive"), val(0, "--depth")})
 
-	yarnTop = newLead("yarn", "-h -s -v --help --json --no-progress --non-interactive --offline --silent --verbose --version --cwd=", "", "--cwd", true)
+	yarnTop = newLead("yarn", true, []opt{flags("-h -s -v --help --json --no-progress --non-interactive --offline --silent --verbose --version"), val(projectPath, "--cwd")})
 	// yarn list, yarn why: what is installed.
-	yarnList = newLead("yarn list", "--depth= --json --pattern= --silent", "", "", false)
+	yarnList = newLead("yarn list", false, []opt{val(0, "--depth --pattern"), flags("--json --silent")})
 
-	bunTop = newLead("bun", "-h -v --bun --help --revision --silent --version --cwd=", "", "--cwd", true)
+	bunTop = newLead("bun", true, []opt{flags("-h -v --bun --help --revision --silent --version"), val(projectPath, "--cwd")})
 	// bun run's options before the script or file; --eval, --print and
 	// --preload run code of their own, --env-file reads one.
-	bunRun = newLead("bun run", "-F= --bun --filter= --hot --if-present --no-clear-screen --shell= --silent --smol --watch", "--shell", "", true)
+	bunRun = newLead("bun run", true, []opt{
+		val(0, "-F --filter"),
+		flags("--bun --hot --if-present --no-clear-screen --silent --smol --watch"),
+		val(runsOther, "--shell"),
+	})
 
 	// npx and bunx: options before the binary. -p/--package installs a
 	// package; -c/--call runs a shell string.
-	npxLead = newLead("npx", "-q -y --no --no-install --offline --prefer-offline --prefer-online --quiet --silent --yes", "", "", true)
+	npxLead = newLead("npx", true, []opt{flags("-q -y --no --no-install --offline --prefer-offline --prefer-online --quiet --silent --yes")})
 
 	// node's options before the script. -e/-p/-r/--import/--loader run
 	// code the command names; --inspect listens; --env-file reads one.
-	nodeLead = newLead("node", "-C= -c -e= -h -p= -v --check --eval= --print= --conditions= --enable-source-maps --experimental-strip-types "+
-		"--experimental-test-coverage --experimental-transform-types --experimental-vm-modules --expose-gc --help "+
-		"--input-type= --max-old-space-size= --no-deprecation --no-experimental-strip-types --no-warnings --pending-deprecation "+
-		"--preserve-symlinks --stack-size= --stack-trace-limit= --test --test-concurrency= --test-name-pattern= --test-only "+
-		"--test-reporter= --test-reporter-destination= --test-skip-pattern= --test-timeout= --throw-deprecation "+
-		"--trace-deprecation --trace-uncaught --trace-warnings --unhandled-rejections= --version --watch --watch-path=", "", "", true)
+	nodeLead = newLead("node", true, []opt{val(0, "-C -e -p --eval --print --conditions --input-type --max-old-space-size --stack-size --stack-trace-limit --test-concurrency --test-name-pattern --test-reporter --test-reporter-destination --test-skip-pattern --test-timeout --unhandled-rejections --watch-path"), flags("-c -h -v --check --enable-source-maps --experimental-strip-types --experimental-test-coverage --experimental-transform-types --experimental-vm-modules --expose-gc --help --no-deprecation --no-experimental-strip-types --no-warnings --pending-deprecation --preserve-symlinks --test --test-only --throw-deprecation --trace-deprecation --trace-uncaught --trace-warnings --version --watch")})
 )
 
 // pnpmOwn and bunOwn are the package managers' own commands that fetch,
@@ -151,7 +162,7 @@ func npmListEntry() *program {
 var programsJS = map[string]program{
 	"npm": {
 		files: fileSpec{none: true}, // script names and packages, not files
-		env:   "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-",
+		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		guards: []optionGuard{
 			{check: npmTop.check, why: npmWhy},
 		},
@@ -172,7 +183,7 @@ var programsJS = map[string]program{
 	},
 	"pnpm": {
 		files: fileSpec{none: true},
-		env:   "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-",
+		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		guards: []optionGuard{
 			// pnpm's options come before the script or command; what
 			// follows the script's name is the script's.
@@ -190,7 +201,7 @@ var programsJS = map[string]program{
 	},
 	"yarn": {
 		files: fileSpec{none: true},
-		env:   "NPM_CONFIG_* npm_config_* NODE_OPTIONS NODE_ENV=-",
+		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		guards: []optionGuard{
 			{check: yarnTop.check, why: "is a yarn option the gate does not know, or --cwd outside the project"},
 		},
@@ -204,7 +215,7 @@ var programsJS = map[string]program{
 	},
 	"bun": {
 		files: fileSpec{none: true},
-		env:   "NODE_OPTIONS NODE_ENV=-",
+		env:   []envVar{{"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		guards: []optionGuard{
 			{check: ownBehind(bunTop, bunOwn), why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), --cwd outside the project, or a bun command that installs or publishes behind options"},
 		},
@@ -212,160 +223,179 @@ var programsJS = map[string]program{
 			// The installs (installs.go).
 			"install": installEntry(bunInstall), "i": installEntry(bunInstall), "add": installEntry(bunInstall), "a": installEntry(bunInstall),
 			"run": {guards: []optionGuard{{check: bunRun.check, why: "is a bun run option the gate does not know (--eval, --preload run code of their own; --env-file reads one)"}}},
-			"test": {options: "-t= -u --bail? --coverage --coverage-dir= --coverage-reporter= --help --only --pass-with-no-tests " +
-				"--rerun-each= --reporter= --reporter-outfile= --test-name-pattern= --timeout= --todo --update-snapshots --watch"},
+			"test": {options: []opt{
+				val(0, "-t --coverage-dir --coverage-reporter --rerun-each --reporter --reporter-outfile --test-name-pattern --timeout"),
+				flags("-u --coverage --help --only --pass-with-no-tests --todo --update-snapshots --watch"),
+				optional(0, "--bail"),
+			},
+				complete: true,
+			},
 		},
 	},
 	"npx": {
-		wrap:   &wrapSpec{kind: wrapExec, shortVal: "pcw", longVal: []string{"package", "call", "workspace"}},
-		env:    "NPM_CONFIG_* npm_config_* NODE_OPTIONS",
+		options: []opt{val(0, "-p -c -w --package --call --workspace")}, wrap: &wrapSpec{kind: wrapExec},
+		env:    []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}},
 		guards: []optionGuard{{check: npxRisk, why: "is an npx option the gate does not know (-p/--package fetches a package, -c/--call runs a shell string)"}},
 	},
 	"bunx": {
-		wrap:   &wrapSpec{kind: wrapExec, shortVal: "p", longVal: []string{"package"}},
-		env:    "NODE_OPTIONS",
+		options: []opt{val(0, "-p --package")}, wrap: &wrapSpec{kind: wrapExec},
+		env:    []envVar{{"NODE_OPTIONS", envCode}},
 		guards: []optionGuard{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
 	},
 	"node": {
-		files: fileSpec{skipVal: "epr"},
-		env:   "NODE_OPTIONS NODE_PATH NODE_EXTRA_CA_CERTS=r NODE_REPL_HISTORY=w NODE_ENV=-",
+		options: []opt{val(notFile, "-e -p -r")},
+		env:     []envVar{{"NODE_OPTIONS", envCode}, {"NODE_PATH", envCode}, {"NODE_EXTRA_CA_CERTS", envFile}, {"NODE_REPL_HISTORY", envWritten}, {"NODE_ENV", envHarmless}}, files: fileSpec{},
 		guards: []optionGuard{
 			{check: nodeRisk, why: "is a node option the gate does not know (-r/--import/--loader load code of a file, --inspect listens, --env-file reads a file), or the script comes from standard input"},
 		},
 	},
 	"tsc": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		env:     "NODE_OPTIONS",
-		files: fileSpec{fileVal: "p", skipVal: "tm", longFile: []string{"project"},
-			longWrite: []string{"outDir", "outFile", "declarationDir", "tsBuildInfoFile", "generateTrace"},
-			longSkip:  []string{"target", "module", "lib", "jsx", "moduleResolution", "types", "locale", "listFilesOnly"}},
-		options: "-b -d -h -m= -p= -t= -v -w --all --allowJs --baseUrl= --build --checkJs --clean --composite --declaration " +
-			"--declarationDir= --diagnostics --dry --emitDeclarationOnly --esModuleInterop --explainFiles --extendedDiagnostics " +
-			"--force --generateTrace= --help --incremental --init --isolatedModules --jsx= --lib= --listEmittedFiles --listFiles " +
-			"--locale= --module= --moduleResolution= --noEmit --noEmitOnError --noErrorTruncation --noImplicitAny " +
-			"--noUnusedLocals --noUnusedParameters --outDir= --outFile= --preserveWatchOutput --pretty --project= " +
-			"--resolveJsonModule --rootDir= --showConfig --skipLibCheck --sourceMap --strict --strictNullChecks --target= " +
-			"--traceResolution --tsBuildInfoFile= --types= --verbose --version --watch",
+		options: []opt{
+			flags("-b -d -h -v -w --all --allowJs --build --checkJs --clean --composite --declaration --diagnostics --dry --emitDeclarationOnly --esModuleInterop --explainFiles --extendedDiagnostics --force --help --incremental --init --isolatedModules --listEmittedFiles --listFiles --noEmit --noEmitOnError --noErrorTruncation --noImplicitAny --noUnusedLocals --noUnusedParameters --preserveWatchOutput --pretty --resolveJsonModule --showConfig --skipLibCheck --sourceMap --strict --strictNullChecks --traceResolution --verbose --version --watch"),
+			val(notFile, "-m -t --jsx --lib --locale --module --moduleResolution --target --types"),
+			val(readsFile, "-p --project"),
+			val(0, "--baseUrl --rootDir"),
+			val(writesFile, "--declarationDir --generateTrace --outDir --outFile --tsBuildInfoFile"),
+			val(notFile, "--listFilesOnly").unlisted(),
+		},
+		complete: true,
+		env:      []envVar{{"NODE_OPTIONS", envCode}},
+		files:    fileSpec{},
 	},
 	"eslint": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		env:     "NODE_OPTIONS ESLINT_USE_FLAT_CONFIG=-",
+		options: []opt{
+			val(readsFile, "-c --config --ignore-path"),
+			val(notFile, "-f --cache-strategy --concurrency --env --ext --fix-type --flag --format --global --ignore-pattern --max-warnings --parser --parser-options --plugin --print-config --report-unused-disable-directives-severity --rule --stdin-filename"),
+			flags("-h -v --cache --color --debug --env-info --exit-on-fatal-error --fix-dry-run --help --init --inspect-config --no-color --no-config-lookup --no-eslintrc --no-error-on-unmatched-pattern --no-ignore --no-inline-config --no-warn-ignored --pass-on-no-patterns --quiet --report-unused-disable-directives --stats --stdin --version"),
+			val(writesFile, "-o --cache-file --cache-location --output-file"),
+			does(writesOperands, "--fix"),
+			val(0, "--resolve-plugins-relative-to --rulesdir"),
+		},
+		complete: true,
+		env:      []envVar{{"NODE_OPTIONS", envCode}, {"ESLINT_USE_FLAT_CONFIG", envHarmless}},
+
 		// eslint --fix rewrites its operands in place (--fix-dry-run
 		// does not): they are written files.
-		files: fileSpec{fileVal: "c", writeVal: "o", skipVal: "f", longWriteIf: []string{"fix"},
-			longFile:  []string{"config", "ignore-path"},
-			longWrite: []string{"output-file", "cache-location", "cache-file"},
-			longSkip: []string{"ext", "env", "global", "parser", "parser-options", "plugin", "rule", "format", "fix-type", "ignore-pattern",
-				"max-warnings", "cache-strategy", "report-unused-disable-directives-severity", "flag", "concurrency", "stdin-filename", "print-config"}},
-		options: "-c= -f= -h -o= -v --cache --cache-file= --cache-location= --cache-strategy= --color --concurrency= --config= --debug " +
-			"--env= --env-info --exit-on-fatal-error --ext= --fix --fix-dry-run --fix-type= --flag= --format= --global= --help " +
-			"--ignore-path= --ignore-pattern= --init --inspect-config --max-warnings= --no-color --no-config-lookup --no-eslintrc " +
-			"--no-error-on-unmatched-pattern --no-ignore --no-inline-config --no-warn-ignored --output-file= --parser= " +
-			"--parser-options= --pass-on-no-patterns --plugin= --print-config= --quiet --report-unused-disable-directives " +
-			"--report-unused-disable-directives-severity= --resolve-plugins-relative-to= --rule= --rulesdir= --stats --stdin " +
-			"--stdin-filename= --version",
+		files: fileSpec{},
 		guards: []optionGuard{
 			{check: eslintLead.check, why: "loads rules or a formatter from outside the project"},
 		},
 	},
 	"prettier": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		env:     "NODE_OPTIONS",
+		options: []opt{
+			flags("-c -h -l -u -v --bracket-same-line --cache --check --debug-check --experimental-ternaries --help --ignore-unknown --insert-pragma --jsx-single-quote --list-different --no-bracket-spacing --no-config --no-editorconfig --no-error-on-unmatched-pattern --no-semi --require-pragma --single-attribute-per-line --single-quote --support-info --use-tabs --version --vue-indent-script-and-style --with-node-modules"),
+			does(writesOperands, "-w --write"),
+			val(notFile, "--arrow-parens --cache-strategy --config-precedence --embedded-language-formatting --end-of-line --html-whitespace-sensitivity --log-level --loglevel --object-wrap --parser --plugin --print-width --prose-wrap --quote-props --range-end --range-start --stdin-filepath --tab-width --trailing-comma"),
+			val(writesFile, "--cache-location"),
+			val(readsFile, "--config --ignore-path"),
+			val(0, "--find-config-path"),
+		},
+		complete: true,
+		env:      []envVar{{"NODE_OPTIONS", envCode}},
+
 		// prettier -w/--write rewrites its operands in place: they are
 		// written files, which the ignore and protection rules check;
 		// --check and -l only read them.
-		files: fileSpec{writeIf: "w", longWriteIf: []string{"write"}, longFile: []string{"config", "ignore-path"}, longWrite: []string{"cache-location"},
-			longSkip: []string{"parser", "plugin", "print-width", "tab-width", "quote-props", "trailing-comma", "arrow-parens", "prose-wrap",
-				"end-of-line", "embedded-language-formatting", "html-whitespace-sensitivity", "log-level", "loglevel", "cache-strategy",
-				"config-precedence", "range-start", "range-end", "object-wrap", "stdin-filepath"}},
-		options: "-c -h -l -u -v -w --arrow-parens= --bracket-same-line --cache --cache-location= --cache-strategy= --check --config= " +
-			"--config-precedence= --debug-check --embedded-language-formatting= --end-of-line= --experimental-ternaries " +
-			"--find-config-path= --help --html-whitespace-sensitivity= --ignore-path= --ignore-unknown --insert-pragma " +
-			"--jsx-single-quote --list-different --log-level= --loglevel= --no-bracket-spacing --no-config --no-editorconfig " +
-			"--no-error-on-unmatched-pattern --no-semi --object-wrap= --parser= --plugin= --print-width= --prose-wrap= " +
-			"--quote-props= --range-end= --range-start= --require-pragma --single-attribute-per-line --single-quote " +
-			"--stdin-filepath= --support-info --tab-width= --trailing-comma= --use-tabs --version --vue-indent-script-and-style " +
-			"--with-node-modules --write",
+		files: fileSpec{},
 		guards: []optionGuard{
 			{check: prettierLead.check, why: "loads a plugin from outside the project"},
 		},
 	},
 	"vitest": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		env:     "NODE_OPTIONS",
-		files: fileSpec{fileVal: "c", longFile: []string{"config"}, longWrite: []string{"outputFile"},
-			longSkip: []string{"reporter", "environment", "pool", "testNamePattern", "project", "shard", "mode", "exclude", "bail", "retry",
-				"testTimeout", "hookTimeout", "maxWorkers", "minWorkers"}},
-		subs: map[string]*program{"run": {options: vitestOptions}, "watch": {options: vitestOptions}, "related": {options: vitestOptions},
-			"bench": {options: vitestOptions}, "list": {options: vitestOptions}},
-		options: vitestOptions,
+		options: []opt{
+			val(readsFile, "-c --config"),
+			flags("-h -u -v -w --allowOnly --clearScreen --coverage --globals --help --logHeapUsage --no-color --no-file-parallelism --passWithNoTests --run --sequence.shuffle --silent --typecheck --update --version --watch"),
+			val(0, "-r -t --dir --root"),
+			val(notFile, "--bail --environment --hookTimeout --maxWorkers --minWorkers --mode --pool --project --reporter --retry --shard --testNamePattern --testTimeout --exclude"),
+			optional(0, "--changed"),
+			val(writesFile, "--outputFile"),
+		},
+		complete: true,
+		env:      []envVar{{"NODE_OPTIONS", envCode}},
+		files:    fileSpec{},
+		subs: map[string]*program{"run": {options: vitestOptions, complete: true}, "watch": {options: vitestOptions, complete: true}, "related": {options: vitestOptions, complete: true},
+			"bench": {options: vitestOptions, complete: true}, "list": {options: vitestOptions, complete: true}},
 	},
 	"vite": {
 		dirSafe: true,
-		env:     "NODE_OPTIONS",
-		files:   fileSpec{fileVal: "c", longFile: []string{"config"}, longWrite: []string{"outDir"}, longSkip: []string{"mode", "base", "logLevel", "filter", "port", "target", "host"}},
-		subs: map[string]*program{"build": {options: viteOptions}, "dev": {options: viteOptions}, "serve": {options: viteOptions},
-			"preview": {options: viteOptions}, "optimize": {options: viteOptions}},
+		options: []opt{
+			val(readsFile, "-c --config"),
+			val(notFile, "--mode --base --logLevel --filter --port --target --host"),
+			val(writesFile, "--outDir"),
+		},
+		env:   []envVar{{"NODE_OPTIONS", envCode}},
+		files: fileSpec{},
+		subs: map[string]*program{"build": {options: viteOptions, complete: true}, "dev": {options: viteOptions, complete: true}, "serve": {options: viteOptions, complete: true},
+			"preview": {options: viteOptions, complete: true}, "optimize": {options: viteOptions, complete: true}},
 	},
 	"playwright": {
-		env: "NODE_OPTIONS PLAYWRIGHT_BROWSERS_PATH",
+		env: []envVar{{"NODE_OPTIONS", envCode}, {"PLAYWRIGHT_BROWSERS_PATH", envCode}},
 		// playwright install and codegen fetch or drive a browser of
 		// their own; only test is listed.
-		subs: map[string]*program{"test": {options: playwrightTestOptions}},
+		subs: map[string]*program{"test": {options: playwrightTestOptions, complete: true}},
 	},
 	"biome": {
 		dirSafe: true,
 		// biome check/lint/format --write (--fix, and the older --apply,
 		// --apply-unsafe) rewrite their operands in place.
-		files: fileSpec{first: true, longFile: []string{"config-path"}, longWriteIf: []string{"write", "fix", "apply", "apply-unsafe"}},
-		subs: map[string]*program{"check": {options: biomeOptions}, "lint": {options: biomeOptions}, "format": {options: biomeOptions},
-			"ci": {options: biomeOptions}},
+		options: []opt{val(readsFile, "--config-path"), does(writesOperands, "--write --fix --apply --apply-unsafe")}, files: fileSpec{first: true},
+		subs: map[string]*program{"check": {options: biomeOptions, complete: true}, "lint": {options: biomeOptions, complete: true}, "format": {options: biomeOptions, complete: true},
+			"ci": {options: biomeOptions, complete: true}},
 	},
 	"tsx": {
-		env:    "NODE_OPTIONS",
+		env:    []envVar{{"NODE_OPTIONS", envCode}},
 		guards: []optionGuard{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
 	},
 	"jest": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		env:     "NODE_OPTIONS",
-		files: fileSpec{fileVal: "c", skipVal: "tw", longFile: []string{"config"}, longWrite: []string{"outputFile"},
-			longSkip: []string{"testNamePattern", "testPathPattern", "testPathIgnorePatterns", "maxWorkers", "changedSince",
-				"selectProjects", "shard", "testTimeout", "coverageReporters", "collectCoverageFrom", "reporters", "seed", "testEnvironment"}},
-		options: "-b -c= -e -h -i -o -t= -u -w= --bail? --changedSince= --ci --clearCache --collectCoverageFrom= --colors " +
-			"--config= --coverage --coverageReporters= --debug --detectOpenHandles --errorOnDeprecated --expand --findRelatedTests " +
-			"--forceExit --help --json --listTests --logHeapUsage --maxWorkers= --no-cache --no-colors --no-watchman --onlyChanged " +
-			"--outputFile= --passWithNoTests --randomize --reporters= --rootDir= --roots= --runInBand --seed= --selectProjects= " +
-			"--shard= --showConfig --silent --testEnvironment= --testNamePattern= --testPathIgnorePatterns= --testPathPattern= " +
-			"--testTimeout= --updateSnapshot --verbose --version --watch --watchAll --watchman",
+		options: []opt{
+			flags("-b -e -h -i -o -u --ci --clearCache --colors --coverage --debug --detectOpenHandles --errorOnDeprecated --expand --findRelatedTests --forceExit --help --json --listTests --logHeapUsage --no-cache --no-colors --no-watchman --onlyChanged --passWithNoTests --randomize --runInBand --showConfig --silent --updateSnapshot --verbose --version --watch --watchAll --watchman"),
+			val(readsFile, "-c --config"),
+			val(notFile, "-t -w --changedSince --collectCoverageFrom --coverageReporters --maxWorkers --reporters --seed --selectProjects --shard --testEnvironment --testNamePattern --testPathIgnorePatterns --testPathPattern --testTimeout"),
+			optional(0, "--bail"),
+			val(writesFile, "--outputFile"),
+			val(0, "--rootDir --roots"),
+		},
+		complete: true,
+		env:      []envVar{{"NODE_OPTIONS", envCode}},
+		files:    fileSpec{},
 	},
 }
 
-const viteOptions = "-c= -d? -f= -h -l= -m= -v -w --assetsDir= --assetsInlineLimit= --base= --clearScreen --config= --cors --debug? " +
-	"--emptyOutDir --filter= --force --help --host? --logLevel= --manifest? --minify? --mode= --open? --outDir= --port= --sourcemap? " +
-	"--ssr? --strictPort --target= --version --watch"
+var viteOptions = []opt{
+	val(0, "-c -f -l -m --assetsDir --assetsInlineLimit --base --config --filter --logLevel --mode --outDir --port --target"),
+	optional(0, "-d --debug --host --manifest --minify --open --sourcemap --ssr"),
+	flags("-h -v -w --clearScreen --cors --emptyOutDir --force --help --strictPort --version --watch"),
+}
 
-const playwrightTestOptions = "-c= -g= -h -j= -u -x --config= --debug --forbid-only --fully-parallel --global-timeout= --grep= " +
-	"--grep-invert= --headed --help --ignore-snapshots --last-failed --list --max-failures= --no-deps --output= --pass-with-no-tests " +
-	"--project= --quiet --repeat-each= --reporter= --retries= --shard= --timeout= --trace= --update-snapshots? --workers="
+var playwrightTestOptions = []opt{
+	val(0, "-c -g -j --config --global-timeout --grep --grep-invert --max-failures --output --project --repeat-each --reporter --retries --shard --timeout --trace --workers"),
+	flags("-h -u -x --debug --forbid-only --fully-parallel --headed --help --ignore-snapshots --last-failed --list --no-deps --pass-with-no-tests --quiet"),
+	optional(0, "--update-snapshots"),
+}
 
-const biomeOptions = "-h --changed --colors= --config-path= --diagnostic-level= --error-on-warnings --files-ignore-unknown= --fix " +
-	"--formatter-enabled= --help --indent-style= --indent-width= --line-width= --linter-enabled= --log-level= --max-diagnostics= " +
-	"--no-errors-on-unmatched --organize-imports-enabled= --reporter= --since= --skip-errors --staged --unsafe --verbose " +
-	"--vcs-enabled= --vcs-use-ignore-file= --write"
+var biomeOptions = []opt{
+	flags("-h --changed --error-on-warnings --fix --help --no-errors-on-unmatched --skip-errors --staged --unsafe --verbose --write"),
+	val(0, "--colors --config-path --diagnostic-level --files-ignore-unknown --formatter-enabled --indent-style --indent-width --line-width --linter-enabled --log-level --max-diagnostics --organize-imports-enabled --reporter --since --vcs-enabled --vcs-use-ignore-file"),
+}
 
 // tsx's options before the file it runs: -e/-p run a string, --import
 // and --require load code, as node's.
-var tsxLead = newLead("tsx", "-h -v --clear-screen --help --ignore= --include= --no-cache --tsconfig= --version", "", "", true)
+var tsxLead = newLead("tsx", true, []opt{flags("-h -v --clear-screen --help --no-cache --version"), val(0, "--ignore --include --tsconfig")})
 
-const vitestOptions = "-c= -h -r= -t= -u -v -w --allowOnly --bail= --changed? --clearScreen --config= --coverage --dir= " +
-	"--environment= --globals --help --hookTimeout= --logHeapUsage --maxWorkers= --minWorkers= --mode= --no-color " +
-	"--no-file-parallelism --outputFile= --passWithNoTests --pool= --project= --reporter= --retry= --root= --run --sequence.shuffle " +
-	"--shard= --silent --testNamePattern= --testTimeout= --typecheck --update --version --watch --exclude="
+var vitestOptions = []opt{
+	val(0, "-c -r -t --bail --config --dir --environment --hookTimeout --maxWorkers --minWorkers --mode --outputFile --pool --project --reporter --retry --root --shard --testNamePattern --testTimeout --exclude"),
+	flags("-h -u -v -w --allowOnly --clearScreen --coverage --globals --help --logHeapUsage --no-color --no-file-parallelism --passWithNoTests --run --sequence.shuffle --silent --typecheck --update --version --watch"),
+	optional(0, "--changed"),
+}
 
 var (
 	// eslint --rulesdir and --resolve-plugins-relative-to load code from
 	// a directory; -f/--format may name a formatter file.
-	eslintLead = newLead("eslint", "-c= -f= -o= --config= --format= --output-file= --resolve-plugins-relative-to= --rulesdir= --plugin=",
-		"", "-f --format --resolve-plugins-relative-to --rulesdir --plugin", false).loosen()
-	prettierLead = newLead("prettier", "--plugin=", "", "--plugin", false).loosen()
+	eslintLead   = newLead("eslint", false, []opt{val(0, "-c -o --config --output-file"), val(projectPath, "-f --format --resolve-plugins-relative-to --rulesdir --plugin")}).loosen()
+	prettierLead = newLead("prettier", false, []opt{val(projectPath, "--plugin")}).loosen()
 )

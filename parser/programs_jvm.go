@@ -14,12 +14,11 @@ import "strings"
 const jvmWhy = "runs another build, script or JVM, publishes, or is an option the gate does not know"
 
 var (
-	gradleLead = newLead("gradle", "-D= -P= -S -a -d -h -i -m -q -s -t -v -w -x= --build-cache --configuration-cache --console= "+
-		"--continue --continuous --daemon --debug --dry-run --exclude-task= --help --info --max-workers= --no-build-cache "+
-		"--no-configuration-cache --no-daemon --no-parallel --no-rebuild --no-watch-fs --offline --parallel --project-prop= "+
-		"--quiet --refresh-dependencies --rerun --rerun-tasks --stacktrace --status --stop --tests= --version --warn "+
-		"--warning-mode= --watch-fs --full-stacktrace --project-dir= --priority= --args=",
-		"", "--project-dir", false)
+	gradleLead = newLead("gradle", false, []opt{
+		val(0, "-D -P -x --console --exclude-task --max-workers --project-prop --tests --warning-mode --priority --args"),
+		flags("-S -a -d -h -i -m -q -s -t -v -w --build-cache --configuration-cache --continue --continuous --daemon --debug --dry-run --help --info --no-build-cache --no-configuration-cache --no-daemon --no-parallel --no-rebuild --no-watch-fs --offline --parallel --quiet --refresh-dependencies --rerun --rerun-tasks --stacktrace --status --stop --version --warn --watch-fs --full-stacktrace"),
+		val(projectPath, "--project-dir"),
+	})
 
 	mvnWords = map[string]bool{
 		"-B": true, "--batch-mode": true, "-q": true, "--quiet": true, "-X": true, "--debug": true, "-e": true, "--errors": true,
@@ -107,7 +106,7 @@ func publishes(word string) bool {
 func gradleEntry() program {
 	return program{
 		files:  fileSpec{none: true}, // tasks, not files
-		env:    "GRADLE_OPTS JAVA_OPTS JAVA_HOME GRADLE_USER_HOME",
+		env:    []envVar{{"GRADLE_OPTS", envCode}, {"JAVA_OPTS", envCode}, {"JAVA_HOME", envCode}, {"GRADLE_USER_HOME", envCode}},
 		guards: []optionGuard{{check: gradleRisk, why: jvmWhy}},
 	}
 }
@@ -115,7 +114,7 @@ func gradleEntry() program {
 func mvnEntry() program {
 	return program{
 		files:  fileSpec{none: true}, // goals and phases, not files
-		env:    "MAVEN_OPTS MAVEN_ARGS JAVA_OPTS JAVA_HOME",
+		env:    []envVar{{"MAVEN_OPTS", envCode}, {"MAVEN_ARGS", envCode}, {"JAVA_OPTS", envCode}, {"JAVA_HOME", envCode}},
 		guards: []optionGuard{{check: mvnRisk, why: jvmWhy}},
 	}
 }

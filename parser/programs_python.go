@@ -2,6 +2,7 @@ package parser
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -17,26 +18,25 @@ var (
 	// python's options before the script, -m MODULE or -c: -c runs a
 	// string the command holds, -i reads more code, -X and -W only
 	// tune.
-	pythonLead = newLead("python", "-B -E -I -O -P -R -S -V -W= -X= -b -d -h -q -s -u -v -x --help --version", "", "", true)
+	pythonLead = newLead("python", true, []opt{flags("-B -E -I -O -P -R -S -V -b -d -h -q -s -u -v -x --help --version"), val(0, "-W -X")})
 
 	// uv run's options before the command: --with fetches packages,
 	// --env-file reads one, --directory and --project move the work.
-	uvRunLead = newLead("uv run", "-p= -q -v --all-extras --all-packages --dev --directory= --exact --extra= --frozen --group= "+
-		"--isolated --locked --no-dev --no-project --no-sync --offline --only-dev --package= --project= --python= --quiet "+
-		"--verbose", "", "--directory --project", true)
+	uvRunLead = newLead("uv run", true, []opt{
+		val(0, "-p --extra --group --package --python"),
+		flags("-q -v --all-extras --all-packages --dev --exact --frozen --isolated --locked --no-dev --no-project --no-sync --offline --only-dev --quiet --verbose"),
+		val(projectPath, "--directory --project"),
+	})
 
-	pipList = newLead("pip list", "-e -i -l -v -q --disable-pip-version-check --editable --exclude= --exclude-editable --format= "+
-		"--include-editable --isolated --local --no-color --not-required --path= --pre --quiet --user --verbose", "", "", false)
-	pipFreeze = newLead("pip freeze", "-l -q -v --all --disable-pip-version-check --exclude= --exclude-editable --isolated --local "+
-		"--no-color --path= --quiet --user --verbose", "", "", false)
-	pipShow = newLead("pip show", "-f -q -v --disable-pip-version-check --files --isolated --no-color --quiet --verbose", "", "", false)
+	pipList   = newLead("pip list", false, []opt{flags("-e -i -l -v -q --disable-pip-version-check --editable --exclude-editable --include-editable --isolated --local --no-color --not-required --pre --quiet --user --verbose"), val(0, "--exclude --format --path")})
+	pipFreeze = newLead("pip freeze", false, []opt{flags("-l -q -v --all --disable-pip-version-check --exclude-editable --isolated --local --no-color --quiet --user --verbose"), val(0, "--exclude --path")})
+	pipShow   = newLead("pip show", false, []opt{flags("-f -q -v --disable-pip-version-check --files --isolated --no-color --quiet --verbose")})
 
 	// pytest's options that load code or move its files: -p loads a
 	// plugin (except -p no:NAME, which disables one), -o/--override-ini
 	// may set addopts, --pdbcls runs a class; --rootdir, --basetemp
 	// (which pytest empties), -c and --confcutdir outside the project.
-	pytestLead = newLead("pytest", "-c= -o= -p= --basetemp= --confcutdir= --config-file= --override-ini= --pdbcls= --rootdir=",
-		"-o -p --override-ini --pdbcls", "-c --basetemp --confcutdir --config-file --rootdir", false).loosen()
+	pytestLead = newLead("pytest", false, []opt{val(projectPath, "-c --basetemp --confcutdir --config-file --rootdir"), val(runsOther, "-o -p --override-ini --pdbcls")}).loosen()
 )
 
 // pythonRisk is the guard of python: an option before the script that
@@ -164,37 +164,25 @@ func pytestRisk(argv []string, i int) int {
 // pytestOptions are pytest's own options and those of the plugins seen
 // in everyday commands (pytest-cov, pytest-xdist, pytest-timeout,
 // pytest-asyncio, pytest-randomly, pytest-rerunfailures, pytest-django).
-const pytestOptions = "-V -W= -c= -h -k= -l -m= -n= -o= -p= -q -r= -s -v -x " +
-	"--asyncio-mode= --basetemp= --cache-clear --capture= --co --code-highlight= --collect-only --color= --confcutdir= " +
-	"--config-file= --continue-on-collection-errors --cov? --cov-append --cov-branch --cov-config= --cov-fail-under= " +
-	"--cov-report= --create-db --deselect= --disable-pytest-warnings --disable-warnings --dist= --doctest-glob= " +
-	"--doctest-modules --ds= --durations= --durations-min= --exitfirst --failed-first --ff --fixtures --fixtures-per-test " +
-	"--full-trace --help --ignore= --ignore-glob= --import-mode= --junit-prefix= --junit-xml= --junitxml= --last-failed " +
-	"--lf --log-cli-level= --log-level= --markers --maxfail= --maxprocesses= --new-first --nf --no-cov --no-cov-on-fail " +
-	"--no-header --no-migrations --no-summary --nomigrations --numprocesses= --override-ini= --pdb --pyargs --quiet " +
-	"--randomly-seed= --reruns= --reruns-delay= --reuse-db --rootdir= --runxfail --setup-only --setup-plan --setup-show " +
-	"--showlocals --strict --strict-config --strict-markers --stepwise --stepwise-skip --sw --tb= --timeout= --trace " +
-	"--verbose --version"
+var pytestOptions = []opt{
+	flags("-V -h -l -q -s -v -x --cache-clear --co --collect-only --continue-on-collection-errors --cov-append --cov-branch --create-db --disable-pytest-warnings --disable-warnings --doctest-modules --exitfirst --failed-first --ff --fixtures --fixtures-per-test --full-trace --help --last-failed --lf --markers --new-first --nf --no-cov --no-cov-on-fail --no-header --no-migrations --no-summary --nomigrations --pdb --pyargs --quiet --reuse-db --runxfail --setup-only --setup-plan --setup-show --showlocals --strict --strict-config --strict-markers --stepwise --stepwise-skip --sw --trace --verbose --version"),
+	val(0, "-W -c -k -m -n -o -p -r --asyncio-mode --basetemp --capture --code-highlight --color --confcutdir --config-file --cov-config --cov-fail-under --cov-report --deselect --dist --doctest-glob --ds --durations --durations-min --ignore --ignore-glob --import-mode --junit-prefix --junit-xml --junitxml --log-cli-level --log-level --maxfail --maxprocesses --numprocesses --override-ini --randomly-seed --reruns --reruns-delay --rootdir --tb --timeout"),
+	optional(0, "--cov"),
+}
 
-var pytestFiles = fileSpec{skipVal: "kmnrWp", fileVal: "c", longFile: []string{"config-file", "cov-config", "rootdir", "confcutdir"},
-	longWrite: []string{"basetemp", "junitxml", "junit-xml"},
-	longSkip: []string{"deselect", "ignore", "ignore-glob", "tb", "maxfail", "durations", "durations-min", "capture", "color", "cov-report",
-		"cov-fail-under", "dist", "numprocesses", "maxprocesses", "timeout", "asyncio-mode", "log-level", "log-cli-level", "import-mode",
-		"randomly-seed", "reruns", "reruns-delay", "ds", "override-ini", "junit-prefix", "doctest-glob", "code-highlight"}}
-
-var pythonEnv = "PYTHONSTARTUP PYTHONPATH PYTHONHOME PYTHONINSPECT PYTHONUSERBASE REQUESTS_CA_BUNDLE=r PYTHONUNBUFFERED=- PYTHONDONTWRITEBYTECODE=-"
+var pythonEnv = []envVar{{"PYTHONSTARTUP", envCode}, {"PYTHONPATH", envCode}, {"PYTHONHOME", envCode}, {"PYTHONINSPECT", envCode}, {"PYTHONUSERBASE", envCode}, {"REQUESTS_CA_BUNDLE", envFile}, {"PYTHONUNBUFFERED", envHarmless}, {"PYTHONDONTWRITEBYTECODE", envHarmless}}
 
 func pythonEntry() program {
 	return program{
-		files:  fileSpec{skipVal: "cmWX"},
-		env:    pythonEnv,
+		options: []opt{val(notFile, "-c -m -W -X")},
+		env:     pythonEnv, files: fileSpec{},
 		guards: []optionGuard{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
 	}
 }
 
 func pipEntry() program {
 	return program{
-		env: "PYTHONPATH",
+		env: []envVar{{"PYTHONPATH", envCode}},
 		subs: map[string]*program{
 			"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
 			"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
@@ -208,10 +196,17 @@ func pipEntry() program {
 func pytestEntry() program {
 	return program{
 		dirSafe: true, // collects test files and conftest.py, not every file
-		files:   pytestFiles,
-		env:     pythonEnv + " PYTEST_ADDOPTS PYTEST_PLUGINS",
-		options: pytestOptions,
-		guards:  []optionGuard{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
+		options: []opt{
+			flags("-V -h -l -q -s -v -x --cache-clear --co --collect-only --continue-on-collection-errors --cov-append --cov-branch --create-db --disable-pytest-warnings --disable-warnings --doctest-modules --exitfirst --failed-first --ff --fixtures --fixtures-per-test --full-trace --help --last-failed --lf --markers --new-first --nf --no-cov --no-cov-on-fail --no-header --no-migrations --no-summary --nomigrations --pdb --pyargs --quiet --reuse-db --runxfail --setup-only --setup-plan --setup-show --showlocals --strict --strict-config --strict-markers --stepwise --stepwise-skip --sw --trace --verbose --version"),
+			val(notFile, "-W -k -m -n -p -r --asyncio-mode --capture --code-highlight --color --cov-fail-under --cov-report --deselect --dist --doctest-glob --ds --durations --durations-min --ignore --ignore-glob --import-mode --junit-prefix --log-cli-level --log-level --maxfail --maxprocesses --numprocesses --override-ini --randomly-seed --reruns --reruns-delay --tb --timeout"),
+			val(readsFile, "-c --confcutdir --config-file --cov-config --rootdir"),
+			val(0, "-o"),
+			val(writesFile, "--basetemp --junit-xml --junitxml"),
+			optional(0, "--cov"),
+		},
+		complete: true,
+		env:      slices.Concat(pythonEnv, []envVar{{"PYTEST_ADDOPTS", envCode}, {"PYTEST_PLUGINS", envCode}}),
+		guards:   []optionGuard{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
 	}
 }
 
@@ -244,50 +239,75 @@ var programsPython = map[string]program{
 		// (a fix = true in the project's configuration the gate does not
 		// read). Before the subcommand (ruff -q format), or under one
 		// without an entry, every operand is written: the safe reading.
-		files: fileSpec{first: true, writeAll: true, longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
-			longSkip: ruffSkip},
+		options: []opt{
+			val(writesFile, "-o --output-file --cache-dir"),
+			val(notFile, "--select --ignore --extend-select --extend-ignore --fixable --unfixable --exclude --extend-exclude --line-length --target-version --output-format --stdin-filename --range"),
+			val(readsFile, "--config"),
+		},
+		files: fileSpec{first: true, writeAll: true},
 		subs: map[string]*program{
-			"check": {ownFiles: true, files: fileSpec{longFile: []string{"config"}, writeVal: "o", longWrite: []string{"output-file", "cache-dir"},
-				longSkip: ruffSkip, longWriteIf: []string{"fix", "fix-only", "add-noqa"}},
-				options: ruffCommon + " --add-noqa --diff --exit-non-zero-on-fix --exit-zero --extend-ignore= --extend-select= --fix --fixable= --ignore= --no-fix --output-format= --select= --show-files --show-fixes --show-settings --statistics --unfixable= --unsafe-fixes --watch -w"},
-			"format": {ownFiles: true, files: fileSpec{writeAll: true, readIf: []string{"--check", "--diff"}, longFile: []string{"config"},
-				writeVal: "o", longWrite: []string{"output-file", "cache-dir"}, longSkip: ruffSkip},
-				options: ruffCommon + " --check --diff --exit-non-zero-on-format --range="},
-			"rule": {ownFiles: true, files: fileSpec{none: true}, options: "--all --output-format= -h --help"},
+			"check": {ownFiles: true, options: []opt{
+				flags("-e -h -n -q -s -v --force-exclude --help --isolated --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent --verbose --diff --exit-non-zero-on-fix --exit-zero --no-fix --show-files --show-fixes --show-settings --statistics --unsafe-fixes --watch -w"),
+				val(writesFile, "--cache-dir -o --output-file"),
+				val(readsFile, "--config"),
+				val(notFile, "--exclude --extend-exclude --line-length --stdin-filename --target-version --extend-ignore --extend-select --fixable --ignore --output-format --select --unfixable"),
+				does(writesOperands, "--add-noqa --fix"),
+				val(notFile, "--range").unlisted(),
+				does(writesOperands, "--fix-only").unlisted(),
+			},
+				complete: true,
+				files:    fileSpec{},
+			},
+			"format": {ownFiles: true, options: []opt{
+				does(readsOperandsOnly, "--check --diff"),
+				flags("-e -h -n -q -s -v --force-exclude --help --isolated --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent --verbose --exit-non-zero-on-format"),
+				val(writesFile, "--cache-dir -o --output-file"),
+				val(readsFile, "--config"),
+				val(notFile, "--exclude --extend-exclude --line-length --stdin-filename --target-version --range"),
+				val(notFile, "--select --ignore --extend-select --extend-ignore --fixable --unfixable --output-format").unlisted(),
+			},
+				complete: true,
+				files:    fileSpec{writeAll: true},
+			},
+			"rule": {ownFiles: true, files: fileSpec{none: true}, options: []opt{flags("--all -h --help"), val(0, "--output-format")}, complete: true},
 		},
 	},
 	"mypy": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
-		env:     pythonEnv,
-		files: fileSpec{skipVal: "mpc", longFile: []string{"config-file"}, longWrite: []string{"cache-dir", "html-report", "junit-xml", "txt-report"},
-			longSkip: []string{"python-version", "follow-imports", "exclude", "module", "package", "platform", "always-true", "always-false"}},
-		options: "-V -c= -h -m= -p= -v --always-false= --always-true= --cache-dir= --check-untyped-defs --config-file= " +
-			"--disallow-any-generics --disallow-untyped-calls --disallow-untyped-defs --exclude= --explicit-package-bases --follow-imports= " +
-			"--help --html-report= --ignore-missing-imports --junit-xml= --module= --namespace-packages --no-error-summary " +
-			"--no-implicit-optional --no-incremental --no-site-packages --non-interactive --package= --platform= --pretty " +
-			"--python-version= --show-column-numbers --show-error-codes --show-error-context --show-traceback --sqlite-cache " +
-			"--strict --tb --txt-report= --verbose --version --warn-redundant-casts --warn-return-any --warn-unreachable " +
-			"--warn-unused-configs --warn-unused-ignores",
+		options: []opt{
+			flags("-V -h -v --check-untyped-defs --disallow-any-generics --disallow-untyped-calls --disallow-untyped-defs --explicit-package-bases --help --ignore-missing-imports --namespace-packages --no-error-summary --no-implicit-optional --no-incremental --no-site-packages --non-interactive --pretty --show-column-numbers --show-error-codes --show-error-context --show-traceback --sqlite-cache --strict --tb --verbose --version --warn-redundant-casts --warn-return-any --warn-unreachable --warn-unused-configs --warn-unused-ignores"),
+			val(notFile, "-c -m -p --always-false --always-true --exclude --follow-imports --module --package --platform --python-version"),
+			val(writesFile, "--cache-dir --html-report --junit-xml --txt-report"),
+			val(readsFile, "--config-file"),
+		},
+		complete: true,
+		env:      pythonEnv,
+		files:    fileSpec{},
 	},
 	"black": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// black rewrites its operands in place (unless --check, --diff or
 		// -c): they are written files, which the ignore and protection
 		// rules check.
-		files: fileSpec{writeAll: true, readIf: []string{"--check", "--diff", "-c"}, skipVal: "cltW", longFile: []string{"config"},
-			longSkip: []string{"line-length", "target-version", "include", "exclude", "extend-exclude", "force-exclude", "required-version",
-				"stdin-filename", "code", "workers", "line-ranges", "enable-unstable-feature", "python-cell-magics"}},
-		options: "-C -S -W= -c= -h -l= -q -t= -v --check --code= --color --config= --diff --enable-unstable-feature= --exclude= " +
-			"--extend-exclude= --fast --force-exclude= --help --include= --ipynb --line-length= --line-ranges= --no-color --preview " +
-			"--pyi --python-cell-magics= --quiet --required-version= --safe --skip-magic-trailing-comma --skip-string-normalization " +
-			"--stdin-filename= --target-version= --unstable --verbose --version --workers=",
+		options: []opt{
+			does(readsOperandsOnly, "--check --diff"),
+			val(notFile|readsOperandsOnly, "-c"),
+			flags("-C -S -h -q -v --color --fast --help --ipynb --no-color --preview --pyi --quiet --safe --skip-magic-trailing-comma --skip-string-normalization --unstable --verbose --version"),
+			val(notFile, "-W -l -t --code --enable-unstable-feature --exclude --extend-exclude --force-exclude --include --line-length --line-ranges --python-cell-magics --required-version --stdin-filename --target-version --workers"),
+			val(readsFile, "--config"),
+		},
+		complete: true,
+		files:    fileSpec{writeAll: true},
 	},
 	"tox": {
-		env:   pythonEnv,
-		files: fileSpec{none: true},
-		options: "-a -c= -e= -f= -h -l -m= -n -p? -q -r -v --alwayscopy --colored= --conf= --develop --exit-and-dump-after= --help " +
-			"--listenvs-all --list-envs --notest --no-recreate-pkg --parallel? --parallel-live --quiet --recreate --sitepackages " +
-			"--skip-missing-interpreters? --skip-pkg-install --verbose --version",
+		options: []opt{
+			flags("-a -h -l -n -q -r -v --alwayscopy --develop --help --listenvs-all --list-envs --notest --no-recreate-pkg --parallel-live --quiet --recreate --sitepackages --skip-pkg-install --verbose --version"),
+			val(0, "-c -e -f -m --colored --conf --exit-and-dump-after"),
+			optional(0, "-p --parallel --skip-missing-interpreters"),
+		},
+		complete: true,
+		env:      pythonEnv,
+		files:    fileSpec{none: true},
 	},
 }
 
@@ -295,9 +315,10 @@ var programsPython = map[string]program{
 var ruffSkip = []string{"select", "ignore", "extend-select", "extend-ignore", "fixable", "unfixable", "exclude", "extend-exclude",
 	"line-length", "target-version", "output-format", "stdin-filename", "range"}
 
-const ruffCommon = "-e -h -n -q -s -v --cache-dir= --config= --exclude= --extend-exclude= --force-exclude --help --isolated " +
-	"--line-length= --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent " +
-	"--stdin-filename= --target-version= --verbose -o= --output-file="
+var ruffCommon = []opt{
+	flags("-e -h -n -q -s -v --force-exclude --help --isolated --no-cache --no-force-exclude --no-preview --no-respect-gitignore --preview --quiet --respect-gitignore --silent --verbose"),
+	val(0, "--cache-dir --config --exclude --extend-exclude --line-length --stdin-filename --target-version -o --output-file"),
+}
 
 // pythonModules are the modules python -m runs whose arguments their own
 // program entry reads (python -m ruff check . is ruff check .).

@@ -1,5 +1,7 @@
 package parser
 
+import "slices"
+
 // Rust: cargo's build, check, test, clippy, fmt and run, cargo-make, and
 // rustfmt. build.rs and procedural macros run at check and build time,
 // so every one of them runs the project's code: the embedded default
@@ -15,28 +17,37 @@ package parser
 const cargoWhy = "is a cargo option the gate does not know (--config and -Z may set a program to run), or a path outside the project"
 
 // cargoCommon are the options of cargo's build-like subcommands.
-const cargoCommon = "-F= -h -j= -p= -q -r -v --all --all-features --all-targets --bench= --benches --bin= --bins --color= " +
-	"--example= --examples --exclude= --features= --frozen --help --ignore-rust-version --jobs= --keep-going --lib --locked " +
-	"--manifest-path= --message-format= --no-default-features --offline --package= --profile= --quiet --release --target= " +
-	"--target-dir= --test= --tests --timings? --verbose --workspace"
+var cargoCommon = []opt{
+	val(0, "-F -j -p --bench --bin --color --example --exclude --features --jobs --manifest-path --message-format --package --profile --target --target-dir --test"),
+	flags("-h -q -r -v --all --all-features --all-targets --benches --bins --examples --frozen --help --ignore-rust-version --keep-going --lib --locked --no-default-features --offline --quiet --release --tests --verbose --workspace"),
+	optional(0, "--timings"),
+}
 
 const cargoDirs = "--manifest-path --target-dir"
 
 var (
-	cargoTop   = newLead("cargo", "-V -h -q -v --color= --frozen --help --list --locked --offline --quiet --verbose --version", "", "", true)
-	cargoBuild = newLead("cargo build", cargoCommon+" --artifact-dir= --future-incompat-report --unit-graph", "", cargoDirs+" --artifact-dir", false)
-	cargoTest  = newLead("cargo test", cargoCommon+" --doc --future-incompat-report --no-fail-fast --no-run", "", cargoDirs, false)
-	cargoRun   = newLead("cargo run", cargoCommon, "", cargoDirs, false)
-	cargoLint  = newLead("cargo clippy", cargoCommon+" --allow-dirty --allow-no-vcs --allow-staged --fix --no-deps", "", cargoDirs, false)
-	cargoFmt   = newLead("cargo fmt", "-h -p= -q -v --all --check --help --manifest-path= --message-format= --package= --quiet --verbose", "", "--manifest-path", false)
-	cargoTree  = newLead("cargo tree", "-d -e= -f= -h -i= -p= -q -v --all-features --charset= --depth= --duplicates --edges= --exclude= "+
-		"--features= --format= --frozen --help --invert= --locked --manifest-path= --no-dedupe --no-default-features --offline "+
-		"--package= --prefix= --prune= --quiet --target= --verbose --workspace", "", "--manifest-path", false)
+	cargoTop   = newLead("cargo", true, []opt{flags("-V -h -q -v --frozen --help --list --locked --offline --quiet --verbose --version"), val(0, "--color")})
+	cargoBuild = newLead("cargo build", false, withRole(slices.Concat(cargoCommon, []opt{val(projectPath, "--artifact-dir"), flags("--future-incompat-report --unit-graph")}), projectPath, cargoDirs))
+	cargoTest  = newLead("cargo test", false, withRole(slices.Concat(cargoCommon, []opt{flags("--doc --future-incompat-report --no-fail-fast --no-run")}), projectPath, cargoDirs))
+	cargoRun   = newLead("cargo run", false, withRole(cargoCommon, projectPath, cargoDirs))
+	cargoLint  = newLead("cargo clippy", false, withRole(slices.Concat(cargoCommon, []opt{flags("--allow-dirty --allow-no-vcs --allow-staged --fix --no-deps")}), projectPath, cargoDirs))
+	cargoFmt   = newLead("cargo fmt", false, []opt{
+		flags("-h -q -v --all --check --help --quiet --verbose"),
+		val(0, "-p --message-format --package"),
+		val(projectPath, "--manifest-path"),
+	})
+	cargoTree = newLead("cargo tree", false, []opt{
+		flags("-d -h -q -v --all-features --duplicates --frozen --help --locked --no-dedupe --no-default-features --offline --quiet --verbose --workspace"),
+		val(0, "-e -f -i -p --charset --depth --edges --exclude --features --format --invert --package --prefix --prune --target"),
+		val(projectPath, "--manifest-path"),
+	})
 	// cargo make (cargo-make): --makefile runs another makefile, -e sets
 	// a variable of the tasks, --cwd moves the work.
-	cargoMake = newLead("cargo make", "-h -l= -p= -t= -v --allow-private --disable-check-for-updates --experimental --help "+
-		"--list-all-steps --loglevel= --no-color --no-on-error --no-workspace --output-format= --print-steps --profile= --quiet "+
-		"--silent --skip-init-end-tasks --skip-tasks= --task= --time-summary --verbose --version --cwd=", "", "--cwd", true)
+	cargoMake = newLead("cargo make", true, []opt{
+		flags("-h -v --allow-private --disable-check-for-updates --experimental --help --list-all-steps --no-color --no-on-error --no-workspace --print-steps --quiet --silent --skip-init-end-tasks --time-summary --verbose --version"),
+		val(0, "-l -p -t --loglevel --output-format --profile --skip-tasks --task"),
+		val(projectPath, "--cwd"),
+	})
 )
 
 func cargoEntry(l *lead) *program {
@@ -46,7 +57,7 @@ func cargoEntry(l *lead) *program {
 var programsRust = map[string]program{
 	"cargo": {
 		files: fileSpec{none: true},
-		env:   "RUSTC_WRAPPER RUSTC CARGO_*WRAPPER CARGO_*RUSTC RUST_BACKTRACE=- RUST_LOG=-",
+		env:   []envVar{{"RUSTC_WRAPPER", envCode}, {"RUSTC", envCode}, {"CARGO_*WRAPPER", envCode}, {"CARGO_*RUSTC", envCode}, {"RUST_BACKTRACE", envHarmless}, {"RUST_LOG", envHarmless}},
 		guards: []optionGuard{
 			{check: cargoTop.check, why: cargoWhy},
 		},
@@ -65,12 +76,17 @@ var programsRust = map[string]program{
 		// rustfmt rewrites its operands in place (unless --check or
 		// --emit stdout): written files, which the ignore and protection
 		// rules check.
-		files: fileSpec{writeAll: true, readIf: []string{"--check", "--emit=stdout"}, longFile: []string{"config-path"},
-			longSkip: []string{"emit", "edition", "color", "config", "print-config", "style-edition"}},
-		options: "-V -h -l -q -v --backup --check --color= --config= --config-path= --edition= --emit= --files-with-diff --help " +
-			"--print-config= --quiet --style-edition= --verbose --version",
+		options: []opt{
+			does(readsOperandsOnly, "--check"),
+			does(readsOperandsOnly, "--emit=stdout").unlisted(),
+			flags("-V -h -l -q -v --backup --files-with-diff --help --quiet --verbose --version"),
+			val(notFile, "--color --config --edition --emit --print-config --style-edition"),
+			val(readsFile, "--config-path"),
+		},
+		complete: true,
+		files:    fileSpec{writeAll: true},
 	},
-	"rustc": {options: "-V -h -v --help --version"}, // rustc FILE reads FILE (the default spec: every operand read)
+	"rustc": {options: []opt{flags("-V -h -v --help --version")}, complete: true}, // rustc FILE reads FILE (the default spec: every operand read)
 }
 
 // cargoMakeRisk is the guard of cargo-make run as its own program

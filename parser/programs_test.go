@@ -56,7 +56,7 @@ var wrapSamples = map[wrapKind]string{
 func TestProgramEntries(t *testing.T) {
 	t.Parallel()
 	for name, p := range entries() {
-		if p.guards == nil && p.wrap == nil && p.env == "" && p.runVal == nil && p.git == nil {
+		if p.guards == nil && p.wrap == nil && p.env == nil && runNames(p) == nil && p.git == nil {
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
@@ -82,7 +82,7 @@ func TestProgramEntries(t *testing.T) {
 					t.Errorf("Analyze(%q): the wrapper's command eval x was not analysed", src)
 				}
 			}
-			for _, o := range p.runVal {
+			for _, o := range runNames(p) {
 				src := name + " --" + o + "=eval a"
 				if p.goFlags {
 					src = name + " test -" + o + "='eval x' ./..."
@@ -91,11 +91,11 @@ func TestProgramEntries(t *testing.T) {
 					t.Errorf("Analyze(%q): the program --%s runs was not analysed", src, o)
 				}
 			}
-			for _, tok := range strings.Fields(p.env) {
-				checkEntryEnv(t, name, tok)
+			for _, v := range p.env {
+				checkEntryEnv(t, name, v.name+[...]string{envCode: "", envFile: "=r", envWritten: "=w", envFileList: "=:", envHarmless: "=-"}[v.use])
 			}
 			if sub, ok := strings.CutPrefix(name, "git "); ok && p.git != nil {
-				checkGitSpec(t, sub, *p.git)
+				checkGitSpec(t, sub, p)
 			}
 			for _, o := range gitStdinL(p) {
 				a := Analyze(name+" cat-file --"+o, Options{Cwd: "/repo", Env: testEnv})
@@ -187,16 +187,54 @@ func checkEntryEnv(t *testing.T, name, tok string) {
 	}
 }
 
-func gitStdinL(p *program) []string {
-	if p.git == nil {
-		return nil
+// runNames returns the names of p's options whose value is a program
+// it runs, without their dashes.
+func runNames(p *program) []string {
+	var l []string
+	for _, o := range p.options {
+		if o.role&runs != 0 {
+			for _, n := range strings.Fields(o.names) {
+				l = append(l, strings.TrimLeft(n, "-"))
+			}
+		}
 	}
-	return p.git.stdinL
+	return l
 }
 
-// checkGitSpec checks what the gitSpec of git's subcommand sub says.
-func checkGitSpec(t *testing.T, sub string, g gitSpec) {
+func gitStdinL(p *program) []string {
+	_, long := roleNamesOf(p, readsInput)
+	return long
+}
+
+// roleNamesOf returns the names of p's options with role r, without
+// their dashes: short ones, then long ones.
+func roleNamesOf(p *program, r role) (short, long []string) {
+	for _, o := range p.options {
+		if o.role&r == 0 {
+			continue
+		}
+		for _, n := range strings.Fields(o.names) {
+			if strings.HasPrefix(n, "--") {
+				long = append(long, n[2:])
+			} else {
+				short = append(short, n[1:])
+			}
+		}
+	}
+	return short, long
+}
+
+// checkGitSpec checks what the gitSpec and the options' roles of git's
+// subcommand sub (its entry p) say.
+func checkGitSpec(t *testing.T, sub string, p *program) {
 	t.Helper()
+	g := *p.git
+	danger, long := roleNamesOf(p, runsOther)
+	shell, shellL := roleNamesOf(p, shellCommand)
+	write, writeL := roleNamesOf(p, writesFile)
+	configVal, configL := roleNamesOf(p, setsConfig)
+	_, patchRead := roleNamesOf(p, readsOperandsOnly)
+	_, treeIf := roleNamesOf(p, recursive)
 	analyze := func(src string) (*Analysis, *Command) {
 		a := Analyze(src, Options{Cwd: "/repo", Env: testEnv})
 		if len(a.Commands) == 0 {
@@ -213,30 +251,27 @@ func checkGitSpec(t *testing.T, sub string, g gitSpec) {
 		return nil
 	}
 	git := "git " + sub
-	for _, o := range g.long {
+	for _, o := range long {
 		if a, _ := analyze(git + " --" + o + "=x"); !hasFinding(a, "git.dangerous_config") {
 			t.Errorf("%s --%s=x: no git.dangerous_config", git, o)
 		}
 	}
-	for _, o := range g.danger {
-		if a, _ := analyze(git + " -" + string(o) + " x"); !hasFinding(a, "git.dangerous_config") {
-			t.Errorf("%s -%c x: no git.dangerous_config", git, o)
+	for _, o := range danger {
+		if a, _ := analyze(git + " -" + o + " x"); !hasFinding(a, "git.dangerous_config") {
+			t.Errorf("%s -%s x: no git.dangerous_config", git, o)
 		}
 	}
-	for _, o := range g.shellL {
+	for _, o := range shellL {
 		if a, _ := analyze(git + " --" + o + "='eval x'"); !hasFinding(a, "parser.eval") {
 			t.Errorf("%s --%s='eval x': the command was not analysed", git, o)
 		}
 	}
-	if g.shell != "" {
-		if a, _ := analyze(git + " -" + g.shell + " 'eval x'"); !hasFinding(a, "parser.eval") {
-			t.Errorf("%s -%s 'eval x': the command was not analysed", git, g.shell)
+	for _, o := range shell {
+		if a, _ := analyze(git + " -" + o + " 'eval x'"); !hasFinding(a, "parser.eval") {
+			t.Errorf("%s -%s 'eval x': the command was not analysed", git, o)
 		}
 	}
-	for _, o := range append(strings.Split(g.write, ""), g.writeL...) {
-		if o == "" {
-			continue
-		}
+	for _, o := range append(write, writeL...) {
 		src := git + " -" + o + " out"
 		if len(o) > 1 {
 			src = git + " --" + o + " out"
@@ -254,10 +289,10 @@ func checkGitSpec(t *testing.T, sub string, g gitSpec) {
 	if g.config {
 		cfg = append(cfg, git+" core.pager x")
 	}
-	if g.configVal != "" {
-		cfg = append(cfg, git+" -"+g.configVal+" core.pager=x u")
+	for _, o := range configVal {
+		cfg = append(cfg, git+" -"+o+" core.pager=x u")
 	}
-	for _, o := range g.configL {
+	for _, o := range configL {
 		cfg = append(cfg, git+" --"+o+"=core.pager=x u", git+" --"+o+" core.pager=x u")
 	}
 	for _, src := range cfg {
@@ -270,7 +305,7 @@ func checkGitSpec(t *testing.T, sub string, g gitSpec) {
 		if _, c := analyze(git + " x.patch"); len(c.Unknown) == 0 {
 			t.Errorf("%s x.patch: no unknown reference for the files of the patch", git)
 		}
-		for _, o := range g.patchRead {
+		for _, o := range patchRead {
 			if _, c := analyze(git + " --" + o + " x.patch"); len(c.Unknown) != 0 {
 				t.Errorf("%s --%s x.patch: %v, want no unknown reference", git, o, c.Unknown)
 			}
@@ -287,9 +322,9 @@ func checkGitSpec(t *testing.T, sub string, g gitSpec) {
 		if _, c := analyze(src); ref(c, "x") == nil || ref(c, "x").Recursive != g.tree || ref(c, "x").Write != g.removes {
 			t.Errorf("%s: x is %+v, want recursive %v, written %v", src, ref(c, "x"), g.tree, g.removes)
 		}
-	case g.treeIf != "":
-		if _, c := analyze(git + " --" + g.treeIf + " x y"); ref(c, "x") == nil || !ref(c, "x").Recursive {
-			t.Errorf("%s --%s x y: x is not read recursively", git, g.treeIf)
+	case len(treeIf) > 0:
+		if _, c := analyze(git + " --" + treeIf[0] + " x y"); ref(c, "x") == nil || !ref(c, "x").Recursive {
+			t.Errorf("%s --%s x y: x is not read recursively", git, treeIf[0])
 		}
 	}
 	if g.whole {

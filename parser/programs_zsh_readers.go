@@ -16,9 +16,12 @@ var readerWriters = map[string]program{
 	// operand only moves the written operand later, never drops it.
 	"xxd": {files: fileSpec{writeLast: true}, dirSafe: true},
 	"less": {
-		files: fileSpec{skipVal: "bhjpPtxyz#", fileVal: "kT", writeVal: "oO",
-			longWrite: []string{"log-file", "LOG-FILE"}, longFile: []string{"lesskey-file", "tag-file"},
-			longSkip: []string{"pattern", "prompt", "tag", "tabs", "window", "max-back-scroll", "max-forw-scroll", "shift", "jump-target"}},
+		options: []opt{
+			val(notFile, "-b -h -j -p -P -t -x -y -z -# --pattern --prompt --tag --tabs --window --max-back-scroll --max-forw-scroll --shift --jump-target"),
+			val(readsFile, "-k -T --lesskey-file --tag-file"),
+			val(writesFile, "-o -O --log-file --LOG-FILE"),
+		},
+		files:   fileSpec{},
 		dirSafe: true,
 	},
 	// sha256sum -c LIST reads the files LIST names, which the gate
@@ -46,8 +49,9 @@ func mergeReaderWriters(m map[string]program) {
 			m[name] = e
 			continue
 		}
-		if p.files.isZero() {
+		if p.files.isZero() && !hasFileRoles(p.options) {
 			p.files = e.files
+			p.options = append(p.options[:len(p.options):len(p.options)], e.options...)
 		}
 		p.dirSafe = p.dirSafe || e.dirSafe
 		p.guards = append(p.guards[:len(p.guards):len(p.guards)], e.guards...)
@@ -55,10 +59,16 @@ func mergeReaderWriters(m map[string]program) {
 	}
 }
 
-// isZero reports a fileSpec that says nothing: every operand read.
-func (f *fileSpec) isZero() bool {
-	return !f.none && f.skipVal == "" && len(f.longSkip) == 0 && len(f.longFile) == 0 && len(f.longWrite) == 0 &&
-		!f.exact && f.fileVal == "" && f.writeVal == "" && !f.first && f.firstUnless == "" && f.recursive == "" &&
-		!f.implicitDot && !f.writeAll && !f.writeLast && !f.writeFirst && f.writeIf == "" && f.optVal == "" && f.recurseVal == 0 &&
-		f.namesIf == "" && f.namesUnless == "" && f.reader == readNone && len(f.longWriteIf) == 0 && len(f.readIf) == 0
+// isZero reports a fileSpec that says nothing: every operand read
+// (unless its entry's options have roles).
+func (f *fileSpec) isZero() bool { return *f == fileSpec{} }
+
+// hasFileRoles reports options with a role of the file reader.
+func hasFileRoles(opts []opt) bool {
+	for _, o := range opts {
+		if o.role&^runs != 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -53,15 +53,16 @@ func TestProgramTableGolden(t *testing.T) {
 // a change of its behaviour.
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
-		reflect.TypeFor[program](): {"wrap", "opts", "guarded", "dirSafe", "runVal", "subs", "files", "ownFiles",
-			"options", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "guards", "git", "spell", "singleDash", "spelled"},
-		reflect.TypeFor[fileSpec](): {"none", "skipVal", "longSkip", "longFile", "longWrite", "exact", "fileVal", "writeVal",
-			"first", "firstUnless", "recursive", "implicitDot", "writeAll", "removes", "writeLast", "writeFirst", "writeIf", "longWriteIf",
-			"readIf", "optVal", "recurseVal", "namesIf", "namesUnless", "reader"},
-		reflect.TypeFor[wrapSpec](): {"kind", "shortVal", "longVal", "operands", "noCmd", "longVal2", "optsAfter", "writeVal",
-			"longWrite", "pipeOut", "envVal", "dirVal", "direct"},
-		reflect.TypeFor[gitSpec](): {"shortVal", "danger", "long", "shell", "shellL", "write", "writeL", "tree", "removes",
-			"whole", "opaque", "patch", "treeIf", "wholeSubs", "patchRead", "config", "configVal", "configL", "runs", "runsOpts", "stdinL"},
+		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "guards", "git", "singleDash", "spelled"},
+		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
+			"writeFirst", "alwaysNamesInput", "reader"},
+		reflect.TypeFor[opt]():         {"names", "arg", "role", "listed", "rule"},
+		reflect.TypeFor[roleTable]():   {"short", "shortArg", "long", "any", "vals", "suffix"},
+		reflect.TypeFor[longRole]():    {"name", "role", "arg"},
+		reflect.TypeFor[envVar]():      {"name", "use"},
+		reflect.TypeFor[wrapSpec]():    {"kind", "operands", "optsAfter", "pipeOut", "direct"},
+		reflect.TypeFor[gitSpec]():     {"tree", "removes", "whole", "opaque", "patch", "wholeSubs", "config", "runs", "runsOpts"},
 		reflect.TypeFor[optionGuard](): {"prefix", "options", "goFlags", "bundle", "whole", "check", "script", "why"},
 		reflect.TypeFor[optTable]():    {"short", "long", "num", "goFlags", "negatable"},
 		reflect.TypeFor[spellTable]():  {"names", "plus", "more"},
@@ -169,14 +170,6 @@ func funcName(f any) string {
 	return n[strings.LastIndexByte(n, '.')+1:]
 }
 
-func letters(s string) string {
-	var l []string
-	for i := range len(s) {
-		l = append(l, "-"+s[i:i+1])
-	}
-	return strings.Join(l, " ")
-}
-
 func longs(names []string) string {
 	l := make([]string, len(names))
 	for i, n := range names {
@@ -217,10 +210,17 @@ func dumpEntry(p *program) []string {
 	}
 
 	f := &p.files
+	rt := p.roles
+	if rt == nil {
+		rt = &roleTable{}
+	}
+	// A git subcommand's options are read by the git readers, a
+	// wrapper's by its wrap reader, not by the file reader.
+	gitSub := p.git != nil && p != gitEntry()
 	switch {
 	case f.none:
 		add("operands: no file")
-	case f.isZero():
+	case f.isZero() && (p.wrap != nil || gitSub || rt.any&^(runs|readsInput) == 0):
 		add("operands: read (default: every operand and --opt=value)")
 	default:
 		switch {
@@ -242,37 +242,37 @@ func dumpEntry(p *program) []string {
 		if f.reader != readNone {
 			add("operands: read by the %s reader", readerNames[f.reader])
 		}
-		if len(f.readIf) > 0 {
-			r := slices.Clone(f.readIf)
+		if r := roleNames(rt, readsOperandsOnly); len(r) > 0 {
 			slices.Sort(r)
 			add("operands: only read with %s", strings.Join(r, " "))
 		}
+		firstUnless := declared(p, firstIsFile)
 		if f.first {
-			if f.firstUnless != "" {
-				add("first operand: not a file, unless %s", letters(f.firstUnless))
+			if firstUnless != "" {
+				add("first operand: not a file, unless %s", firstUnless)
 			} else {
 				add("first operand: not a file")
 			}
-		} else if f.firstUnless != "" {
-			add("first operand: a file (firstUnless %s without first: no effect)", letters(f.firstUnless))
+		} else if firstUnless != "" {
+			add("first operand: a file (firstIsFile %s without first: no effect)", firstUnless)
 		}
-		switch {
-		case f.recursive == "*":
+		switch rec := declared(p, recursive); {
+		case f.alwaysRecursive:
 			add("recursive: always")
-		case f.recursive != "":
-			add("recursive: with %s, or a long --recursive --archive --dereference-recursive", letters(f.recursive))
+		case rec != "":
+			add("recursive: with %s, or a long --recursive --archive --dereference-recursive", rec)
 		}
 		if f.implicitDot {
 			add("recursive without operands: reads .")
 		}
-		switch {
-		case f.namesIf == "*":
+		switch n := declared(p, namesFromInput); {
+		case f.alwaysNamesInput:
 			add("names files in its input: always")
-		case f.namesIf != "":
-			add("names files in its input: with %s", letters(f.namesIf))
+		case n != "":
+			add("names files in its input: with %s", n)
 		}
-		if f.namesUnless != "" {
-			add("names files in its input: unless %s", letters(f.namesUnless))
+		if n := declared(p, noNamesFromInput); n != "" {
+			add("names files in its input: unless %s", n)
 		}
 		if f.exact {
 			add("clusters: only the listed short options take a value")
@@ -280,8 +280,9 @@ func dumpEntry(p *program) []string {
 			add("clusters: an unknown letter may take the rest as a value (maybe a file)")
 		}
 	}
-	if len(p.runVal) > 0 {
-		add("runs the value of: %s", longs(p.runVal))
+	if r := roleNames(rt, runs); len(r) > 0 {
+		slices.Sort(r)
+		add("runs the value of: %s", strings.Join(r, " "))
 	}
 	if w := p.wrap; w != nil {
 		add("wraps: %s", wrapKindNames[w.kind])
@@ -315,20 +316,24 @@ func dumpEntry(p *program) []string {
 		if len(gm) > 0 {
 			add("git: %s", strings.Join(gm, " "))
 		}
-		if g.treeIf != "" {
-			add("git: operands read recursively with --%s", g.treeIf)
+		if _, treeIf := roleNamesOf(p, recursive); gitSub && len(treeIf) > 0 {
+			add("git: operands read recursively with --%s", treeIf[0])
 		}
 		if len(g.wholeSubs) > 0 {
 			add("git: first operands meaning the whole tree: %s", strings.Join(sortedCopy(g.wholeSubs), " "))
 		}
-		if len(g.patchRead) > 0 {
-			add("git: patch only read with %s", longs(g.patchRead))
+		if _, patchRead := roleNamesOf(p, readsOperandsOnly); gitSub && len(patchRead) > 0 {
+			add("git: patch only read with %s", longs(patchRead))
 		}
 		if g.runs != "" {
 			add("git: the words after %q are a command it runs", g.runs)
 		}
 	}
-	for _, tok := range sortedCopy(strings.Fields(p.env)) {
+	var envToks []string
+	for _, v := range p.env {
+		envToks = append(envToks, v.name+[...]string{envCode: "", envFile: "=r", envWritten: "=w", envFileList: "=:", envHarmless: "=-"}[v.use])
+	}
+	for _, tok := range sortedCopy(envToks) {
 		name, kind, _ := strings.Cut(tok, "=")
 		what := map[string]string{"": "code", "-": "harmless", "r": "file-read", "w": "file-written", ":": "files-read-list"}[kind]
 		if what == "" {
@@ -340,16 +345,6 @@ func dumpEntry(p *program) []string {
 	// Options: every short letter and long name any field names.
 	short := map[byte][]string{}
 	long := map[string][]string{}
-	sa := func(set string, attr string) {
-		for i := range len(set) {
-			short[set[i]] = append(short[set[i]], attr)
-		}
-	}
-	la := func(names []string, attr string) {
-		for _, n := range names {
-			long[n] = append(long[n], attr)
-		}
-	}
 	kinds := map[byte]string{'f': "flag", '=': "value", '?': "optional-attached-value", '2': "two-values"}
 	if t := p.opts; t != nil {
 		for c := range 128 {
@@ -361,49 +356,76 @@ func dumpEntry(p *program) []string {
 			long[n] = append(long[n], "takes="+kinds[k])
 		}
 	}
-	sa(f.skipVal, "value=not-file")
-	sa(f.fileVal, "value=file-read")
-	sa(f.writeVal, "value=file-written")
-	sa(f.optVal, "attached-value=backup-suffix")
-	if f.recursive != "*" {
-		sa(f.recursive, "recursive")
+	shortNames, longNames := shortRoleNames, longRoleNames
+	switch {
+	case p.wrap != nil:
+		shortNames, longNames = wrapShortRoleNames, wrapLongRoleNames
+	case gitSub:
+		shortNames, longNames = nil, nil
 	}
-	sa(f.writeIf, "writes-operands")
-	sa(f.firstUnless, "first-operand-is-a-file")
-	if f.namesIf != "*" {
-		sa(f.namesIf, "names-files-in-input")
+	for c := range 128 {
+		if p.wrap != nil && rt.shortValue(byte(c)) {
+			short[byte(c)] = append(short[byte(c)], "wrap:value")
+		}
+		for _, r := range shortNames {
+			if rt.short[c]&r.role != 0 {
+				short[byte(c)] = append(short[byte(c)], r.name)
+			}
+		}
 	}
-	sa(f.namesUnless, "no-names-in-input")
-	if f.recurseVal != 0 {
-		sa(string(f.recurseVal), "recursive-if-value=recurse")
+	for _, l := range rt.long {
+		if p.wrap != nil && l.arg == argValue {
+			long[l.name] = append(long[l.name], "wrap:value")
+		}
+		if p.wrap != nil && l.arg == argPair {
+			long[l.name] = append(long[l.name], "wrap:two-values")
+		}
+		for _, r := range longNames {
+			if l.role&r.role != 0 {
+				long[l.name] = append(long[l.name], r.name)
+			}
+		}
 	}
-	la(f.longSkip, "value=not-file")
-	la(f.longFile, "value=file-read")
-	la(f.longWrite, "value=file-written")
-	la(f.longWriteIf, "writes-operands")
-	if w := p.wrap; w != nil {
-		sa(w.shortVal, "wrap:value")
-		sa(w.noCmd, "wrap:no-command")
-		sa(w.writeVal, "wrap:value=file-written")
-		sa(w.envVal, "wrap:value=env-assignment")
-		sa(w.dirVal, "wrap:value=directory")
-		la(w.longVal, "wrap:value")
-		la(w.longVal2, "wrap:two-values")
-		la(w.longWrite, "wrap:value=file-written")
+	if gitSub {
+		// The git readers split clusters at the options that take a
+		// value when they read options: those of these roles.
+		reads := rt.any&(runsOther|shellCommand|writesFile|setsConfig) != 0
+		for c := range 128 {
+			if reads && rt.shortValue(byte(c)) {
+				short[byte(c)] = append(short[byte(c)], "git:value")
+			}
+			for _, r := range gitRoleNames {
+				if rt.short[c]&r.role != 0 {
+					short[byte(c)] = append(short[byte(c)], r.name)
+				}
+			}
+		}
 	}
-	if g := p.git; g != nil {
-		sa(g.shortVal, "git:value")
-		sa(g.danger, "git:runs-a-program")
-		sa(g.shell, "git:value=shell-command")
-		sa(g.write, "git:value=file-written")
-		sa(g.configVal, "git:value=config")
-		la(g.long, "git:runs-a-program")
-		la(g.shellL, "git:value=shell-command")
-		la(g.writeL, "git:value=file-written")
-		la(g.configL, "git:value=config")
-		la(g.stdinL, "git:reads-stdin-or-file")
+	for _, l := range rt.long {
+		for _, r := range gitRoleNames {
+			if gitSub && l.role&r.role != 0 {
+				long[l.name] = append(long[l.name], r.name)
+			}
+		}
+		if l.role&readsInput != 0 {
+			long[l.name] = append(long[l.name], "git:reads-stdin-or-file")
+		}
 	}
-	la(p.runVal, "value=command-run")
+	for _, l := range rt.long {
+		if l.role&runs != 0 {
+			long[l.name] = append(long[l.name], "value=command-run")
+		}
+	}
+	for c := range 128 {
+		if rt.short[c]&runs != 0 {
+			short[byte(c)] = append(short[byte(c)], "?"+fmt.Sprint(rt.short[c]&runs))
+		}
+	}
+	for _, l := range rt.long {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
+			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
+		}
+	}
 	for c := range 128 {
 		if a := short[byte(c)]; a != nil {
 			add("-%c  %s", c, strings.Join(a, " "))
@@ -458,6 +480,72 @@ func dumpEntry(p *program) []string {
 		add("subcommands: %s", strings.Join(sortedKeys(p.subs), " "))
 	}
 	return out
+}
+
+// shortRoleNames and longRoleNames are the roles a dump line names,
+// in order, for short and long options (readsOperandsOnly is a line of
+// its own, runs comes last).
+var shortRoleNames = []struct {
+	role role
+	name string
+}{
+	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"},
+	{backupSuffix, "attached-value=backup-suffix"}, {recursive, "recursive"}, {writesOperands, "writes-operands"},
+	{firstIsFile, "first-operand-is-a-file"}, {namesFromInput, "names-files-in-input"}, {noNamesFromInput, "no-names-in-input"},
+	{recursesIfValue, "recursive-if-value=recurse"},
+}
+
+var wrapShortRoleNames = []struct {
+	role role
+	name string
+}{
+	{noCommand, "wrap:no-command"}, {writesFile, "wrap:value=file-written"}, {setsEnv, "wrap:value=env-assignment"},
+	{setsDir, "wrap:value=directory"},
+}
+
+var wrapLongRoleNames = wrapShortRoleNames[1:2]
+
+var gitRoleNames = []struct {
+	role role
+	name string
+}{
+	{runsOther, "git:runs-a-program"}, {shellCommand, "git:value=shell-command"}, {writesFile, "git:value=file-written"},
+	{setsConfig, "git:value=config"},
+}
+
+var longRoleNames = []struct {
+	role role
+	name string
+}{
+	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"}, {writesOperands, "writes-operands"},
+}
+
+// declared lists the names of p's options with role r, in the order
+// they are declared.
+func declared(p *program, r role) string {
+	var l []string
+	for _, o := range p.options {
+		if o.role&r != 0 {
+			l = append(l, strings.Fields(o.names)...)
+		}
+	}
+	return strings.Join(l, " ")
+}
+
+// roleNames lists the options of t with role r, with their dashes.
+func roleNames(t *roleTable, r role) []string {
+	var l []string
+	for c := range 128 {
+		if t.short[c]&r != 0 {
+			l = append(l, "-"+string(rune(c)))
+		}
+	}
+	for _, o := range t.long {
+		if o.role&r != 0 {
+			l = append(l, "--"+o.name)
+		}
+	}
+	return l
 }
 
 func sortedKeys[V any](m map[string]V) []string {

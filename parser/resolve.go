@@ -129,7 +129,7 @@ func gitStdin(cmd *Command, args []Word) {
 		if a.Value == "--" {
 			return
 		}
-		if name, _, _, ok := longOpt(a.Value); ok && longMatch(name, gitEntry().git.stdinL) && (len(name) > 2 || name == "stdin") {
+		if name, _, _, ok := longOpt(a.Value); ok && gitEntry().roles.union(name)&readsInput != 0 && (len(name) > 2 || name == "stdin") {
 			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: a.Pos,
 				Message: "git reads the paths or objects of " + a.Value + " from input the gate does not see"})
 			return

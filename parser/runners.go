@@ -441,14 +441,12 @@ func (s *state) repeat() func() {
 // and the others): every option it does not know is a hit, since for
 // these programs an option is often a setting that runs a program
 // (npm --script-shell, --node-options) or moves the work out of the
-// project (npm --prefix). known is an options string as programs'
-// options (see parseOptions); guard names options among them that are
-// hits whatever their value; dir names options whose value is a
-// directory or file, a hit when it leaves the project (see leaves).
+// project (npm --prefix). Its options are declared as an entry's are
+// (see opt): those of role runsOther are hits whatever their value, those
+// of role projectPath when their value leaves the project (see leaves).
 type lead struct {
-	t     *optTable
-	guard map[string]bool // "--name" or "-x"
-	dir   map[string]bool
+	t *optTable  // every option it knows
+	r *roleTable // their roles
 	// stop: the first operand ends the options (the script, the
 	// binary, the recipe): what follows is its own.
 	stop bool
@@ -463,15 +461,11 @@ func (l *lead) loosen() *lead {
 	return l
 }
 
-func newLead(prog, known, guard, dir string, stop bool) *lead {
-	l := &lead{t: parseOptions(prog, known, false, false), guard: map[string]bool{}, dir: map[string]bool{}, stop: stop}
-	for _, g := range strings.Fields(guard) {
-		l.guard[g] = true
-	}
-	for _, d := range strings.Fields(dir) {
-		l.dir[d] = true
-	}
-	return l
+// newLead compiles the lead of prog (which names it in a panic): stop,
+// its options.
+func newLead(prog string, stop bool, opts []opt) *lead {
+	t, r, _ := compileOptions(prog, opts, true, false, false, nil)
+	return &lead{t: t, r: r, stop: stop}
 }
 
 // full returns the long option name (maybe abbreviated) as the table
@@ -520,8 +514,8 @@ func (l *lead) scan(argv []string, i int) (hit, end int) {
 			if k == 0 || k == 'f' && hasVal {
 				return i, i
 			}
-			full := "--" + l.full(name)
-			if l.guard[full] {
+			full := l.r.longRole(l.full(name))
+			if full&runsOther != 0 {
 				return i, i
 			}
 			at := i
@@ -535,7 +529,7 @@ func (l *lead) scan(argv []string, i int) (hit, end int) {
 			if k == '2' {
 				i++
 			}
-			if l.dir[full] && leaves(val) {
+			if full&projectPath != 0 && leaves(val) {
 				return at, at
 			}
 			continue
@@ -552,7 +546,7 @@ func (l *lead) scan(argv []string, i int) (hit, end int) {
 			if l.loose && k == 0 {
 				continue
 			}
-			if k == 0 || l.guard["-"+string(c)] {
+			if k == 0 || l.r.shortRole(c)&runsOther != 0 {
 				return i, i
 			}
 			if k == '=' || k == '?' {
@@ -564,7 +558,7 @@ func (l *lead) scan(argv []string, i int) (hit, end int) {
 					i++
 					val = argv[i]
 				}
-				if l.dir["-"+string(c)] && leaves(val) {
+				if l.r.shortRole(c)&projectPath != 0 && leaves(val) {
 					return at, at
 				}
 				break

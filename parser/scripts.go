@@ -10,15 +10,18 @@ import (
 // first operand): commands that run a shell (sed e, s///e; awk system(),
 // pipes, @load) are parser.eval, and the files they name are file
 // references (sed r/w) or Maybe references (awk string literals).
-func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec) {
+func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTable) {
 	var scriptsArr [2]Word
 	scripts := scriptsArr[:0]
 	fromFile := false
-	vals := spec.skipVal + spec.fileVal
+	vals, suffix := "", ""
+	if roles != nil {
+		vals, suffix = roles.vals, roles.suffix
+	}
 	if base != "sed" {
 		vals += "eilE" // gawk --source, --include, --load, --exec
 	}
-	split := splitShort(cutOptVal(args, spec.optVal, vals), vals, true)
+	split := splitShort(cutOptVal(args, suffix, vals), letters(vals), true)
 	for i := 0; i < len(split); i++ {
 		a := split[i]
 		v := a.Value
@@ -60,7 +63,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, spec fileSpec
 			if !hasVal {
 				next()
 			}
-		case !long && strings.IndexByte(spec.skipVal, v[1]) >= 0, long && !hasVal && longMatch(name, spec.longSkip):
+		case !long && roles.shortRole(v[1])&notFile != 0, long && !hasVal && roles.union(name)&notFile != 0:
 			next()
 		}
 	}

@@ -47,9 +47,9 @@ func RuleSpelling(lead, args []string) (opts, operands []string) {
 // does not look (curl -K FILE, wget -e COMMAND): the words could set any
 // option.
 //
-// What a program's options are named comes from its entry's spell (see
-// programs). It is safe for concurrent use; its results are new
-// slices the caller owns.
+// What a program's options are named comes from its entry's options
+// (opt.as; see programs). It is safe for concurrent use; its results are
+// new slices the caller owns.
 func spelling(lead, args []string, command bool) (opts, operands []string, unseen bool) {
 	var t *spellTable
 	whole := false
@@ -104,8 +104,8 @@ func spelling(lead, args []string, command bool) (opts, operands []string, unsee
 	return opts, operands, unseen
 }
 
-// spellTable is an entry's spell, parsed: what each spelling of an option
-// is named.
+// spellTable is the rule names of an entry's options (opt.rule),
+// compiled: what each spelling of an option is named.
 type spellTable struct {
 	names map[string][]string // "-R" → recursive; "-D" → delete, force
 	plus  []string            // what an operand +X sets (git push +ref: force)
@@ -134,44 +134,4 @@ func (t *spellTable) abbrev(opts []string, name string) []string {
 		}
 	}
 	return opts
-}
-
-// parseSpell parses an entry's spell (prog names it in a panic): groups
-// separated by spaces, each an option's spellings separated by commas,
-// named by its first long name without the dashes, or by the names after
-// ':' joined by '+' (an option that stands for several, or has no long
-// name); "+:NAME" says that an operand +X sets NAME; the name "..." says
-// the option reads more options from where the gate does not look.
-func parseSpell(prog, spec string) *spellTable {
-	if spec == "" {
-		return nil
-	}
-	t := &spellTable{names: map[string][]string{}}
-	for _, group := range strings.Fields(spec) {
-		list, names, explicit := strings.Cut(group, ":")
-		var canon []string
-		if explicit {
-			canon = strings.Split(names, "+")
-		}
-		if list == "+" {
-			t.plus = canon
-			continue
-		}
-		if len(canon) == 1 && canon[0] == "..." {
-			t.more = "..."
-		}
-		spellings := strings.Split(list, ",")
-		for _, s := range spellings {
-			if canon == nil && strings.HasPrefix(s, "--") {
-				canon = []string{s[2:]}
-			}
-		}
-		for _, s := range spellings {
-			if len(s) < 2 || s[0] != '-' || canon == nil || t.names[s] != nil {
-				panic("parser: bad spell group " + group + " for " + prog)
-			}
-			t.names[s] = canon
-		}
-	}
-	return t
 }

@@ -72,9 +72,6 @@ func TestSpellEntries(t *testing.T) {
 	n := 0
 	for name, p := range entries() {
 		if p.spelled == nil {
-			if p.spell != "" {
-				t.Errorf("%s: spell %q not parsed", name, p.spell)
-			}
 			continue
 		}
 		n++
@@ -96,14 +93,19 @@ func TestSpellEntries(t *testing.T) {
 	if n < 15 {
 		t.Errorf("only %d entries have a spell", n)
 	}
-	for _, bad := range []string{"-x", "-x,-y", "x:y", "-a,-a:b"} {
+	for _, bad := range [][]opt{
+		{flags("x").as("y")},
+		{flags("-a -a").as("b")},
+		{flags("-a").as("b"), flags("-a").as("c")},
+		{val(notFile, "-a"), flags("-a")},
+	} {
 		func() {
 			defer func() {
 				if recover() == nil {
-					t.Errorf("parseSpell(%q) did not panic", bad)
+					t.Errorf("compileOptions(%v) did not panic", bad)
 				}
 			}()
-			parseSpell("t", bad)
+			compileOptions("t", bad, true, false, false, nil)
 		}()
 	}
 }

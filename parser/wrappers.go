@@ -28,36 +28,35 @@ const (
 )
 
 // wrapSpec describes a program that runs another command (the wrap
-// field of its entry in programs): the wrappers docs/contract.md ("What is checked") lists.
+// field of its entry in programs): the wrappers docs/contract.md ("What
+// is checked") lists. Its options are the entry's: those that take a
+// value come before the command, and the roles noCommand, writesFile,
+// setsEnv and setsDir say what the others do.
 type wrapSpec struct {
 	kind     wrapKind
-	shortVal string   // short options taking a value
-	longVal  []string // long options taking a separate value
-	operands int      // operands before the command (timeout DUR)
-	noCmd    string   // short options meaning "no command follows" (command -v, taskset -p)
-	longVal2 []string // long options taking two separate values (bwrap --bind SRC DEST)
+	operands int // operands before the command (timeout DUR)
 	// optsAfter: options may follow the operands too (setarch ARCH -R CMD).
 	optsAfter bool
-	// writeVal and longWrite: options whose value is a file written
-	// (strace -o FILE, time --output=FILE); with pipeOut, a value that
-	// starts with | or ! is a command run by sh -c instead (strace -o
-	// '|cmd').
-	writeVal  string
-	longWrite []string
-	pipeOut   bool
-	// tmux commands: envVal options set a variable of the new process's
-	// environment (-e VAR=VALUE), dirVal options its directory (-c DIR);
-	// with direct, several operands are run directly, not by sh -c.
-	envVal, dirVal string
-	direct         bool
+	// pipeOut: the value of an option that writes a file (role
+	// writesFile: strace -o FILE) that starts with | or ! is a command
+	// run by sh -c instead (strace -o '|cmd').
+	pipeOut bool
+	// direct: several operands are run directly, not by sh -c (tmux
+	// new-session CMD ARGS…).
+	direct bool
 }
 
-var shellSpec = wrapSpec{kind: wrapShell, shortVal: "oO", longVal: []string{"rcfile", "init-file"}}
+// shellSpec and shellOptions are the shells': -c STRING, the options
+// before the script.
+var (
+	shellSpec    = wrapSpec{kind: wrapShell}
+	shellOptions = []opt{val(0, "-o -O --rcfile --init-file")}
+)
 
 // unwrap reports a wrapper command and then the command(s) it runs. It
 // returns the directory after it: only command and builtin run their
 // command in the calling shell (command cd DIR).
-func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState, inShell bool) cwdState {
+func (s *state) unwrap(cmd *Command, base string, w wrapSpec, o *roleTable, c *ctx, cwd cwdState, inShell bool) cwdState {
 	args := cmd.Argv[1:]
 	if c.depth+1 > s.opts.MaxDepth {
 		s.find("parser.too_deep", cmd.Pos, "commands nested more than the maximum depth")
@@ -66,18 +65,18 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 	}
 	switch w.kind {
 	case wrapShell:
-		s.shellWrapper(cmd, base, w, c, cwd)
+		s.shellWrapper(cmd, base, o, c, cwd)
 	case wrapEnv:
 		s.envWrapper(cmd, c, cwd)
 	case wrapSudo:
-		s.sudoWrapper(cmd, base, w, c, cwd)
+		s.sudoWrapper(cmd, base, o, c, cwd)
 	case wrapSu, wrapScript:
 		var script *Word
 		var files []Word
 		if w.kind == wrapSu {
-			args = splitShort(args, "csgGw", true)
+			args = splitShort(args, letters("csgGw"), true)
 		} else {
-			args = splitShort(args, "cEIOBT", true)
+			args = splitShort(args, letters("cEIOBT"), true)
 		}
 		for i := 0; i < len(args); i++ {
 			v := args[i].Value
@@ -122,7 +121,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			s.stdinScript(cmd, base, c, cwd) // an interactive shell
 		}
 	case wrapWatch:
-		i := skipOpts(args, w.shortVal, w.longVal)
+		i := skipOptsBy(args, o)
 		s.add(*cmd)
 		if i >= len(args) {
 			return cwd
@@ -135,7 +134,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 	case wrapFlock:
 		s.flockWrapper(cmd, c, cwd)
 	case wrapXargs:
-		i := skipOpts(args, w.shortVal, w.longVal)
+		i := skipOptsBy(args, o)
 		for j := 0; j < i; j++ {
 			if (args[j].Value == "-a" || isLong(args[j].Value, "arg-file")) && j+1 < i {
 				s.fileRef(cmd, args[j+1], RefOption, useRead)
@@ -149,13 +148,13 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			s.inner(args[i:], base, c, cwd, false, func(in *Command) { in.Unknown = append(in.Unknown, unknown) })
 		}
 	case wrapParallel:
-		s.parallelWrapper(cmd, w, c, cwd)
+		s.parallelWrapper(cmd, o, c, cwd)
 	case wrapFind:
 		s.findWrapper(cmd, c, cwd)
 	case wrapTmux:
-		s.tmuxWrapper(cmd, w, c, cwd)
+		s.tmuxWrapper(cmd, o, c, cwd)
 	case wrapScreen:
-		s.screenWrapper(cmd, w, c, cwd)
+		s.screenWrapper(cmd, o, c, cwd)
 	case wrapSg:
 		// sg [-] GROUP [[-c] STRING]: STRING is run by /bin/sh -c; without
 		// it, a shell reads standard input.
@@ -174,9 +173,9 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 			s.stdinScript(cmd, base, c, cwd)
 		}
 	default: // wrapExec
-		i := skipOpts2(args, w.shortVal, w.longVal, w.longVal2)
-		pipes := s.wrapWrites(cmd, base, w, args[:i])
-		if hasAnyShortOpt(args[:i], w.noCmd) {
+		i := skipOptsBy(args, o)
+		pipes := s.wrapWrites(cmd, w, o, args[:i])
+		if hasRoleOpt(args[:i], o, noCommand) {
 			s.fileRefs(cmd, base, args)
 			s.add(*cmd)
 			for _, p := range pipes {
@@ -186,8 +185,8 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 		}
 		i = min(i+w.operands, len(args))
 		if w.optsAfter && i > 0 {
-			i += skipOpts2(args[i:], w.shortVal, w.longVal, w.longVal2)
-			if hasAnyShortOpt(args[:i], w.noCmd) {
+			i += skipOptsBy(args[i:], o)
+			if hasRoleOpt(args[:i], o, noCommand) {
 				s.fileRefs(cmd, base, args)
 				s.add(*cmd)
 				return cwd
@@ -216,20 +215,20 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdSta
 // wrapWrites reports the files a wrapper's options (opts) write (strace
 // -o FILE, time --output=FILE), and returns the values that are commands
 // instead (strace -o '|cmd', -o '!cmd'; a dynamic value may be one).
-func (s *state) wrapWrites(cmd *Command, base string, w wrapSpec, opts []Word) []Word {
-	if w.writeVal == "" && w.longWrite == nil {
+func (s *state) wrapWrites(cmd *Command, w wrapSpec, o *roleTable, opts []Word) []Word {
+	if o == nil || o.any&writesFile == 0 {
 		return nil
 	}
 	var pipes []Word
-	split := splitShort(opts, w.shortVal, true)
+	split := splitShort(opts, o, true)
 	for j := 0; j < len(split); j++ {
 		v := split[j].Value
 		name, val, hasVal, long := longOpt(v)
 		var f Word
 		switch {
-		case long && longMatch(name, w.longWrite) && hasVal:
+		case long && o.union(name)&writesFile != 0 && hasVal:
 			f = Word{Value: val, Pos: split[j].Pos, Dynamic: split[j].Dynamic}
-		case long && longMatch(name, w.longWrite), len(v) == 2 && v[0] == '-' && strings.IndexByte(w.writeVal, v[1]) >= 0:
+		case long && o.union(name)&writesFile != 0, len(v) == 2 && v[0] == '-' && o.shortRole(v[1])&writesFile != 0:
 			if j+1 >= len(split) {
 				continue
 			}
@@ -377,7 +376,7 @@ func (s *state) offset(p Pos) (int, bool) {
 }
 
 // shellWrapper handles bash/sh/zsh … [-c STRING].
-func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
+func (s *state) shellWrapper(cmd *Command, base string, o *roleTable, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
 	hasC, hasS := false, false
 	// plain: only options that change nothing the gate checks (-c, -l,
@@ -405,7 +404,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			default:
 				plain = false
 			}
-			if longMatch(v[2:], w.longVal) && i+1 < len(args) {
+			if o.longValue(v[2:]) && i+1 < len(args) {
 				i++
 				s.fileRef(cmd, args[i], RefOption, useRead) // --rcfile FILE runs FILE
 			}
@@ -417,7 +416,7 @@ func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd 
 			}
 			hasS = hasS || v[j] == 's'
 			interactive = interactive || v[j] == 'i'
-			if strings.IndexByte(w.shortVal, v[j]) >= 0 {
+			if o.shortValue(v[j]) {
 				// -O NAME, -o NAME: a shell option for the script.
 				name := v[j+1:]
 				if j == len(v)-1 {
@@ -482,7 +481,7 @@ func (s *state) stdinScript(cmd *Command, name string, c *ctx, cwd cwdState) {
 
 // envWrapper handles env [-i] [-u NAME] [-C DIR] [-S STRING] [VAR=x…] CMD.
 func (s *state) envWrapper(cmd *Command, c *ctx, cwd cwdState) {
-	args := splitShort(cmd.Argv[1:], "uCS", false)
+	args := splitShort(cmd.Argv[1:], letters("uCS"), false)
 	var assigns []Assign
 	inner := cwd
 	splits := 0
@@ -641,12 +640,12 @@ func envEscapes(v string) string {
 }
 
 // sudoWrapper handles sudo [opts] [VAR=x…] CMD and sudoedit/sudo -e FILE….
-func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd cwdState) {
+func (s *state) sudoWrapper(cmd *Command, base string, o *roleTable, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
-	i := skipOpts(args, w.shortVal, w.longVal)
+	i := skipOptsBy(args, o)
 	inner := cwd
 	edit := base == "sudoedit"
-	opts := splitShort(args[:min(i, len(args))], w.shortVal, true)
+	opts := splitShort(args[:min(i, len(args))], o, true)
 	for j := 0; j < len(opts); j++ {
 		v := opts[j].Value
 		name, val, hasVal, long := longOpt(v)
@@ -660,8 +659,8 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 			inner = s.chdir(inner, Word{Value: val, Dynamic: opts[j].Dynamic})
 		case v == "-e" || long && longIs(name, "edit"):
 			edit = true
-		case len(v) == 2 && v[0] == '-' && strings.IndexByte(w.shortVal, v[1]) >= 0,
-			long && !hasVal && longMatch(name, w.longVal):
+		case len(v) == 2 && v[0] == '-' && o.shortValue(v[1]),
+			long && !hasVal && o.longValue(name):
 			j++ // the option's value
 		}
 	}
@@ -688,7 +687,7 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, c *ctx, cwd c
 
 // flockWrapper handles flock [opts] FILE CMD… and flock [opts] FILE -c STRING.
 func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
-	args := splitShort(cmd.Argv[1:], "cwE", false)
+	args := splitShort(cmd.Argv[1:], letters("cwE"), false)
 	var script *Word
 	haveFile := false
 	i := 0
@@ -727,9 +726,9 @@ func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
 
 // parallelWrapper handles GNU parallel: its command words are joined and
 // run by a shell; ::: ARGS are its inputs, else it reads standard input.
-func (s *state) parallelWrapper(cmd *Command, w wrapSpec, c *ctx, cwd cwdState) {
+func (s *state) parallelWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
-	i := skipOpts(args, w.shortVal, w.longVal)
+	i := skipOptsBy(args, o)
 	for j := 0; j+1 < i; j++ {
 		if v := args[j].Value; v == "-a" || isLong(v, "arg-file") {
 			s.fileRef(cmd, args[j+1], RefOption, useRead)

@@ -1,0 +1,76 @@
+package parser
+
+// programsNetwork: the programs that fetch or copy over the network: curl, wget, ssh, scp, sftp, rsync.
+var programsNetwork = map[string]program{
+	"curl": {
+		options: []opt{
+			val(notFile, "-X --request").as("request"),
+			val(notFile, "-H -u -A -e -m -w -x -r -E -y -Y -z --header --user --user-agent --referer --max-time --connect-timeout --write-out --proxy --range --retry --data-raw --url"),
+			val(readsFile, "-T --upload-file").as("upload-file"),
+			val(readsFile, "-K --config").as("..."),
+			val(readsFile, "-b --cookie --netrc-file --etag-compare"),
+			val(writesFile, "-o --output").as("output"),
+			val(writesFile, "-c -D --dump-header --cookie-jar --trace --trace-ascii --stderr --libcurl --etag-save"),
+			flags("-O --remote-name").as("remote-name"),
+			flags("-d --data").as("data"),
+			flags("-k --insecure").as("insecure"),
+			flags("-F --form").as("form"),
+			flags("-L --location").as("location"),
+		},
+		env:     []envVar{{"CURL_CA_BUNDLE", envFile}, {"SSL_CERT_FILE", envFile}},
+		files:   fileSpec{},
+		dirSafe: true,
+	},
+	"rsync": {
+		options: []opt{
+			does(recursive, "-r -a"),
+			val(notFile, "-e --rsh --rsync-path"),
+			val(readsFile, "--files-from --exclude-from --include-from --password-file"),
+		},
+		files:   fileSpec{writeLast: true},
+		dirSafe: true,
+		guards: []optionGuard{
+			{options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
+		},
+	},
+	"scp": {
+		options: []opt{
+			does(recursive, "-r"),
+			val(notFile, "-c -J -l -P -o -D -S"),
+			val(readsFile, "-i -F"),
+		},
+		files:   fileSpec{writeLast: true},
+		dirSafe: true,
+		guards: []optionGuard{
+			{options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
+		},
+	},
+	"sftp": {
+		guards: []optionGuard{
+			{options: []string{"-S", "-o", "-F", "-D"}, why: "runs a program as ssh or sftp-server, or sets ssh options that run one"},
+		},
+	},
+	"ssh": {
+		options: []opt{val(readsFile, "-i -F -E -S -o")},
+		env:     []envVar{{"SSH_ASKPASS", envCode}},
+		files:   fileSpec{},
+		dirSafe: true,
+		guards: []optionGuard{
+			{options: []string{"-o", "-F"}, why: "sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program"},
+		},
+	},
+	"wget": {
+		options: []opt{
+			val(notFile, "-t -T -U --user --password --header --user-agent --tries --timeout"),
+			val(notFile, "-e").as("..."),
+			val(readsFile, "-i --input-file --load-cookies"),
+			val(writesFile, "-O --output-document").as("output-document"),
+			val(writesFile, "-o -a -P --output-file --append-output --directory-prefix --save-cookies"),
+			val(readsFile, "--config").as("..."),
+			flags("--execute").as("..."),
+		},
+
+		files:   fileSpec{},
+		dirSafe: true,
+	},
+}

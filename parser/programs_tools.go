@@ -1,0 +1,27 @@
+package parser
+
+// programsTools: compilers, debuggers, interpreters and host tools known for their environment or the syntax of their options.
+var programsTools = map[string]program{
+	"docker": {options: []opt{
+		val(notFile, "-e -p -t -w -u --name --env --network --user --workdir --entrypoint --tag --platform"),
+	},
+		files: fileSpec{}},
+	"gdb": {
+		guards: []optionGuard{
+			{options: []string{"-ex", "--ex", "-x", "--command", "-eval-command", "--eval-command", "-iex", "-ix", "-init-command", "--init-command", "-init-eval-command", "--init-eval-command"}, why: "runs gdb commands (shell, python) you choose"},
+		},
+	},
+	"java":      {env: []envVar{{"JAVA_TOOL_OPTIONS", envCode}, {"_JAVA_OPTIONS", envCode}, {"JDK_JAVA_OPTIONS", envCode}}, singleDash: true},
+	"kubectl":   {env: []envVar{{"KUBECONFIG", envCode}}},
+	"perl":      {options: []opt{val(notFile, "-e -E -M -m -I -l"), optional(backupSuffix|writesOperands, "-i")}, env: []envVar{{"PERL5OPT", envCode}, {"PERL5LIB", envCode}, {"PERLLIB", envCode}, {"PERL5DB", envCode}}, files: fileSpec{}},
+	"ruby":      {options: []opt{val(notFile, "-e -E -I -r")}, env: []envVar{{"RUBYOPT", envCode}, {"RUBYLIB", envCode}}, files: fileSpec{}},
+	"systemctl": {env: []envVar{{"SYSTEMD_PAGER", envCode}}},
+	// Entries only for the policy's rules: their options are whole words.
+	"cc":        {singleDash: true},
+	"clang":     {singleDash: true},
+	"ffmpeg":    {singleDash: true},
+	"g++":       {singleDash: true},
+	"gcc":       {singleDash: true},
+	"javac":     {singleDash: true},
+	"terraform": {singleDash: true},
+}
