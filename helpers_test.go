@@ -1,11 +1,13 @@
 package cmdguard_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/cmdguard/cmdguard"
 	"github.com/cmdguard/cmdguard/internal/testneed"
 )
 
@@ -64,3 +66,20 @@ ignore_files: [.cmdguardignore, .rooignore]
 
 // needProgram: see package testneed (skips without the program, fails under CI).
 func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
+
+func checkIn(t *testing.T, g *cmdguard.Guard, cmd string) cmdguard.Decision {
+	t.Helper()
+	d, _ := g.Check(context.Background(), cmdguard.Request{Command: cmd, BaseEnv: []string{}})
+	return d
+}
+
+// managedFile writes a managed policy and points CMDGUARD_MANAGED at it.
+func managedFile(t *testing.T, yaml string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "managed.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(cmdguard.ManagedEnv, p)
+	return p
+}

@@ -13,28 +13,6 @@ import (
 	"github.com/cmdguard/cmdguard/policy"
 )
 
-func writeTestFile(t testing.TB, root, name, content string) {
-	t.Helper()
-	p := filepath.Join(root, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// verdictOf checks cmd and returns the verdict and the rule ids.
-func verdictOf(t *testing.T, g *Guard, cmd string) (Verdict, string) {
-	t.Helper()
-	d, _ := g.Check(context.Background(), Request{Command: cmd})
-	var rules []string
-	for _, r := range d.Reasons {
-		rules = append(rules, r.Rule+": "+r.Message)
-	}
-	return d.Verdict, strings.Join(rules, "; ")
-}
-
 // TestLiveIgnoreFiles: an ignore file created, edited and deleted between
 // two checks of one Guard changes the verdict each time (ignore's own
 // tests cover the same after the racy window).

@@ -11,23 +11,6 @@ import (
 	"github.com/cmdguard/cmdguard"
 )
 
-// managedFile writes a managed policy and points CMDGUARD_MANAGED at it.
-func managedFile(t *testing.T, yaml string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "managed.yaml")
-	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv(cmdguard.ManagedEnv, p)
-	return p
-}
-
-func checkIn(t *testing.T, g *cmdguard.Guard, cmd string) cmdguard.Decision {
-	t.Helper()
-	d, _ := g.Check(context.Background(), cmdguard.Request{Command: cmd, BaseEnv: []string{}})
-	return d
-}
-
 // TestManagedDenyBeatsProjectAllow: the project allows every git and cat
 // and lists no deny; the managed layer denies git push --force and
 // re-rates path.outside_root; the project's own rating of it (allow)

@@ -2,8 +2,6 @@ package exec_test
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"os"
 	osexec "os/exec"
 	"path/filepath"
@@ -11,26 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"unsafe"
 
 	"github.com/cmdguard/cmdguard/exec"
 	"github.com/google/go-cmp/cmp"
 )
-
-// dead reports whether process pid is gone or a zombie.
-func dead(pid int) bool {
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	// The state follows the command name in parentheses.
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
-}
 
 // ignoredSignals returns the mask of signals this process ignores: bit n-1
 // for signal n.
@@ -51,29 +33,6 @@ func ignoredSignals(t *testing.T) uint64 {
 	}
 	t.Fatal("no SigIgn in /proc/self/status")
 	return 0
-}
-
-// openPty opens a pseudo-terminal pair with the standard library alone.
-func openPty(t *testing.T) (master, tty *os.File) {
-	t.Helper()
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open /dev/ptmx: %v", err)
-	}
-	t.Cleanup(func() { master.Close() })
-	var n, unlock uint32
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCSPTLCK, uintptr(unsafe.Pointer(&unlock))); e != 0 {
-		t.Fatalf("unlock pty: %v", e)
-	}
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, master.Fd(), syscall.TIOCGPTN, uintptr(unsafe.Pointer(&n))); e != 0 {
-		t.Fatalf("pty number: %v", e)
-	}
-	tty, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	if err != nil {
-		t.Fatalf("open tty: %v", err)
-	}
-	t.Cleanup(func() { tty.Close() })
-	return master, tty
 }
 
 // TestCoreDump checks the core-dump flag against the kernel's own report,
@@ -169,19 +128,4 @@ func TestSignals(t *testing.T) {
 			}
 		})
 	}
-}
-
-// peakRSS returns this process's peak resident set size in bytes.
-func peakRSS() (int, error) {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	for line := range strings.Lines(string(status)) {
-		if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			n, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(kb), " kB"))
-			return n << 10, err
-		}
-	}
-	return 0, errors.New("no VmHWM in /proc/self/status")
 }

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/exec"
-	"github.com/cmdguard/cmdguard/internal/testneed"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,36 +24,6 @@ import (
 // assertion about speed.
 const patience = 60 * time.Second
 
-func testContext(t *testing.T) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), patience)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// needProgram: see package testneed (skips without the program, fails under CI).
-func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
-
-// needSelftestClient: see package testneed (skips without the program, fails under CI).
-func needSelftestClient(t testing.TB) { t.Helper(); testneed.SelftestClient(t) }
-
-// run runs c and fails the test if it does not end.
-func run(t *testing.T, c exec.Cmd) exec.Result {
-	t.Helper()
-	p, err := exec.Start(testContext(t), c)
-	if err != nil {
-		t.Fatalf("Start(%q): %v", c.Command, err)
-	}
-	defer p.Release()
-	r, err := p.Wait(testContext(t))
-	if err != nil {
-		t.Fatalf("Wait(%q): %v", c.Command, err)
-	}
-	if r.Status == exec.StatusRunning {
-		t.Fatalf("Wait(%q): still running after %v", c.Command, patience)
-	}
-	return r
-}
-
 // exit is the part of a Result that says how a command ended.
 type exit struct {
 	Status     exec.Status
@@ -62,24 +31,6 @@ type exit struct {
 	Signal     string
 	CoreDumped bool
 	ShellCode  int
-}
-
-func exitOf(r exec.Result) exit {
-	return exit{r.Status, r.ExitCode, r.Signal, r.CoreDumped, r.ShellCode()}
-}
-
-func code(n int) *int { return &n }
-
-// eventually polls cond until it holds or patience runs out.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(patience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("after %v: %s", patience, what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // groupGone reports whether no process is left in process group pgid.

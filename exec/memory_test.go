@@ -30,9 +30,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv(orphanHelperEnv) == "1" {
 		os.Exit(orphanHelper())
 	}
-	if m := os.Getenv(sandboxOrphanEnv); m != "" {
-		os.Exit(sandboxOrphanHelper(m))
-	}
 	os.Exit(m.Run())
 }
 

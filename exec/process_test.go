@@ -228,24 +228,6 @@ func TestExitStatus(t *testing.T) {
 
 const orphanHelperEnv = "CMDGUARD_EXEC_ORPHAN_HELPER"
 
-// orphanHelper starts a command whose bash has a background child and a
-// foreground child, prints their pids, and waits to be killed.
-func orphanHelper() int {
-	p, err := exec.Start(context.Background(), exec.Cmd{Command: "sleep 300 & echo $!; sleep 301 & echo $!; echo $$; wait"})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
-	}
-	var next int64
-	for n := 0; n < 3; {
-		c := p.WaitOutput(context.Background(), exec.Stdout, next)
-		os.Stdout.Write(c.Data)
-		n += strings.Count(string(c.Data), "\n")
-		next = c.Next
-	}
-	select {}
-}
-
 // TestParentKilled: a program killed by SIGKILL leaves none of its
 // commands' processes behind.
 func TestParentKilled(t *testing.T) {

@@ -27,49 +27,11 @@ import (
 
 const secret = "TOPSECRET-7f3a"
 
-// sandboxProject makes a project directory (symbolic links resolved, as
-// the sandbox wants) with a secret file, a secret directory, and a git
-// directory with a config and hooks.
-func sandboxProject(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		".env":              "API_KEY=" + secret + "\n",
-		"secrets/db.txt":    "password=" + secret + "\n",
-		"main.txt":          "hello\n",
-		".git/config":       "[core]\n\tbare = false\n",
-		".git/hooks/README": "hooks\n",
-	}
-	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func projectSandbox(dir string) *exec.Sandbox {
 	return &exec.Sandbox{
 		Hide:    []string{filepath.Join(dir, ".env"), filepath.Join(dir, "secrets")},
 		Protect: []string{filepath.Join(dir, ".git/config"), filepath.Join(dir, ".git/hooks")},
 	}
-}
-
-func sandboxRun(t *testing.T, dir, command string, sb *exec.Sandbox) exec.Result {
-	t.Helper()
-	return run(t, exec.Cmd{
-		Command: command,
-		Dir:     dir,
-		Env:     []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "DIR=" + dir},
-		Sandbox: sb,
-	})
 }
 
 func output(r exec.Result) string { return string(r.Stdout.Data) + string(r.Stderr.Data) }
@@ -1043,34 +1005,12 @@ func TestSandboxSocketsBelowMount(t *testing.T) {
 
 const sandboxOrphanEnv = "CMDGUARD_EXEC_SANDBOX_ORPHAN"
 
-// sandboxOrphanHelper starts a sandboxed command that leaves processes
-// behind in every way a command can (a new session, a subshell, a
-// background job), each a sleep of marker seconds; prints "ready" and
-// whether this program started its watchdog; and waits to be killed.
-func sandboxOrphanHelper(marker string) int {
-	p, err := exec.Start(context.Background(), exec.Cmd{
-		Command: "setsid sleep " + marker + " & (sleep " + marker + "; :) & sleep " + marker + " & echo ready; wait",
-		Env:     []string{"PATH=" + os.Getenv("PATH")},
-		Sandbox: &exec.Sandbox{},
-	})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 2
+// init makes the test binary the helper of TestSandboxParentKilled when
+// it is started as one (before TestMain: the helper is Linux's only).
+func init() {
+	if m := os.Getenv(sandboxOrphanEnv); m != "" {
+		os.Exit(sandboxOrphanHelper(m))
 	}
-	var next int64
-	for {
-		c := p.WaitOutput(context.Background(), exec.Stdout, next)
-		next = c.Next
-		if strings.Contains(string(c.Data), "ready") {
-			break
-		}
-		if c.EOF {
-			fmt.Fprintln(os.Stderr, "the command ended before it was ready")
-			return 2
-		}
-	}
-	fmt.Println("ready", exec.WatchdogStarted())
-	select {}
 }
 
 // sleepers counts the processes whose command line is "sleep MARKER".

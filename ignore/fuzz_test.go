@@ -41,14 +41,6 @@ func FuzzMatch(f *testing.F) {
 	})
 }
 
-// testMatcher is a Matcher for a root that does not exist, with l as its
-// only (inline) list.
-func testMatcher(fold bool, l *list) *Matcher {
-	m := newMatcher("/r", "/r", fold)
-	m.inline = l
-	return m
-}
-
 // scan is list.match without indexes.
 func scan(pats []pattern, p string, isDir bool, budget *int) int {
 	last := lastComponent(p)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -13,34 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
-
-// cmd builds a Command; words starting with '$' are dynamic.
-func cmd(words ...string) policy.Command {
-	c := policy.Command{Argv: words, MatchArgv: words, Dynamic: make([]bool, len(words))}
-	for i, w := range words {
-		c.Dynamic[i] = strings.HasPrefix(w, "$")
-	}
-	return c
-}
-
-func input(cmds ...policy.Command) *policy.Input {
-	return &policy.Input{Commands: cmds}
-}
-
-// mustParse parses src with the parser's reader of option spellings, as
-// the cmdguard package wires it (policy alone reads none; see
-// TestSpellingAlone).
-func mustParse(t testing.TB, src string) *policy.Policy {
-	t.Helper()
-	p, err := policy.Parse("p.yaml", []byte(src), t.TempDir(), policy.WithSpelling(policy.Spelling{Command: parser.CommandSpelling, Rule: parser.RuleSpelling}))
-	if err != nil {
-		t.Fatalf("Parse: %v\n%s", err, src)
-	}
-	return p
-}
 
 // matched returns "verdict rule prefix" for the one command of in: the
 // prefix is the rule the reason's source names ("" for no_match).
@@ -352,13 +325,6 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-func writeFile(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestVerdictJSON(t *testing.T) {
 	t.Parallel()
 	d := policy.Decision{Verdict: policy.Ask, Reasons: []policy.Reason{{Verdict: policy.Deny, Rule: "policy.deny", Source: "builtin"}}}
@@ -413,28 +379,6 @@ func TestFindingSource(t *testing.T) {
 			t.Errorf("policy %q: ignore.denied reason %+v, want source %s", tt.yaml, d.Reasons, tt.want)
 		}
 	}
-}
-
-// withCommand fills the expected Reason.Command of prefix-rule and Rego
-// reasons: the index plus one of the input command at the reason's
-// position (every test input here has its commands at distinct
-// positions; a Rego reason that names no command has no position).
-func withCommand(in *policy.Input, want []policy.Reason) []policy.Reason {
-	if in == nil {
-		return want
-	}
-	out := slices.Clone(want)
-	for i, r := range out {
-		if !strings.HasPrefix(r.Rule, "policy.") && !strings.HasPrefix(r.Rule, "rego.") {
-			continue
-		}
-		for ci, c := range in.Commands {
-			if c.Pos == r.Pos {
-				out[i].Command = ci + 1
-			}
-		}
-	}
-	return out
 }
 
 // TestReasonCommand checks that a prefix reason names its command even
@@ -532,13 +476,4 @@ func TestLongWordMessages(t *testing.T) {
 	if m := short.Reasons[0].Message; strings.Contains(m, "…[") {
 		t.Errorf("short message cut: %q", m)
 	}
-}
-
-// withHit gives c the parser's finding of a guarded option at index i of
-// its argv (none for 0), as the gate would.
-func withHit(c policy.Command, i int) policy.Command {
-	if i > 0 {
-		c.OptionHits = []policy.OptionHit{{Index: i, What: c.Argv[0] + " " + c.Argv[i], Why: "writes a file or runs a program"}}
-	}
-	return c
 }

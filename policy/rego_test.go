@@ -13,15 +13,6 @@ import (
 	"github.com/cmdguard/cmdguard/policy"
 )
 
-func mustLoad(t testing.TB, path string) *policy.Policy {
-	t.Helper()
-	p, err := policy.Load(path)
-	if err != nil {
-		t.Fatalf("Load(%q): %v", path, err)
-	}
-	return p
-}
-
 func TestRego(t *testing.T) {
 	t.Parallel()
 	full := mustLoad(t, "testdata/valid/full.yaml")

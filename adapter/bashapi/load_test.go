@@ -1,14 +1,11 @@
 package bashapi_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	osexec "os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -29,26 +26,6 @@ func needLoad(t *testing.T) {
 	if os.Getenv("CMDGUARD_LOAD") == "" {
 		t.Skip("set CMDGUARD_LOAD=1 to run the load test")
 	}
-}
-
-// postJSON posts body to url and decodes the answer.
-func postJSON(ctx context.Context, c *http.Client, url string, body any) (int, map[string]any, error) {
-	j, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, "POST", url, bytes.NewReader(j))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	var m map[string]any
-	if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
-		return resp.StatusCode, nil, err
-	}
-	return resp.StatusCode, m, nil
 }
 
 func openFDs(t *testing.T) int {
@@ -160,24 +137,6 @@ func TestLoad(t *testing.T) {
 	}
 	t.Logf("%d clients × %d commands in %v (%.0f commands/s), %d answers 429 retried, fds %d before, %d after",
 		clients, perClient, elapsed.Round(time.Millisecond), float64(clients*perClient)/elapsed.Seconds(), retries.Load(), fdsBefore, fdsAfter)
-}
-
-// bareHandler runs {"command"} with os/exec and bash, as a /v1/bash server
-// without the gate would: the baseline of BenchmarkLatencyRatio.
-func bareHandler(w http.ResponseWriter, r *http.Request) {
-	var req struct{ Command string }
-	json.NewDecoder(r.Body).Decode(&req)
-	cmd := osexec.Command("bash", "-c", req.Command)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()} // as small as the gated commands'
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	status, code := "completed", 0
-	if err := cmd.Run(); err != nil {
-		code = cmd.ProcessState.ExitCode()
-	}
-	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]any{"success": true, "data": map[string]any{
-		"status": status, "exit_code": code, "stdout": out.String(), "stderr": errOut.String()}})
 }
 
 // latencies sends n execs of `true` to url, one at a time, and returns

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -33,22 +32,6 @@ ignore: [.env]
 env_safe: [MY_VAR]
 `
 
-// project makes a project directory with the test policy, a .env secret
-// and a sub directory.
-func project(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	dir, _ = filepath.EvalSymlinks(dir)
-	for name, body := range map[string]string{".cmdguard.yaml": testPolicy, ".env": "SECRET=hunter2\n", "sub/file": "x\n"} {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 type testServer struct {
 	t   *testing.T
 	dir string
@@ -72,31 +55,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// newServer serves a fresh project; cfg's Guard and Dir are filled in.
-func newServer(t *testing.T, cfg bashapi.Config) *testServer {
-	t.Helper()
-	dir := project(t)
-	g, err := cmdguard.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &syncBuffer{}
-	cfg.Guard, cfg.Dir = g, dir
-	cfg.BaseEnv = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir}
-	cfg.Logger = slog.New(slog.NewJSONHandler(logs, nil))
-	api, err := bashapi.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		api.Close(ctx)
-		g.Close(ctx)
-	})
-	return &testServer{t: t, dir: dir, api: api, h: api, log: logs}
 }
 
 // do sends a request and returns the status and the decoded JSON body.
@@ -162,16 +120,6 @@ func data(t *testing.T, m map[string]any) map[string]any {
 		t.Fatalf("no data object in %v", m)
 	}
 	return d
-}
-
-func str(v any) string {
-	s, _ := v.(string)
-	return s
-}
-
-func num(v any) int64 {
-	f, _ := v.(float64)
-	return int64(f)
 }
 
 // groupGone waits until process group pgid has no process left.

@@ -1,8 +1,6 @@
 package hook_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"github.com/cmdguard/cmdguard/adapter/hook"
-	"github.com/cmdguard/cmdguard/internal/testneed"
 )
 
 const testPolicy = `version: 1
@@ -21,36 +18,6 @@ default: ask
 allow: [git status, ls, echo]
 deny: [rm -rf]
 `
-
-// needProgram: see package testneed (skips without the program, fails under CI).
-func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
-
-// project writes a small project with a policy, an ignored .env and a
-// source file, and returns its root.
-func project(t testing.TB, policy string) string {
-	t.Helper()
-	root := t.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	for name, body := range map[string]string{
-		".cmdguard.yaml":  policy,
-		".cmdguardignore": ".env\n*.secret\n/top.txt\n",
-		"top.txt":         "t\n",
-		"keys.secret":     "k\n",
-		".env":            "TOKEN=x\n",
-		"src/main.go":     "package main\n",
-	} {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // The recorded inputs of each agent (integrations.md §1.2, §2.1, §3, §4.1,
 // §5), with CWD and CMD to fill in.
@@ -67,30 +34,11 @@ var inputs = map[string]string{
 	"cline":    `{"clineVersion":"3.40.0","hookName":"PreToolUse","timestamp":"1","taskId":"t","workspaceRoots":[CWD],"userId":"u","preToolUse":{"toolName":"execute_command","parameters":{"command":CMD,"requires_approval":false}}}`,
 }
 
-func fill(tmpl, cwd, cmd string) string {
-	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	return strings.ReplaceAll(strings.ReplaceAll(tmpl, "CWD", q(cwd)), "CMD", q(cmd))
-}
-
 type result struct {
 	out    map[string]any
 	raw    string
 	stderr string
 	code   int
-}
-
-func runHook(t *testing.T, opts hook.Options, stdin io.Reader) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := hook.Run(context.Background(), opts, stdin, &out, &errb)
-	r := result{raw: out.String(), stderr: errb.String(), code: code}
-	if !strings.HasSuffix(r.raw, "\n") || strings.Count(r.raw, "\n") != 1 {
-		t.Fatalf("stdout is not one line of JSON: %q", r.raw)
-	}
-	if err := json.Unmarshal(out.Bytes(), &r.out); err != nil {
-		t.Fatalf("stdout is not a JSON object: %v: %q", err, r.raw)
-	}
-	return r
 }
 
 // match reports where got differs from want: a want string starting with

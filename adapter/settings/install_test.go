@@ -171,14 +171,3 @@ func TestMCPEntry(t *testing.T) {
 		t.Errorf("uninstall gave %v:\n%s", err, back)
 	}
 }
-
-// subsequence reports whether a's bytes appear in b in order.
-func subsequence(a, b string) bool {
-	i := 0
-	for j := 0; j < len(b) && i < len(a); j++ {
-		if a[i] == b[j] {
-			i++
-		}
-	}
-	return i == len(a)
-}

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -38,37 +34,6 @@ type block struct {
 	lang string
 	line int // of the opening fence
 	text string
-}
-
-func codeBlocks(t *testing.T, path string) []block {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []block
-	var cur *block
-	var text strings.Builder
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		switch {
-		case cur == nil && strings.HasPrefix(line, "```"):
-			cur = &block{lang: strings.TrimSpace(strings.TrimPrefix(line, "```")), line: n}
-			text.Reset()
-		case cur != nil && strings.TrimSpace(line) == "```":
-			cur.text = text.String()
-			out = append(out, *cur)
-			cur = nil
-		case cur != nil:
-			text.WriteString(line)
-			text.WriteByte('\n')
-		}
-	}
-	if cur != nil {
-		t.Fatalf("%s:%d: code block never closed", path, cur.line)
-	}
-	return out
 }
 
 // TestDocs executes the code blocks of the README and of docs/*.md, as Go
@@ -149,30 +114,6 @@ func newDocProject(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// cmdguardIn runs the CLI (the test binary, see TestMain) in dir and
-// returns its stdout and stderr, with dir written as docProject, and its
-// exit code.
-func cmdguardIn(t *testing.T, dir, stdin string, args ...string) (string, int) {
-	t.Helper()
-	cmd := osexec.Command("cmdguard", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "HOME="+filepath.Join(dir, ".home"))
-	cmd.Stdin = strings.NewReader(stdin)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	var ee *osexec.ExitError
-	switch {
-	case errors.As(err, &ee):
-		code = ee.ExitCode()
-	case err != nil:
-		t.Fatalf("cmdguard %q: %v", args, err)
-	}
-	out := strings.ReplaceAll(stdout.String()+stderr.String(), dir, docProject)
-	return out, code
 }
 
 // runTranscript runs the commands of a console block and compares.

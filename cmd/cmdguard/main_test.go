@@ -88,9 +88,6 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// needProgram: see package testneed (skips without the program, fails under CI).
-func needProgram(t testing.TB, name string) { t.Helper(); testneed.Program(t, name) }
-
 // needSelftestClient: see package testneed (skips without the program, fails under CI).
 func needSelftestClient(t testing.TB) { t.Helper(); testneed.SelftestClient(t) }
 

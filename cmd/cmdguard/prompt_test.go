@@ -26,18 +26,6 @@ ask: [touch, head]
 deny: [rm]
 `
 
-// cmdguardBin returns the cmdguard command that testscript.Main (see
-// TestMain) put first in $PATH: a copy of this test binary that runs the
-// CLI when it is called cmdguard.
-func cmdguardBin(t *testing.T) string {
-	t.Helper()
-	bin, err := osexec.LookPath("cmdguard")
-	if err != nil {
-		t.Fatalf("cmdguard is not in $PATH (testscript.Main should have put it there): %v", err)
-	}
-	return bin
-}
-
 // ptyRun is `cmdguard run` started with stdin, stdout and stderr on a
 // pseudo-terminal, as a person at a terminal would start it.
 type ptyRun struct {

@@ -16,8 +16,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/cmdguard/cmdguard"
 )
 
 // recorder is an HTTP server on 127.0.0.1 that keeps every body it gets
@@ -53,12 +51,6 @@ func (r *recorder) all() []byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return bytes.Join(r.bodies, []byte("\n"))
-}
-
-func record(cmd string) *cmdguard.DecisionRecord {
-	return &cmdguard.DecisionRecord{Time: time.Now(), Command: cmd, Cwd: "/p",
-		Decision:  cmdguard.Decision{Verdict: cmdguard.Ask, Reasons: []cmdguard.Reason{{Verdict: cmdguard.Ask, Rule: "policy.no_match", Source: "/p/.cmdguard.yaml:2", Message: "no rule for " + cmd}}},
-		DecidedBy: cmdguard.DecidedByRule}
 }
 
 // TestSinksNeverShowSecret sends the masking corpus through the file,
