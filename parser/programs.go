@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"slices"
 	"strings"
 	"sync"
 )
@@ -74,9 +73,11 @@ import (
 //     harmless to it (FOO=bar ls passes; see envSeenBy). An explicit
 //     marker: an entry without it may read anything;
 //
-//   - guards: options that make it write, delete or run a program, which
-//     prefix rules cannot express (policy.dangerous_option; see
-//     optionGuard);
+//   - guards: an option's reason (opt.guard, guard) says it makes the
+//     command write, delete or run a program, which prefix rules cannot
+//     express (policy.dangerous_option; see optionGuard); checks are the
+//     entry's other guards: a scan of its own, subcommand words, or the
+//     command itself (see guardCheck);
 //
 //   - wrap: it runs another command, which is analysed on its own (see
 //     wrapSpec): its options that take a value come before the command;
@@ -128,8 +129,13 @@ type program struct {
 	envAll    bool
 	lists     bool
 	readOnly  bool
-	guards    []optionGuard
+	checks    []guardCheck
 	git       *gitSpec
+	// bundle: its first operand may be a cluster of one-letter options
+	// without a dash (tar xIf), which its guards read too.
+	bundle bool
+	// guards: its options' guards and its checks, compiled (see index).
+	guards []optionGuard
 
 	singleDash bool
 	spelled    *spellTable // the rule names of options, compiled (see index)
@@ -247,10 +253,7 @@ func (p *program) index(prefix []string, goFlags, negatable bool, c *optCompiler
 	goFlags, negatable = goFlags || p.goFlags, negatable || p.negatable
 	p.goFlags, p.negatable = goFlags, negatable
 	p.opts, p.roles, p.spelled = c.compile(prefix, p.options, p.complete, goFlags, p.negatable)
-	p.guards = slices.Clone(p.guards) // entries may share a list (tmux's aliases)
-	for i := range p.guards {
-		p.guards[i].prefix = prefix
-	}
+	p.guards = compileGuards(prefix, p.options, p.checks, goFlags, p.bundle)
 	p.guarded = len(p.guards) > 0
 	for name, s := range p.subs {
 		s.index(append(prefix[:len(prefix):len(prefix)], name), goFlags, negatable, c)

@@ -62,7 +62,7 @@ var programsShells = map[string]program{
 	"taskset": {options: []opt{does(noCommand, "-p")}, wrap: &wrapSpec{kind: wrapExec, operands: 1}},
 	"time": {
 		options: []opt{val(0, "-f --format"), val(writesFile, "-o --output")}, wrap: &wrapSpec{kind: wrapExec},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: timeOutput, why: "writes a file"},
 		},
 	},

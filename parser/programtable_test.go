@@ -54,10 +54,14 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "guards", "git", "singleDash", "spelled"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
-		reflect.TypeFor[opt]():         {"names", "arg", "role", "listed", "rule"},
+		reflect.TypeFor[opt](): {"names", "arg", "role", "listed", "rule", "why"},
+		// An entry's guards are dumped as compiled (optionGuard) from its
+		// options' reasons (opt.why), its checks and bundle; first only
+		// orders the hits (TestGuardHitOrder).
+		reflect.TypeFor[guardCheck]():  {"check", "words", "script", "first", "why"},
 		reflect.TypeFor[roleTable]():   {"short", "shortArg", "long", "any", "vals", "suffix"},
 		reflect.TypeFor[longRole]():    {"name", "role", "arg"},
 		reflect.TypeFor[envVar]():      {"name", "use"},
