@@ -138,8 +138,21 @@ type program struct {
 	guards []optionGuard
 
 	singleDash bool
-	spelled    *spellTable // the rule names of options, compiled (see index)
+	// script: its program is a sed or awk script (the first operand, or
+	// -e's value), whose commands the script readers read for the
+	// files they name and the programs they run (see scriptRefs).
+	script  scriptKind
+	spelled *spellTable // the rule names of options, compiled (see index)
 }
+
+// scriptKind is the language of a program's script (program.script).
+type scriptKind uint8
+
+const (
+	noScript scriptKind = iota
+	sedLang             // sed's: s///w, r, w, e
+	awkLang             // awk's: system(), getline, pipes, redirections, var=value operands
+)
 
 // programs is every family's entries (programs_*.go), gathered by progs.
 var programs = map[string]program{}

@@ -26,6 +26,7 @@ var programsCoreutils = map[string]program{
 	"ack": {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"ag":  {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"awk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -172,6 +173,7 @@ var programsCoreutils = map[string]program{
 	"fmt":  {dirSafe: true},
 	"fold": {dirSafe: true},
 	"gawk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -190,6 +192,7 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"gsed": {
+		script: sedLang,
 		checks: []guardCheck{
 			{check: sedRisk, script: true, why: sedWhy},
 		},
@@ -252,6 +255,7 @@ var programsCoreutils = map[string]program{
 		dirSafe:  true, readOnly: true,
 	},
 	"mawk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -279,6 +283,7 @@ var programsCoreutils = map[string]program{
 	},
 		files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
 	"nawk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -365,6 +370,7 @@ var programsCoreutils = map[string]program{
 		options: []opt{guard("removes each empty parent directory too, which the command does not name", "-p --parents")},
 	},
 	"sed": {
+		script: sedLang,
 		options: []opt{
 			val(notFile|firstIsFile, "-e"),
 			val(readsFile|firstIsFile, "-f"),
