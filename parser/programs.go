@@ -141,8 +141,14 @@ type program struct {
 	// script: its program is a sed or awk script (the first operand, or
 	// -e's value), whose commands the script readers read for the
 	// files they name and the programs they run (see scriptRefs).
-	script  scriptKind
-	spelled *spellTable // the rule names of options, compiled (see index)
+	script scriptKind
+	// writesTree: its subcommands that write files of the work tree the
+	// analysis cannot list (a checkout, a merge, an applied patch) or
+	// move the repository (git checkout, git worktree): after one, a
+	// later path may name something else (linkPass), and a later run
+	// may run what it wrote (WriteThenRun).
+	writesTree []string
+	spelled    *spellTable // the rule names of options, compiled (see index)
 }
 
 // scriptKind is the language of a program's script (program.script).

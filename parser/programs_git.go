@@ -35,6 +35,8 @@ var programsGit = map[string]program{
 		files:     fileSpec{},
 		dirSafe:   true,
 		git:       &gitSpec{},
+		writesTree: []string{"am", "apply", "bisect", "checkout", "checkout-index", "cherry-pick", "clone", "init", "merge", "mv", "pull",
+			"read-tree", "rebase", "reset", "restore", "revert", "sparse-checkout", "stash", "submodule", "switch", "worktree"},
 		checks: []guardCheck{
 			{check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 		},
