@@ -84,7 +84,7 @@ func TestProgramDumpCoversFields(t *testing.T) {
 // written (issue 23), and dumping them would change it. Each names the
 // tests that read it.
 var notDumped = map[string]string{
-	"program.script": "sed_diff_test.go, awk_diff_test.go, scriptrisk_test.go, TestProgramExamples (sed, gsed, awk, gawk, mawk, nawk)",
+	"program.script":     "sed_diff_test.go, awk_diff_test.go, scriptrisk_test.go, TestProgramExamples (sed, gsed, awk, gawk, mawk, nawk)",
 	"program.writesTree": "TestGitWritesTree, TestWriteThenRun",
 }
 
