@@ -86,6 +86,9 @@ const (
 	// in, reads or writes, which must not leave the project (npm
 	// --prefix, cargo --manifest-path; read by a runner's lead).
 	projectPath
+	// startsShell: a wrapper's option that, with no command after it,
+	// starts an interactive shell reading its input (doas -s).
+	startsShell
 )
 
 // flags declares options without a value.
