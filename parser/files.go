@@ -116,8 +116,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		s.fileCmdRefs(cmd, args)
 		return
 	case readSplit:
-		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length",
-			"additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+		s.splitRefs(cmd, args[skipOptsBy(args, roles):])
 		return
 	case readJq:
 		for _, a := range args {

@@ -424,7 +424,12 @@ var programsCoreutils = map[string]program{
 		files:    fileSpec{},
 		dirSafe:  true,
 	},
-	"split": {files: fileSpec{reader: readSplit}, dirSafe: true},
+	"split": {
+		// Its options that take a value, which its reader skips to
+		// the operands (INPUT PREFIX).
+		options: []opt{val(0, "-a -b -C -l -n --bytes --line-bytes --lines --number --suffix-length --additional-suffix --separator --filter --numeric-suffixes --hex-suffixes")},
+		files:   fileSpec{reader: readSplit}, dirSafe: true,
+	},
 	"stat": {lists: true, readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		val(0, "-c --cached --format --printf"),
 		flags("-f -L -t --dereference --file-system --help --terse --version"),
