@@ -211,7 +211,7 @@ func ReadsOnly(argv []string) bool {
 	switch {
 	case p == nil:
 		return false
-	case argv[0] == "git":
+	case p.git != nil: // git: its subcommand's mark
 		if len(argv) < 2 {
 			return false
 		}
