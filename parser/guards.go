@@ -82,7 +82,21 @@ type guardCheck struct {
 // --textconv): the guard does not match it. goFlags and bundle are the
 // entry's (see program).
 func compileGuards(prefix []string, decls []opt, checks []guardCheck, goFlags, bundle bool) []optionGuard {
-	var out []optionGuard
+	// Count first: one allocation for the guards, one for their options.
+	n, names := len(checks), 0
+	for k, o := range decls {
+		if o.why == "" {
+			continue
+		}
+		names += strings.Count(o.names, " ") + 1
+		if !slices.ContainsFunc(decls[:k], func(p opt) bool { return p.why == o.why }) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]optionGuard, 0, n)
 	add := func(first bool) {
 		for _, c := range checks {
 			if c.first == first {
@@ -92,18 +106,18 @@ func compileGuards(prefix []string, decls []opt, checks []guardCheck, goFlags, b
 	}
 	add(true)
 	start := len(out)
-	for _, o := range decls {
-		if o.why == "" {
+	all := make([]string, 0, names)
+	for k, o := range decls {
+		if o.why == "" || slices.ContainsFunc(decls[:k], func(p opt) bool { return p.why == o.why }) {
 			continue
 		}
-		i := start
-		for i < len(out) && out[i].why != o.why {
-			i++
+		from := len(all)
+		for _, p := range decls[k:] {
+			if p.why == o.why {
+				all = slices.AppendSeq(all, strings.FieldsSeq(p.names))
+			}
 		}
-		if i == len(out) {
-			out = append(out, optionGuard{prefix: prefix, goFlags: goFlags, bundle: bundle, why: o.why})
-		}
-		out[i].options = append(out[i].options, strings.Fields(o.names)...)
+		out = append(out, optionGuard{prefix: prefix, options: all[from:len(all):len(all)], goFlags: goFlags, bundle: bundle, why: o.why})
 	}
 	for i := start; i < len(out); i++ {
 		g := &out[i]
