@@ -204,12 +204,12 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 	if strings.HasPrefix(base, "git-remote-") {
 		s.find("parser.eval", name.Pos, base+" is a git remote helper: it runs or connects to what its URL names")
 	}
-	switch base {
-	case "cd", "pushd", "popd":
+	switch {
+	case base == "cd" || base == "pushd" || base == "popd":
 		if inShell && name.Value == base {
 			succ = s.cd(cmd.Argv, cwd)
 		}
-	case "git":
+	case p != nil && p.git != nil: // git: its subcommands and options, read by the git readers
 		sub, sp := s.git(&cmd)
 		if sub < len(cmd.Argv) && strings.HasPrefix(cmd.Argv[sub].Value, "remote-") {
 			// git remote-ext runs its URL as a command; remote-fd and the
@@ -220,7 +220,7 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		s.gitRuns(cmd.Argv[sub:], sp, c, cwd)
 		return
 	}
-	if base == "go" {
+	if p != nil && p.files.reader == readGo {
 		s.goIndirectFiles(&cmd, cmd.Argv[1:])
 	}
 	n := len(cmd.Files)

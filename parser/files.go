@@ -116,8 +116,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		s.fileCmdRefs(cmd, args)
 		return
 	case readSplit:
-		s.splitRefs(cmd, args[skipOpts(args, "abCln", []string{"bytes", "line-bytes", "lines", "number", "suffix-length",
-			"additional-suffix", "separator", "filter", "numeric-suffixes", "hex-suffixes"}):])
+		s.splitRefs(cmd, args[skipOptsBy(args, roles):])
 		return
 	case readJq:
 		for _, a := range args {
@@ -259,8 +258,8 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: cmd.Argv[0].Pos,
 			Message: base + " reads or writes files named in its input"})
 	}
-	if base == "sed" || strings.HasSuffix(base, "awk") {
-		s.scriptRefs(cmd, base, args, roles)
+	if prog != nil && prog.script != noScript {
+		s.scriptRefs(cmd, prog.script, base, args, roles)
 	}
 	if spec.first && len(ops) > 0 && seenRoles&firstIsFile == 0 && !(lists && base == "rg") { // rg --files takes no pattern
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
@@ -268,12 +267,12 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	}
 	rec := spec.alwaysRecursive || seenRoles&recursive != 0 || (has&recursive != 0 && seen['r'])
 	write := spec.writeAll && !reads || longWrites || seenRoles&writesOperands != 0
-	if base == "git" {
+	if prog != nil && prog.git != nil { // git's own operands (the git readers call this with git's)
 		s.gitOperands(cmd, ops, args, &seen)
 		return
 	}
 	for i, op := range ops {
-		if strings.HasSuffix(base, "awk") && assignPrefix(op.Value) > 0 {
+		if prog != nil && prog.script == awkLang && assignPrefix(op.Value) > 0 {
 			continue // var=value operand
 		}
 		w := write || (spec.writeLast && i == len(ops)-1 && len(ops) > 1) || spec.writeFirst && i == 0

@@ -38,9 +38,9 @@ func TestGit(t *testing.T) {
 			[]string{"git: option rm -rf . ", "git: arg main ", "rm: arg . wr", "rm: unknown []"}},
 		{`git rebase -xmake`, []string{"|git rebase -xmake", "git rebase -x|make"}, nil, nil},
 		{`git bisect run make test`, []string{"|git bisect run make test", "git bisect run|make test"}, nil,
-			[]string{"git: arg run ", "git: arg make ", "git: arg test ", "make: arg test "}},
+			[]string{"git: arg run ", "git: arg make ", "git: arg test ", "make: arg test ", "make: unknown []"}}, // bisect checks out other commits first
 		{`git bisect run 'eval x'`, []string{"|git bisect run eval x", "git bisect run|eval x"}, []string{"1:17 parser.eval"},
-			[]string{"git: arg run ", "git: arg eval x ", "eval: arg x r"}},
+			[]string{"git: arg run ", "git: arg eval x ", "eval: arg x r", "eval: unknown []"}},
 		{`git submodule foreach --recursive 'touch x'`, []string{"|git submodule foreach --recursive touch x", "git submodule foreach|touch x"}, nil,
 			[]string{"git: arg foreach ", "git: arg touch x ", "touch: arg x w", "touch: unknown []"}},
 		{`git fetch --upload-pack='touch x' origin`, []string{"|git fetch --upload-pack=touch x origin"}, []string{"1:11 git.dangerous_config"}, []string{"git: option touch x ", "git: arg origin "}},

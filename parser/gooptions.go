@@ -8,10 +8,17 @@ import "strings"
 // Go flags are -name or --name, -name=value or -name value, never
 // clustered.
 var goBuildOpts = []opt{
-	val(0, "-C -p -covermode -coverpkg -asmflags -buildmode -compiler -gccgoflags -gcflags -installsuffix -ldflags -mod -modfile -overlay -pgo -pkgdir -tags -toolexec -debug-actiongraph -debug-runtime-trace -debug-trace"),
+	val(0, "-p -covermode -coverpkg -buildmode -compiler -installsuffix -mod -overlay -pgo -tags -debug-actiongraph -debug-runtime-trace -debug-trace"),
+	val(0, "-C -asmflags -gccgoflags -gcflags -ldflags -modfile -pkgdir -toolexec").guard(goBuildWhy),
 	flags("-a -n -race -msan -asan -cover -v -work -x -linkshared -modcacherw -trimpath"),
 	optional(0, "-buildvcs"),
 }
+
+// goBuildWhy: go build's flags that run a program (-toolexec, -exec,
+// -vettool), reach the compiler or linker (-ldflags=-extld=x runs x), or
+// build in another directory. -o is not one: its target is a written
+// file reference, checked like any other (go build -o bin/app).
+const goBuildWhy = "runs a program, passes flags to the compiler or linker, or writes where you choose"
 
 // unknownGoOptions reports the flags of a go command (args follow its
 // subcommand) that its subcommand's options (t) do not list. Under the

@@ -5,9 +5,10 @@ import (
 	"strings"
 )
 
-// optionGuard (the guards of a program's entry in programs) names
-// options that turn a read-only command into one that
-// writes, deletes or runs another program. Prefix rules cannot say "find,
+// optionGuard (the guards of a program's entry in programs, compiled by
+// compileGuards from its options' reasons and its checks) names options
+// that turn a read-only command into one that writes, deletes or runs
+// another program. Prefix rules cannot say "find,
 // unless -delete appears anywhere", so the analysis finds them and
 // reports them as Command.OptionHits; a policy makes each a
 // policy.dangerous_option reason (ask by default) unless the prefix rule
@@ -19,8 +20,9 @@ import (
 //     a prefix of it with at least one letter after the dashes: GNU
 //     getopt_long and git accept any unambiguous abbreviation (sort --out=f
 //     is sort --output=f), and an ambiguous one is an error that runs
-//     nothing. Real options that abbreviate a guarded one are listed in
-//     whole (git diff --text is not --textconv).
+//     nothing. The entry's declared options that abbreviate a guarded
+//     one are options in their own right (git diff --text is not
+//     --textconv).
 //   - A "-x" option matches every word that starts with one dash and holds
 //     the letter x: a cluster (-no), a value attached (-ofile), or a
 //     letter inside another option's attached value (over-matching).
@@ -45,7 +47,7 @@ type optionGuard struct {
 	// one-letter options without a dash (tar xIf).
 	bundle bool
 	// whole are options in their own right that abbreviate a guarded
-	// one (git diff --text, not --textconv).
+	// one (git diff --text, not --textconv): the entry's declared ones.
 	whole []string
 	// check, if set, replaces options: it returns the index of the first
 	// word of argv[i:] that makes the command dangerous, or -1.
@@ -55,14 +57,87 @@ type optionGuard struct {
 	why    string
 }
 
-// goBuildFlags are the go build flags (shared by go test, vet and list)
-// that run a program, reach the compiler or linker (-ldflags=-extld=x
-// runs x), or build in another directory. -o is not one: its target is a
-// written file reference, checked like any other (go build -o bin/app).
-var goBuildFlags = []string{"-toolexec", "-exec", "-vettool", "-gcflags", "-ldflags", "-asmflags", "-gccgoflags", "-pkgdir", "-modfile", "-C"}
+// guardCheck is a guard of an entry that is not one of its options (see
+// opt.why): a scan of its own (check), subcommand words (git bisect
+// run), or, with neither, the command itself (go generate).
+type guardCheck struct {
+	// check returns the index of the first word of argv[i:] that makes
+	// the command dangerous, or -1.
+	check func(argv []string, i int) int
+	// words: subcommands that make it dangerous, matched as written.
+	words []string
+	// script: the check reads a script, which any dynamic word may change.
+	script bool
+	// first: it is looked at before the options' guards (its hits come
+	// first: git branch's new branch name before -d).
+	first bool
+	why   string
+}
 
-// diffFlags make git's diff machinery write a file or run a program.
-var diffFlags = []string{"--output", "--ext-diff", "--textconv"}
+// compileGuards returns an entry's guards, prefix the program and
+// subcommands that lead to it: its first checks, then one guard a
+// reason of its options (in the order the reasons first appear in
+// decls), then its other checks. A declared long option that abbreviates
+// a guarded one is an option in its own right (git diff --text, not
+// --textconv): the guard does not match it. goFlags and bundle are the
+// entry's (see program).
+func compileGuards(prefix []string, decls []opt, checks []guardCheck, goFlags, bundle bool) []optionGuard {
+	// Count first: one allocation for the guards, one for their options.
+	n, names := len(checks), 0
+	for k, o := range decls {
+		if o.why == "" {
+			continue
+		}
+		names += strings.Count(o.names, " ") + 1
+		if !slices.ContainsFunc(decls[:k], func(p opt) bool { return p.why == o.why }) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]optionGuard, 0, n)
+	add := func(first bool) {
+		for _, c := range checks {
+			if c.first == first {
+				out = append(out, optionGuard{prefix: prefix, options: c.words, check: c.check, script: c.script, why: c.why})
+			}
+		}
+	}
+	add(true)
+	start := len(out)
+	all := make([]string, 0, names)
+	for k, o := range decls {
+		if o.why == "" || slices.ContainsFunc(decls[:k], func(p opt) bool { return p.why == o.why }) {
+			continue
+		}
+		from := len(all)
+		for _, p := range decls[k:] {
+			if p.why == o.why {
+				all = slices.AppendSeq(all, strings.FieldsSeq(p.names))
+			}
+		}
+		out = append(out, optionGuard{prefix: prefix, options: all[from:len(all):len(all)], goFlags: goFlags, bundle: bundle, why: o.why})
+	}
+	for i := start; i < len(out); i++ {
+		g := &out[i]
+		for _, o := range decls {
+			for n := range strings.FieldsSeq(o.names) {
+				if !strings.HasPrefix(n, "--") || slices.Contains(g.options, n) || slices.Contains(g.whole, n) {
+					continue
+				}
+				for _, gn := range g.options {
+					if strings.HasPrefix(gn, n) {
+						g.whole = append(g.whole, n)
+						break
+					}
+				}
+			}
+		}
+	}
+	add(false)
+	return out
+}
 
 const (
 	sedWhy = "script may run a program or read or write a file (e, r, R, w, W, s///e, s///w), or is read from a file"

@@ -323,3 +323,32 @@ func TestGuardDefaultReaders(t *testing.T) {
 		{"rg foo", false},
 	})
 }
+
+// TestGuardHitOrder: an entry's hits come in the order of its guards:
+// its checks marked first, then its options' guards (one a reason, in
+// the order the reasons are declared), then its other checks.
+func TestGuardHitOrder(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string // each hit's What
+	}{
+		{"git branch -d foo", []string{"git branch foo", "git branch -d"}},
+		{"git reflog expire --output=x", []string{"git reflog expire", "git reflog --output=x"}},
+		{"make -f x SHELL=/bin/sh", []string{"make -f", "make SHELL=/bin/sh"}},
+		{"go test -cpuprofile y -gcflags x", []string{"go test -gcflags", "go test -cpuprofile"}},
+		{"sort --files0-from y -o x", []string{"sort -o", "sort --files0-from"}},
+	} {
+		a := Analyze(tc.src, Options{})
+		if len(a.Commands) != 1 {
+			t.Errorf("%s: %d commands", tc.src, len(a.Commands))
+			continue
+		}
+		var got []string
+		for _, h := range a.Commands[0].OptionHits {
+			got = append(got, h.What)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: hits %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

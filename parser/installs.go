@@ -160,5 +160,5 @@ func outsidePackage(argv []string, i int) int {
 
 // installEntry is the program-table entry of an install with lead l.
 func installEntry(l *lead) *program {
-	return &program{guards: []optionGuard{{check: installRisk(l), why: installWhy}}}
+	return &program{checks: []guardCheck{{check: installRisk(l), why: installWhy}}}
 }

@@ -16,15 +16,6 @@ import (
 // trees (cp only with the options below).
 var linkers = map[string]bool{"ln": true, "link": true, "mv": true, "rename": true, "cp": true}
 
-// gitTreeWriters are git subcommands that write files of the work tree
-// or move the repository: what they write is not known.
-var gitTreeWriters = map[string]bool{
-	"init": true, "clone": true, "mv": true, "worktree": true, "checkout": true, "switch": true,
-	"restore": true, "reset": true, "stash": true, "merge": true, "pull": true, "rebase": true,
-	"am": true, "apply": true, "cherry-pick": true, "revert": true, "submodule": true, "read-tree": true,
-	"checkout-index": true, "sparse-checkout": true,
-}
-
 // cpLinks reports cp options that copy links as links or make links.
 func cpLinks(args []string) bool {
 	for _, a := range args[1:] {
@@ -52,7 +43,7 @@ func changes(c *Command) (paths []string, all bool) {
 	}
 	base := path.Base(c.Args[0])
 	switch {
-	case base == "git" && len(c.MatchArgv) > 1 && gitTreeWriters[c.MatchArgv[1]]:
+	case writesTree(c):
 		return nil, true
 	case base == "mount" || base == "umount" || base == "bindfs" || base == "rename" || base == "prename" || base == "file-rename":
 		return nil, true

@@ -364,7 +364,7 @@ var (
 
 // The guards of tmux's commands that run commands by other means.
 var (
-	tmuxTypes    = []optionGuard{{why: "types keys into a pane, whose shell may run them"}}
-	tmuxCommands = []optionGuard{{why: "runs or stores tmux commands the gate does not read, which may run programs"}}
-	tmuxSettings = []optionGuard{{why: "changes options or the environment that decide what later windows run"}}
+	tmuxTypes    = []guardCheck{{why: "types keys into a pane, whose shell may run them"}}
+	tmuxCommands = []guardCheck{{why: "runs or stores tmux commands the gate does not read, which may run programs"}}
+	tmuxSettings = []guardCheck{{why: "changes options or the environment that decide what later windows run"}}
 )

@@ -28,6 +28,12 @@ type opt struct {
 	// option that reads more options from where the gate does not look
 	// (curl -K). Empty: rules name it as written.
 	rule string
+	// why, when set, makes the option a guard: it makes the command
+	// write, delete or run a program, which prefix rules cannot say, and
+	// asking it is policy.dangerous_option with this reason (see
+	// optionGuard). The entry's options with the same reason are one
+	// guard.
+	why string
 }
 
 // argKind is what follows an option.
@@ -80,6 +86,9 @@ const (
 	// in, reads or writes, which must not leave the project (npm
 	// --prefix, cargo --manifest-path; read by a runner's lead).
 	projectPath
+	// startsShell: a wrapper's option that, with no command after it,
+	// starts an interactive shell reading its input (doas -s).
+	startsShell
 )
 
 // flags declares options without a value.
@@ -108,6 +117,14 @@ func plusOperand(rule string) opt { return opt{names: "+", rule: rule} }
 
 // as sets what deny and ask rules name the option.
 func (o opt) as(rule string) opt { o.rule = rule; return o }
+
+// guard makes the options a guard with reason why (see opt.why).
+func (o opt) guard(why string) opt { o.why = why; return o }
+
+// guard declares options only for their guard (reason why): unlisted
+// flags, which the check of options does not know and the file reader
+// does not read.
+func guard(why, names string) opt { return opt{names: names, why: why} }
 
 // unlisted marks options the program's --help does not list: declared
 // for their role, unknown to the check of options.

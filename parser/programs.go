@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"slices"
 	"strings"
 	"sync"
 )
@@ -74,9 +73,11 @@ import (
 //     harmless to it (FOO=bar ls passes; see envSeenBy). An explicit
 //     marker: an entry without it may read anything;
 //
-//   - guards: options that make it write, delete or run a program, which
-//     prefix rules cannot express (policy.dangerous_option; see
-//     optionGuard);
+//   - guards: an option's reason (opt.guard, guard) says it makes the
+//     command write, delete or run a program, which prefix rules cannot
+//     express (policy.dangerous_option; see optionGuard); checks are the
+//     entry's other guards: a scan of its own, subcommand words, or the
+//     command itself (see guardCheck);
 //
 //   - wrap: it runs another command, which is analysed on its own (see
 //     wrapSpec): its options that take a value come before the command;
@@ -128,12 +129,36 @@ type program struct {
 	envAll    bool
 	lists     bool
 	readOnly  bool
-	guards    []optionGuard
+	checks    []guardCheck
 	git       *gitSpec
+	// bundle: its first operand may be a cluster of one-letter options
+	// without a dash (tar xIf), which its guards read too.
+	bundle bool
+	// guards: its options' guards and its checks, compiled (see index).
+	guards []optionGuard
 
 	singleDash bool
+	// script: its program is a sed or awk script (the first operand, or
+	// -e's value), whose commands the script readers read for the
+	// files they name and the programs they run (see scriptRefs).
+	script scriptKind
+	// writesTree: its subcommands that write files of the work tree the
+	// analysis cannot list (a checkout, a merge, an applied patch) or
+	// move the repository (git checkout, git worktree): after one, a
+	// later path may name something else (linkPass), and a later run
+	// may run what it wrote (WriteThenRun).
+	writesTree []string
 	spelled    *spellTable // the rule names of options, compiled (see index)
 }
+
+// scriptKind is the language of a program's script (program.script).
+type scriptKind uint8
+
+const (
+	noScript scriptKind = iota
+	sedLang             // sed's: s///w, r, w, e
+	awkLang             // awk's: system(), getline, pipes, redirections, var=value operands
+)
 
 // programs is every family's entries (programs_*.go), gathered by progs.
 var programs = map[string]program{}
@@ -186,7 +211,7 @@ func ReadsOnly(argv []string) bool {
 	switch {
 	case p == nil:
 		return false
-	case argv[0] == "git":
+	case p.git != nil: // git: its subcommand's mark
 		if len(argv) < 2 {
 			return false
 		}
@@ -247,10 +272,7 @@ func (p *program) index(prefix []string, goFlags, negatable bool, c *optCompiler
 	goFlags, negatable = goFlags || p.goFlags, negatable || p.negatable
 	p.goFlags, p.negatable = goFlags, negatable
 	p.opts, p.roles, p.spelled = c.compile(prefix, p.options, p.complete, goFlags, p.negatable)
-	p.guards = slices.Clone(p.guards) // entries may share a list (tmux's aliases)
-	for i := range p.guards {
-		p.guards[i].prefix = prefix
-	}
+	p.guards = compileGuards(prefix, p.options, p.checks, goFlags, p.bundle)
 	p.guarded = len(p.guards) > 0
 	for name, s := range p.subs {
 		s.index(append(prefix[:len(prefix):len(prefix)], name), goFlags, negatable, c)

@@ -1,5 +1,10 @@
 package parser
 
+// The reasons of guards several options share.
+const (
+	archiveRunsWhy = "runs a program"
+)
+
 // programsArchives: the archivers: tar, zip, unzip, cpio.
 var programsArchives = map[string]program{
 	// cpio reads or writes the files named in its input in every mode
@@ -15,9 +20,8 @@ var programsArchives = map[string]program{
 	"tar": {
 		files:   fileSpec{reader: readTar},
 		dirSafe: true,
-		guards: []optionGuard{
-			{bundle: true, options: []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--new-volume-script", "--rmt-command", "--rsh-command"}, whole: []string{"--checkpoint"}, why: "runs a program"},
-		},
+		options: []opt{guard(archiveRunsWhy, "-I --use-compress-program --to-command --checkpoint-action -F --info-script --new-volume-script --rmt-command --rsh-command"), flags("--checkpoint").unlisted()},
+		bundle:  true,
 	},
 	"unzip": {options: []opt{
 		does(noNamesFromInput, "-l -p -t -v -Z -z"),
@@ -30,11 +34,9 @@ var programsArchives = map[string]program{
 			does(recursive, "-r -R"),
 			does(namesFromInput, "-@"),
 			val(notFile, "-b -n -P -t -x"),
+			guard(archiveRunsWhy, "-T --test --unzip-command"),
 		},
 		files:   fileSpec{writeFirst: true}, // zip ARCHIVE FILES: the archive is written
 		dirSafe: true,
-		guards: []optionGuard{
-			{options: []string{"-T", "--test", "--unzip-command"}, why: "runs a program"},
-		},
 	},
 }

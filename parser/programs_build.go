@@ -61,12 +61,17 @@ func taskRisk(argv []string, i int) int {
 	return taskLead.check(argv, i)
 }
 
+// makeWhy: make's options that pick the makefile, the directory or
+// text it runs.
+const makeWhy = "runs the recipes of a makefile or text you choose"
+
 func makeEntry() program {
 	return program{
 		options: []opt{
 			flags("-B -L -R -S -d -e -h -i -k -n -p -q -r -s -t -v -w --always-make --check-symlink-times --dry-run --environment-overrides --help --ignore-errors --just-print --keep-going --no-builtin-rules --no-builtin-variables --no-keep-going --no-print-directory --no-silent --print-data-base --print-directory --question --quiet --recon --silent --stop --touch --trace --version --warn-undefined-variables"),
-			val(readsFile, "-C -f"),
-			val(0, "-E -I --assume-new --assume-old --directory --eval --file --include-dir --makefile --new-file --old-file --what-if"),
+			val(readsFile, "-C -f").guard(makeWhy),
+			val(0, "-E -I --directory --eval --file --include-dir --makefile").guard(makeWhy),
+			val(0, "--assume-new --assume-old --new-file --old-file --what-if"),
 			optional(0, "-O --debug --jobs --load-average --output-sync --shuffle"),
 			val(notFile, "-W -o"),
 			optional(notFile, "-j -l"),
@@ -75,8 +80,7 @@ func makeEntry() program {
 		env:      []envVar{{"MAKEFLAGS", envCode}, {"CC", envCode}, {"CXX", envCode}, {"CPP", envCode}, {"LD", envCode}, {"AR", envCode}, {"FC", envCode}, {"CFLAGS", envCode}, {"CXXFLAGS", envCode}, {"CPPFLAGS", envCode}, {"LDFLAGS", envCode}},
 		files:    fileSpec{},
 		dirSafe:  true,
-		guards: []optionGuard{
-			{options: []string{"-f", "--file", "--makefile", "-C", "--directory", "-E", "--eval", "-I", "--include-dir"}, why: "runs the recipes of a makefile or text you choose"},
+		checks: []guardCheck{
 			{check: makeRisk, why: "sets the shell that runs the recipes, or make's own flags"},
 		},
 	}
@@ -87,27 +91,27 @@ var programsBuild = map[string]program{
 	"gmake": makeEntry(),
 	"just": {
 		files: fileSpec{none: true},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: justLead.check, why: "is a just option the gate does not know (--justfile, --shell, --command, --dotenv-path pick what runs), or a directory outside the project"},
 		},
 	},
 	"task": {
 		files: fileSpec{none: true},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: taskRisk, why: "is a task option the gate does not know (--taskfile, --global pick another Taskfile), or a directory outside the project"},
 		},
 	},
 	"gofmt": {
 		goFlags: true,
 		options: []opt{
-			val(0, "-cpuprofile -r"),
+			val(0, "-r"),
+			val(0, "-cpuprofile").guard("writes a CPU profile"),
 			flags("-d -e -l -s"),
 			does(writesOperands, "-w"),
 		},
 		complete: true,
 		files:    fileSpec{},
-		guards: []optionGuard{
-			{goFlags: true, options: []string{"-cpuprofile"}, why: "writes a CPU profile"},
+		checks: []guardCheck{
 			{check: gofmtRisk, why: "rewrites files spelled so that the gate does not see the write (write it -w)"},
 		},
 	},

@@ -1,5 +1,12 @@
 package parser
 
+// The reasons of guards several options share.
+const (
+	rgWhy   = "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"
+	sortWhy = "writes a file or runs a compression program"
+	treeWhy = "writes files (-R runs tree again through the shell)"
+)
+
 // grepOptions are the options of grep, egrep and fgrep.
 var grepOptions = []opt{
 	does(recursive, "-r -R"),
@@ -19,6 +26,7 @@ var programsCoreutils = map[string]program{
 	"ack": {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"ag":  {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"awk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -26,11 +34,11 @@ var programsCoreutils = map[string]program{
 		},
 		files:   awkSpec,
 		dirSafe: true,
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
-	"b2sum":  {readOnly: true, envAll: true, dirSafe: true},
+	"b2sum":  {readOnly: true, envAll: true, dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
 	"base32": {dirSafe: true},
 	"base64": {envAll: true, dirSafe: true, options: []opt{flags("-d -i --decode --help --ignore-garbage --version"), val(0, "-w --wrap")}, complete: true},
 	"bat":    {readOnly: true},
@@ -52,7 +60,7 @@ var programsCoreutils = map[string]program{
 	"chgrp": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
 	"chmod": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
 	"chown": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
-	"cksum": {dirSafe: true},
+	"cksum": {dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
 	"cmp": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		flags("-b -l -s -v --help --print-bytes --quiet --silent --verbose --version"),
 		val(0, "-i -n --bytes --ignore-initial"),
@@ -148,28 +156,24 @@ var programsCoreutils = map[string]program{
 	"file": {
 		files: fileSpec{reader: readFile},
 		options: []opt{
-			flags("-0 -b -C -c -d -E -h -i -k -L -l -N -n -p -r -S -s -v -Z -z --apple --brief --checking-printout --compile --debug --dereference --extension --help --keep-going --list --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --preserve-date --print0 --raw --special-files --uncompress --uncompress-noreport --version"),
+			flags("-0 -b -c -d -E -h -i -k -L -l -N -n -p -r -S -s -v -Z -z --apple --brief --checking-printout --debug --dereference --extension --help --keep-going --list --mime --mime-encoding --mime-type --no-buffer --no-dereference --no-pad --no-sandbox --preserve-date --print0 --raw --special-files --uncompress --uncompress-noreport --version"),
+			flags("-C --compile").guard("writes a compiled magic file"),
 			val(0, "-e -F -f -m -P --exclude --exclude-quiet --files-from --magic-file --parameter --separator"),
 		},
 		complete: true,
 		env:      []envVar{{"MAGIC", envFileList}},
 		dirSafe:  true, readOnly: true,
-
-		guards: []optionGuard{
-			{options: []string{"-C", "--compile"}, why: "writes a compiled magic file"},
-		},
 	},
 	"find": {
 		singleDash: true,
 		dirSafe:    true,
 		wrap:       &wrapSpec{kind: wrapFind},
-		guards: []optionGuard{
-			{options: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, why: "deletes files, writes files or runs a program"},
-		},
+		options:    []opt{guard("deletes files, writes files or runs a program", "-delete -exec -execdir -ok -okdir -fprint -fprint0 -fprintf -fls")},
 	},
 	"fmt":  {dirSafe: true},
 	"fold": {dirSafe: true},
 	"gawk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -177,7 +181,7 @@ var programsCoreutils = map[string]program{
 		},
 		files:   awkSpec,
 		dirSafe: true,
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
@@ -188,7 +192,8 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"gsed": {
-		guards: []optionGuard{
+		script: sedLang,
+		checks: []guardCheck{
 			{check: sedRisk, script: true, why: sedWhy},
 		},
 	},
@@ -250,6 +255,7 @@ var programsCoreutils = map[string]program{
 		dirSafe:  true, readOnly: true,
 	},
 	"mawk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -257,12 +263,13 @@ var programsCoreutils = map[string]program{
 		},
 		files:   awkSpec,
 		dirSafe: true,
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
 	"md5sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
-		flags("-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+		flags("-b -t -w -z --binary --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+		flags("-c --check").guard(checksumWhy),
 	},
 		complete: true,
 	},
@@ -276,6 +283,7 @@ var programsCoreutils = map[string]program{
 	},
 		files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
 	"nawk": {
+		script: awkLang,
 		options: []opt{
 			val(readsFile|firstIsFile, "-f"),
 			val(notFile, "-F -v -W --assign --field-separator"),
@@ -283,7 +291,7 @@ var programsCoreutils = map[string]program{
 		},
 		files:   awkSpec,
 		dirSafe: true,
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: awkRisk, script: true, why: awkWhy},
 		},
 	},
@@ -339,15 +347,14 @@ var programsCoreutils = map[string]program{
 			val(notFile|firstIsFile, "-e"),
 			val(readsFile|firstIsFile, "-f"),
 			number(),
-			flags("-0 -a -c -F -H -h -I -i -L -l -N -n -o -p -q -S -s -U -u -V -v -w -x -z --auto-hybrid-regex --binary --block-buffered --byte-offset --case-sensitive --column --count --count-matches --crlf --debug --files --files-with-matches --files-without-match --fixed-strings --follow --glob-case-insensitive --heading --help --hidden --ignore-case --ignore-file-case-insensitive --include-zero --invert-match --json --line-buffered --line-number --line-regexp --max-columns-preview --mmap --multiline --multiline-dotall --no-column --no-config --no-context-separator --no-filename --no-heading --no-hidden --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs --no-line-number --no-messages --no-mmap --no-pcre2-unicode --no-require-git --no-unicode --null --null-data --one-file-system --only-matching --passthru --pcre2 --pretty --quiet --search-zip --smart-case --stats --text --trim --type-list --unrestricted --version --vimgrep --with-filename --word-regexp"),
+			flags("-0 -a -c -F -H -h -I -i -L -l -N -n -o -p -q -S -s -U -u -V -v -w -x --auto-hybrid-regex --binary --block-buffered --byte-offset --case-sensitive --column --count --count-matches --crlf --debug --files --files-with-matches --files-without-match --fixed-strings --follow --glob-case-insensitive --heading --help --hidden --ignore-case --ignore-file-case-insensitive --include-zero --invert-match --json --line-buffered --line-number --line-regexp --max-columns-preview --mmap --multiline --multiline-dotall --no-column --no-config --no-context-separator --no-filename --no-heading --no-hidden --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs --no-line-number --no-messages --no-mmap --no-pcre2-unicode --no-require-git --no-unicode --null --null-data --one-file-system --only-matching --passthru --pcre2 --pretty --quiet --smart-case --stats --text --trim --type-list --unrestricted --version --vimgrep --with-filename --word-regexp"),
+			flags("-z --search-zip").guard(rgWhy),
 			val(notFile, "-A -B -C -E -g -j -M -m -r -T -t --after-context --before-context --color --colors --context --encoding --glob --iglob --max-columns --max-count --max-depth --regexp --replace --sort --sortr --threads --type --type-add --type-not"),
-			val(0, "--context-separator --dfa-size-limit --engine --field-context-separator --field-match-separator --file --ignore-file --maxdepth --max-filesize --path-separator --pre --pre-glob --hostname-bin --regex-size-limit --type-clear"),
+			val(0, "--context-separator --dfa-size-limit --engine --field-context-separator --field-match-separator --file --ignore-file --maxdepth --max-filesize --path-separator --pre-glob --regex-size-limit --type-clear"),
+			val(0, "--pre --hostname-bin").guard(rgWhy),
 			val(notFile, "-d").unlisted(),
 		},
 		complete: true,
-		guards: []optionGuard{
-			{options: []string{"--pre", "--hostname-bin", "-z", "--search-zip"}, why: "runs a program (--search-zip runs gzip, xz, bzip2, … on compressed files)"},
-		},
 	},
 	"rm": {options: []opt{
 		does(recursive, "-r -R").as("recursive"),
@@ -360,11 +367,10 @@ var programsCoreutils = map[string]program{
 		files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true},
 	"rmdir": {
 		files: fileSpec{writeAll: true, removes: true, exact: true}, dirSafe: true,
-		guards: []optionGuard{
-			{options: []string{"-p", "--parents"}, why: "removes each empty parent directory too, which the command does not name"},
-		},
+		options: []opt{guard("removes each empty parent directory too, which the command does not name", "-p --parents")},
 	},
 	"sed": {
+		script: sedLang,
 		options: []opt{
 			val(notFile|firstIsFile, "-e"),
 			val(readsFile|firstIsFile, "-f"),
@@ -380,43 +386,50 @@ var programsCoreutils = map[string]program{
 		// Every option but -i/--in-place (which writes the files): under
 		// the embedded default policy, sed -n -i asks.
 
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: sedRisk, script: true, why: sedWhy},
 		},
 	},
 	"seq": {envAll: true, files: fileSpec{none: true}, options: []opt{val(0, "-f -s --format --separator"), flags("-w --equal-width --help --version")}, complete: true},
 	"sha1sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
-		flags("-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+		flags("-b -t -w -z --binary --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+		flags("-c --check").guard(checksumWhy),
 	},
 		complete: true,
 	},
 	"sha256sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
-		flags("-b -c -t -w -z --binary --check --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+		flags("-b -t -w -z --binary --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
+		flags("-c --check").guard(checksumWhy),
 	},
 		complete: true,
 	},
-	"sha512sum": {readOnly: true, envAll: true, dirSafe: true},
+	"sha512sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
+	"sha224sum": {options: []opt{guard(checksumWhy, "-c --check")}},
+	"sha384sum": {options: []opt{guard(checksumWhy, "-c --check")}},
 	"shred":     {options: []opt{val(notFile, "-n -s")}, files: fileSpec{writeAll: true}, dirSafe: true},
 	"sleep":     {envAll: true, files: fileSpec{none: true}, options: []opt{flags("--help --version")}, complete: true},
 	"sort": {
 		options: []opt{
 			flags("-b -C -c -d -f -g -h -i -M -m -n -R -r -s -u -V -z --debug --dictionary-order --general-numeric-sort --help --human-numeric-sort --ignore-case --ignore-leading-blanks --ignore-nonprinting --merge --month-sort --numeric-sort --random-sort --reverse --stable --unique --version --version-sort --zero-terminated"),
 			val(notFile, "-k -S -t --batch-size --buffer-size --field-separator --key --parallel"),
-			val(writesFile, "-o -T --output --temporary-directory"),
+			val(writesFile, "-T --temporary-directory"),
+			val(writesFile, "-o --output").guard(sortWhy),
 			optional(0, "--check"),
-			val(notFile|runs, "--compress-program"),
-			val(readsFile, "--files0-from --random-source"),
+			val(notFile|runs, "--compress-program").guard(sortWhy),
+			val(readsFile, "--random-source"),
+			val(readsFile, "--files0-from").guard("reads the files named in another file, which the gate cannot check"),
 			val(0, "--sort"),
 		},
 		complete: true,
 		files:    fileSpec{},
 		dirSafe:  true,
-		guards: []optionGuard{
-			{options: []string{"-o", "--output", "--compress-program"}, why: "writes a file or runs a compression program"},
-			{options: []string{"--files0-from"}, why: "reads the files named in another file, which the gate cannot check"},
-		},
 	},
-	"split": {files: fileSpec{reader: readSplit}, dirSafe: true},
+	"split": {
+		// Its options that take a value, which its reader skips to
+		// the operands (INPUT PREFIX).
+		options: []opt{val(0, "-a -b -C -l -n --bytes --line-bytes --lines --number --suffix-length --additional-suffix --separator --filter --numeric-suffixes --hex-suffixes")},
+		files:   fileSpec{reader: readSplit}, dirSafe: true,
+	},
 	"stat": {lists: true, readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		val(0, "-c --cached --format --printf"),
 		flags("-f -L -t --dereference --file-system --help --terse --version"),
@@ -443,13 +456,12 @@ var programsCoreutils = map[string]program{
 	"tree": {
 		dirSafe: true, readOnly: true,
 		options: []opt{
-			flags("-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -R -r -S -s -t -U -u -v -X -x -c --dirsfirst --du --filesfirst --fromfile --gitignore --help --ignore-case --info --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --device --version"),
-			val(0, "-H -I -L -o -P -T --charset --filelimit --hintro --houtro --infofile --sort --timefmt"),
+			flags("-a -C -D -d -F -f -g -h -i -J -l -N -n -p -Q -q -r -S -s -t -U -u -v -X -x -c --dirsfirst --du --filesfirst --fromfile --gitignore --help --ignore-case --info --inodes --matchdirs --metafirst --noreport --nolinks --prune --si --device --version"),
+			flags("-R").guard(treeWhy),
+			val(0, "-H -I -L -P -T --charset --filelimit --hintro --houtro --infofile --sort --timefmt"),
+			val(0, "-o").guard(treeWhy),
 		},
 		complete: true,
-		guards: []optionGuard{
-			{options: []string{"-o", "-R"}, why: "writes files (-R runs tree again through the shell)"},
-		},
 	},
 	"truncate": {options: []opt{val(notFile, "-s"), val(readsFile, "-r")}, files: fileSpec{writeAll: true}, dirSafe: true},
 	"uname": {
@@ -471,7 +483,7 @@ var programsCoreutils = map[string]program{
 		complete: true,
 		files:    fileSpec{writeLast: true},
 		dirSafe:  true,
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: uniqOutput, why: "writes its second operand (uniq IN OUT)"},
 		},
 	}, // uniq IN OUT writes OUT
@@ -489,7 +501,7 @@ var programsCoreutils = map[string]program{
 	},
 	"which":  {files: fileSpec{none: true}, options: []opt{flags("-a -s")}, complete: true},
 	"whoami": {envAll: true, files: fileSpec{none: true}, options: []opt{flags("--help --version")}, complete: true},
-	"xxd": {readOnly: true, dirSafe: true, guards: []optionGuard{
+	"xxd": {readOnly: true, dirSafe: true, checks: []guardCheck{
 		{check: xxdRisk, why: "writes a file: -r turns a dump back into bytes, and a second operand is the file it writes"}}},
 	"yes":        {files: fileSpec{none: true}},
 	"xcodebuild": {singleDash: true},

@@ -30,10 +30,10 @@ var programsDotnet = map[string]program{
 	"dotnet": {
 		files:  fileSpec{none: true},
 		env:    []envVar{{"DOTNET_*", envCode}, {"MSBuild*", envCode}, {"MSBUILD*", envCode}},
-		guards: []optionGuard{{check: dotnetTop.check, why: dotnetWhy}},
+		checks: []guardCheck{{check: dotnetTop.check, why: dotnetWhy}},
 		subs: map[string]*program{
-			"build": {guards: []optionGuard{{check: dotnetBuild.check, why: dotnetWhy}}},
-			"test":  {guards: []optionGuard{{check: dotnetTest.check, why: dotnetWhy}}},
+			"build": {checks: []guardCheck{{check: dotnetBuild.check, why: dotnetWhy}}},
+			"test":  {checks: []guardCheck{{check: dotnetTest.check, why: dotnetWhy}}},
 		},
 	},
 }

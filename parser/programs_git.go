@@ -2,6 +2,17 @@ package parser
 
 import "slices"
 
+// The reasons of guards several options share.
+const (
+	gitGrepWhy        = "runs a pager or textconv program"
+	gitReceivePackWhy = "runs a program as the remote git-receive-pack"
+	gitUploadPackWhy  = "runs a program as the remote git-upload-pack"
+	gitCloneWhy       = "runs a program as the remote git-upload-pack, or copies hooks from a template"
+)
+
+// gitBranchWhy: the git branch options that change branches.
+const gitBranchWhy = "deletes, moves or rewrites branches, or writes their upstream into .git/config"
+
 // programsGit: git, its subcommands (git 2.39) and what their options do (see gitSpec, gitoptions.go).
 var programsGit = map[string]program{
 	"git": {
@@ -24,64 +35,63 @@ var programsGit = map[string]program{
 		files:     fileSpec{},
 		dirSafe:   true,
 		git:       &gitSpec{},
-		guards: []optionGuard{
+		writesTree: []string{"am", "apply", "bisect", "checkout", "checkout-index", "cherry-pick", "clone", "init", "merge", "mv", "pull",
+			"read-tree", "rebase", "reset", "restore", "revert", "sparse-checkout", "stash", "submodule", "switch", "worktree"},
+		checks: []guardCheck{
 			{check: gitExtURL, why: "an ext:: URL runs a command as the remote (git remote-ext)"},
 		},
 		subs: map[string]*program{
 			"am":    {git: &gitSpec{patch: true}},
 			"apply": {options: []opt{does(readsOperandsOnly, "--check --stat --numstat --summary")}, git: &gitSpec{patch: true}},
 			"archive": {
-				options: []opt{val(writesFile, "-o"), does(runsOther, "--exec")}, git: &gitSpec{tree: true},
-				guards: []optionGuard{
-					{options: []string{"--exec"}, why: "runs a program as the remote git-upload-archive"},
-				},
+				options: []opt{val(writesFile, "-o"), does(runsOther, "--exec").guard("runs a program as the remote git-upload-archive")}, git: &gitSpec{tree: true},
 			},
 			"bisect": {
 				git: &gitSpec{runs: "run"},
-				guards: []optionGuard{
-					{options: []string{"run"}, why: "runs a program"},
+				checks: []guardCheck{
+					{words: []string{"run"}, why: "runs a program"},
 				},
 			},
 			"blame": {
 				readOnly: true,
 				options: []opt{
 					optional(0, "--abbrev -C -M"),
-					flags("-b -c --color-by-age --color-lines -e -f --first-parent --incremental -l --line-porcelain --minimal -n -p --porcelain --progress --reverse --root -s --score-debug --show-email --show-name --show-number --show-stats -t --textconv -w"),
+					flags("-b -c --color-by-age --color-lines -e -f --first-parent --incremental -l --line-porcelain --minimal -n -p --porcelain --progress --reverse --root -s --score-debug --show-email --show-name --show-number --show-stats -t -w"),
+					flags("--textconv").guard("runs a textconv program"),
 					val(0, "--contents --date --encoding --ignore-rev --ignore-revs-file -L -S --since"),
 				},
 				complete: true,
-				guards: []optionGuard{
-					{options: []string{"--textconv"}, why: "runs a textconv program"},
-				},
 			},
 			"branch": {
 				options: []opt{
-					flags("-a --all -C -c --copy --create-reflog --edit-description -i --ignore-case -l --list -q --quiet -r --recurse-submodules --remotes --show-current --unset-upstream -v --verbose"),
-					optional(0, "--abbrev --color --column -t --track"),
-					val(0, "--contains --format --merged --no-contains --no-merged --points-at --set-upstream-to --sort -u"),
-					flags("-D").as("delete+force"),
-					flags("-d --delete").as("delete"),
-					flags("-f --force").as("force"),
-					flags("-M").as("move+force"),
-					flags("-m --move").as("move"),
+					flags("-a --all --create-reflog -i --ignore-case -l --list -q --quiet -r --recurse-submodules --remotes --show-current -v --verbose"),
+					flags("-C -c --copy --edit-description --unset-upstream").guard(gitBranchWhy),
+					optional(0, "--abbrev --color --column"),
+					optional(0, "-t --track").guard(gitBranchWhy),
+					val(0, "--contains --format --merged --no-contains --no-merged --points-at --sort"),
+					val(0, "--set-upstream-to -u").guard(gitBranchWhy),
+					flags("-D").as("delete+force").guard(gitBranchWhy),
+					flags("-d --delete").as("delete").guard(gitBranchWhy),
+					flags("-f --force").as("force").guard(gitBranchWhy),
+					flags("-M").as("move+force").guard(gitBranchWhy),
+					flags("-m --move").as("move").guard(gitBranchWhy),
+					guard(gitBranchWhy, "--set-upstream"), // hidden: git 2.39 refuses it
 				},
 				complete: true,
-				guards: []optionGuard{
-					{check: gitBranchCreate, why: "creates a branch (a ref)"},
-					{options: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "-u", "--set-upstream-to", "--unset-upstream", "--edit-description", "-t", "--track", "--set-upstream"}, why: "deletes, moves or rewrites branches, or writes their upstream into .git/config"},
+				checks: []guardCheck{
+					// first: the new branch's name is a hit before -d's.
+					{check: gitBranchCreate, first: true, why: "creates a branch (a ref)"},
 				},
 			},
 			"cat-file": {
 				readOnly: true,
 				options: []opt{
-					flags("--allow-unknown-type --batch-all-objects --buffer -e --filters --follow-symlinks --mailmap -p -s -t --textconv --unordered --use-mailmap -z"),
+					flags("--allow-unknown-type --batch-all-objects --buffer -e --follow-symlinks --mailmap -p -s -t --unordered --use-mailmap -z"),
+					flags("--filters --textconv").guard("runs a textconv or filter program"),
 					optional(0, "--batch-check --batch-command --batch"),
 					val(0, "--path"),
 				},
 				complete: true,
-				guards: []optionGuard{
-					{options: []string{"--textconv", "--filters"}, why: "runs a textconv or filter program"},
-				},
 			},
 			"clean": {git: &gitSpec{tree: true, removes: true, whole: true}, options: []opt{
 				flags("-f --force").as("force"),
@@ -113,20 +123,17 @@ var programsGit = map[string]program{
 			"tag": {options: []opt{flags("-d --delete").as("delete"), flags("-f --force").as("force")}},
 			"clone": {
 				options: []opt{
-					val(runsOther, "-u"),
+					val(runsOther, "-u").guard(gitCloneWhy),
 					val(0, "-b -o -j"),
 					val(setsConfig, "-c"),
-					does(runsOther, "--upload-pack --template"),
+					does(runsOther, "--upload-pack --template").guard(gitCloneWhy),
 					does(setsConfig, "--config"),
 				},
 				git: &gitSpec{},
-				guards: []optionGuard{
-					{options: []string{"-u", "--upload-pack", "--template"}, why: "runs a program as the remote git-upload-pack, or copies hooks from a template"},
-				},
 			},
 			"config": {
 				git: &gitSpec{config: true},
-				guards: []optionGuard{
+				checks: []guardCheck{
 					{check: gitConfigWrite, script: true, why: "changes the git configuration, which can make git run programs"},
 				},
 			},
@@ -144,15 +151,15 @@ var programsGit = map[string]program{
 			"notes": {
 				git:     &gitSpec{opaque: true},
 				options: []opt{val(0, "--ref")}, complete: true,
-				guards: []optionGuard{
-					{options: []string{"add", "copy", "append", "edit", "merge", "remove", "prune"}, why: "writes notes (refs), or runs an editor"},
+				checks: []guardCheck{
+					{words: []string{"add", "copy", "append", "edit", "merge", "remove", "prune"}, why: "writes notes (refs), or runs an editor"},
 				},
 			},
 			"reflog": {
-				git: &gitSpec{opaque: true},
-				guards: []optionGuard{
-					{options: []string{"expire", "delete"}, why: "deletes reflog entries"},
-					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
+				git:     &gitSpec{opaque: true},
+				options: gitDiffGuards,
+				checks: []guardCheck{
+					{words: []string{"expire", "delete"}, first: true, why: "deletes reflog entries"},
 				},
 			},
 			// git remote [-v] lists; get-url prints; show asks the remote
@@ -163,23 +170,21 @@ var programsGit = map[string]program{
 				subs: map[string]*program{
 					"get-url": {options: []opt{flags("--all --push")}, complete: true},
 				},
-				guards: []optionGuard{
-					{options: []string{"add", "rename", "remove", "rm", "set-head", "set-branches", "set-url", "prune", "update", "show"},
+				checks: []guardCheck{
+					{words: []string{"add", "rename", "remove", "rm", "set-head", "set-branches", "set-url", "prune", "update", "show"},
 						why: "changes the remotes in .git/config, or contacts a remote"},
 				},
 			},
 			"rev-list": {
-				guards: []optionGuard{
-					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-				},
+				options: gitDiffGuards,
 			},
 			"worktree": {
 				git: &gitSpec{opaque: true},
 				subs: map[string]*program{
 					"list": {options: []opt{val(0, "--expire"), flags("--porcelain -v --verbose -z")}, complete: true},
 				},
-				guards: []optionGuard{
-					{options: []string{"add", "move", "remove", "prune", "repair", "lock", "unlock"}, why: "creates, moves or removes working trees"},
+				checks: []guardCheck{
+					{words: []string{"add", "move", "remove", "prune", "repair", "lock", "unlock"}, why: "creates, moves or removes working trees"},
 				},
 			},
 			"describe": {options: []opt{
@@ -197,9 +202,6 @@ var programsGit = map[string]program{
 					does(recursive, "--no-index"), // its operands are read recursively
 				}),
 				complete: true,
-				guards: []optionGuard{
-					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-				},
 			},
 			"difftool": {options: []opt{
 				val(0, "-t -y"),
@@ -208,15 +210,10 @@ var programsGit = map[string]program{
 			},
 				git: &gitSpec{}},
 			"fetch": {
-				options: []opt{does(runsOther, "--upload-pack")}, git: &gitSpec{},
-				guards: []optionGuard{
-					{options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
-				},
+				options: []opt{does(runsOther, "--upload-pack").guard(gitUploadPackWhy)}, git: &gitSpec{},
 			},
 			"fetch-pack": {
-				guards: []optionGuard{
-					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
-				},
+				options: []opt{guard(gitUploadPackWhy, "--upload-pack --exec")},
 			},
 			"filter-branch": {options: []opt{does(shellCommand, "--env-filter --tree-filter --index-filter --parent-filter --msg-filter --commit-filter --tag-name-filter --setup")}, git: &gitSpec{}},
 			"format-patch": {options: []opt{
@@ -230,23 +227,18 @@ var programsGit = map[string]program{
 				options: []opt{
 					number(),
 					val(0, "-A --after-context -B --before-context -C --context -e -f -m --max-count --max-depth --threads"),
-					flags("-a --all-match --and --basic-regexp --break -c --cached --column --count -E --exclude-standard --ext-grep --extended-regexp -F --files-with-matches --files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case --invert-match -L -l --line-number --name-only -n --no-index --not --null -o --only-matching --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules --show-function --text --textconv --untracked -v -W -w --word-regexp -z"),
+					flags("-a --all-match --and --basic-regexp --break -c --cached --column --count -E --exclude-standard --ext-grep --extended-regexp -F --files-with-matches --files-without-match --fixed-strings --full-name --function-context -G -H -h --heading -I -i --ignore-case --invert-match -L -l --line-number --name-only -n --no-index --not --null -o --only-matching --or -P -p --perl-regexp -q --quiet -r --recursive --recurse-submodules --show-function --text --untracked -v -W -w --word-regexp -z"),
+					flags("--textconv").guard(gitGrepWhy),
 					optional(0, "--color"),
-					optional(runsOther, "-O --open-files-in-pager"),
+					optional(runsOther, "-O --open-files-in-pager").guard(gitGrepWhy),
 				},
 				complete: true,
 				git:      &gitSpec{tree: true},
-				guards: []optionGuard{
-					{options: []string{"-O", "--open-files-in-pager", "--textconv"}, whole: []string{"--text"}, why: "runs a pager or textconv program"},
-				},
 			},
 			"init": {options: []opt{does(runsOther, "--template")}, git: &gitSpec{}},
 			"log": {
 				readOnly: true,
 				options:  gitLogOpts, complete: true,
-				guards: []optionGuard{
-					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-				},
 			},
 			"ls-files": {readOnly: true, options: []opt{
 				optional(0, "--abbrev"),
@@ -256,10 +248,7 @@ var programsGit = map[string]program{
 				complete: true,
 			},
 			"ls-remote": {
-				options: []opt{does(runsOther, "-u --upload-pack --exec")}, git: &gitSpec{},
-				guards: []optionGuard{
-					{options: []string{"--upload-pack", "--exec"}, why: "runs a program as the remote git-upload-pack"},
-				},
+				options: []opt{does(runsOther, "-u"), does(runsOther, "--upload-pack --exec").guard(gitUploadPackWhy)}, git: &gitSpec{},
 			},
 			"merge-base": {options: []opt{flags("-a --all --fork-point --independent --is-ancestor --octopus")}, complete: true},
 			"ls-tree": {options: []opt{
@@ -270,10 +259,7 @@ var programsGit = map[string]program{
 				complete: true,
 			},
 			"pull": {
-				options: []opt{does(runsOther, "--upload-pack")}, git: &gitSpec{},
-				guards: []optionGuard{
-					{options: []string{"--upload-pack"}, why: "runs a program as the remote git-upload-pack"},
-				},
+				options: []opt{does(runsOther, "--upload-pack").guard(gitUploadPackWhy)}, git: &gitSpec{},
 			},
 			"push": {
 				options: []opt{
@@ -285,19 +271,13 @@ var programsGit = map[string]program{
 					flags("-n --dry-run").as("dry-run"),
 					plusOperand("force"),
 					val(0, "-o"),
-					does(runsOther, "--receive-pack --exec"),
+					does(runsOther, "--receive-pack --exec").guard(gitReceivePackWhy),
 				},
 				git: &gitSpec{},
-				guards: []optionGuard{
-					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
-				},
 			},
 			"rebase": {
-				options: []opt{flags("-i --interactive").as("interactive"), val(shellCommand, "-x --exec").as("exec"), val(0, "-s -X -C")},
+				options: []opt{flags("-i --interactive").as("interactive"), val(shellCommand, "-x --exec").as("exec").guard("runs a command after each commit"), val(0, "-s -X -C")},
 				git:     &gitSpec{},
-				guards: []optionGuard{
-					{options: []string{"-x", "--exec"}, why: "runs a command after each commit"},
-				},
 			},
 			"rev-parse": {readOnly: true, options: []opt{
 				optional(0, "--abbrev-ref --branches --remotes --short --show-object-format --tags"),
@@ -308,41 +288,29 @@ var programsGit = map[string]program{
 			},
 			"send-email": {options: []opt{does(runsOther, "--to-cmd --cc-cmd --header-cmd --sendmail-cmd --smtp-server")}, git: &gitSpec{}},
 			"send-pack": {
-				guards: []optionGuard{
-					{options: []string{"--receive-pack", "--exec"}, why: "runs a program as the remote git-receive-pack"},
-				},
+				options: []opt{guard(gitReceivePackWhy, "--receive-pack --exec")},
 			},
 			"shortlog": {
 				options: []opt{
 					flags("-c --committer -e --email -n --numbered -s --summary --all --no-merges --merges --first-parent --reverse -i -E -F --regexp-ignore-case --not"),
 					val(0, "--format --group --since --until --after --before --author --grep --max-count --skip --date --glob --exclude"),
 					optional(0, "-w --branches --tags --remotes"),
+					gitDiffGuards[0], gitDiffGuards[1],
 				},
 				complete: true,
-				guards: []optionGuard{
-					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-				},
 			},
 			"show": {
 				readOnly: true,
 				options:  gitLogOpts, complete: true,
-				guards: []optionGuard{
-					{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-				},
 			},
 			"stash": {
 				git: &gitSpec{whole: true, wholeSubs: []string{"push", "save"}, opaque: true},
 				subs: map[string]*program{
 					"list": {
 						options: gitLogOpts, complete: true,
-						guards: []optionGuard{
-							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-						},
 					},
 					"show": {
-						guards: []optionGuard{
-							{options: diffFlags, whole: []string{"--text"}, why: "writes a file or runs an external diff or textconv program"},
-						},
+						options: gitDiffGuards,
 					},
 				},
 			},
@@ -354,8 +322,8 @@ var programsGit = map[string]program{
 			},
 			"submodule": {
 				git: &gitSpec{runs: "foreach", runsOpts: true},
-				guards: []optionGuard{
-					{options: []string{"foreach"}, why: "runs a command in every submodule"},
+				checks: []guardCheck{
+					{words: []string{"foreach"}, why: "runs a command in every submodule"},
 				},
 			},
 		},

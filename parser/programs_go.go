@@ -12,55 +12,42 @@ var programsGo = map[string]program{
 		dirSafe: true,
 		subs: map[string]*program{
 			"build": {
-				options: slices.Concat(goBuildOpts, []opt{val(0, "-o"), flags("-json")}), complete: true,
-				guards: []optionGuard{
-					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-				},
+				options: slices.Concat(goBuildOpts, []opt{val(0, "-o"), flags("-json"), guard(goBuildWhy, "-exec -vettool")}), complete: true,
 			},
 			"doc": {options: []opt{flags("-all -c -cmd -short -src -u"), optional(0, "-http")}, complete: true},
 			// The installs (installs.go).
 			"mod": {subs: map[string]*program{"download": {options: goModDownload, complete: true}}},
 			"get": {options: goGet, complete: true},
 			"env": {
-				options: []opt{flags("-json -u -w -changed")}, complete: true,
-				guards: []optionGuard{
-					{goFlags: true, options: []string{"-w", "-u"}, why: "changes the Go configuration"},
-				},
+				options: []opt{flags("-json -changed"), flags("-u -w").guard("changes the Go configuration")}, complete: true,
 			},
 			"generate": {
-				guards: []optionGuard{
+				checks: []guardCheck{
 					{why: "runs the programs named by //go:generate lines"},
 				},
 			},
 			"list": {
-				options: slices.Concat(goBuildOpts, []opt{flags("-compiled -deps -e -export -find -m -retracted -test -u -versions"), val(0, "-f -reuse"), optional(0, "-json")}), complete: true,
-				guards: []optionGuard{
-					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-				},
+				options: slices.Concat(goBuildOpts, []opt{flags("-compiled -deps -e -export -find -m -retracted -test -u -versions"), val(0, "-f -reuse"), optional(0, "-json"), guard(goBuildWhy, "-exec -vettool")}), complete: true,
 			},
 			"test": {
-				options: []opt{
-					val(0, "-C -p -covermode -coverpkg -asmflags -buildmode -compiler -gccgoflags -gcflags -installsuffix -ldflags -mod -modfile -overlay -pgo -pkgdir -tags -toolexec -debug-actiongraph -debug-runtime-trace -debug-trace -exec -o -bench -benchtime -blockprofile -blockprofilerate -count -coverprofile -cpu -cpuprofile -fuzz -fuzzcachedir -fuzzminimizetime -fuzztime -list -memprofile -memprofilerate -mutexprofile -mutexprofilefraction -outputdir -parallel -run -shuffle -skip -timeout -trace -vet -gocoverdir"),
-					flags("-a -n -race -msan -asan -cover -v -work -x -linkshared -modcacherw -trimpath -args -c -json -benchmem -failfast -fullpath -short -artifacts"),
-					optional(0, "-buildvcs"),
-				},
+				options: slices.Concat(goBuildOpts, []opt{
+					val(0, "-exec").guard(goBuildWhy),
+					guard(goBuildWhy, "-vettool"),
+					val(0, "-o -bench -benchtime -blockprofilerate -count -cpu -fuzz -fuzzminimizetime -fuzztime -list -memprofilerate -mutexprofilefraction -parallel -run -shuffle -skip -timeout -vet"),
+					val(0, "-blockprofile -coverprofile -cpuprofile -fuzzcachedir -gocoverdir -memprofile -mutexprofile -outputdir -trace").guard("writes a profile where you choose"),
+					flags("-args -c -json -benchmem -failfast -fullpath -short -artifacts"),
+				}),
 				complete: true,
-				guards: []optionGuard{
-					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-					{goFlags: true, options: []string{"-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "-trace", "-outputdir", "-gocoverdir", "-fuzzcachedir"}, why: "writes a profile where you choose"},
-				},
 			},
 			"version": {options: []opt{flags("-m -v -json")}, complete: true},
 			"vet": {
-				options: []opt{
-					val(0, "-C -p -covermode -coverpkg -asmflags -buildmode -compiler -gccgoflags -gcflags -installsuffix -ldflags -mod -modfile -overlay -pgo -pkgdir -tags -toolexec -debug-actiongraph -debug-runtime-trace -debug-trace -vettool -c -printf.funcs -printfuncs -unusedfuncs -unusedresult.funcs -unusedresult.stringmethods -unusedstringmethods"),
-					flags("-a -n -race -msan -asan -cover -v -work -x -linkshared -modcacherw -trimpath -V -all -appends -asmdecl -assign -atomic -bool -bools -buildtag -buildtags -cgocall -composites -composites.whitelist -compositewhitelist -copylocks -defers -diff -directive -errorsas -flags -framepointer -hostport -httpresponse -ifaceassert -json -loopclosure -lostcancel -methods -nilfunc -printf -rangeloops -shift -sigchanyzer -slog -source -stdmethods -stdversion -stringintconv -structtag -testinggoroutine -testinggoroutine.subtest -tests -timeformat -unmarshal -unreachable -unsafeptr -unusedresult -waitgroup"),
-					optional(0, "-buildvcs"),
-				},
+				options: slices.Concat(goBuildOpts, []opt{
+					val(0, "-vettool").guard(goBuildWhy),
+					guard(goBuildWhy, "-exec"),
+					val(0, "-c -printf.funcs -printfuncs -unusedfuncs -unusedresult.funcs -unusedresult.stringmethods -unusedstringmethods"),
+					flags("-V -all -appends -asmdecl -assign -atomic -bool -bools -buildtag -buildtags -cgocall -composites -composites.whitelist -compositewhitelist -copylocks -defers -diff -directive -errorsas -flags -framepointer -hostport -httpresponse -ifaceassert -json -loopclosure -lostcancel -methods -nilfunc -printf -rangeloops -shift -sigchanyzer -slog -source -stdmethods -stdversion -stringintconv -structtag -testinggoroutine -testinggoroutine.subtest -tests -timeformat -unmarshal -unreachable -unsafeptr -unusedresult -waitgroup"),
+				}),
 				complete: true,
-				guards: []optionGuard{
-					{goFlags: true, options: goBuildFlags, why: "runs a program, passes flags to the compiler or linker, or writes where you choose"},
-				},
 			},
 		},
 	},

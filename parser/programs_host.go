@@ -50,11 +50,12 @@ var programsHost = map[string]program{
 		complete: true,
 		files:    fileSpec{},
 		dirSafe:  true,
-		guards:   []optionGuard{{check: hostnameRisk, why: "sets the host name"}},
+		checks:   []guardCheck{{check: hostnameRisk, why: "sets the host name"}},
 	},
 	"date": {
 		options: []opt{
-			val(notFile, "-d -s --date --set"),
+			val(notFile, "-d --date"),
+			val(notFile, "-s --set").guard("sets the clock"),
 			val(readsFile, "-f -r --file --reference"),
 			optional(notFile, "-I"),
 			flags("-R -u --debug --help --resolution --rfc-email --universal --utc --version"),
@@ -64,8 +65,7 @@ var programsHost = map[string]program{
 		complete: true,
 		files:    fileSpec{first: true},
 		dirSafe:  true,
-		guards: []optionGuard{
-			{options: []string{"-s", "--set"}, why: "sets the clock"},
+		checks: []guardCheck{
 			{check: dateRisk, why: "sets the clock (an operand that is not +FORMAT)"},
 		},
 	},

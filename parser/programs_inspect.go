@@ -2,6 +2,11 @@ package parser
 
 import "strings"
 
+// The reasons of guards several options share.
+const (
+	objdumpWhy = "prints the source files the binary's debug information names, which the gate does not see"
+)
+
 // inspectPrograms are the everyday inspection programs: process and
 // socket listings (procps 4, lsof 4.95, iproute2 6 ss, net-tools 2.10
 // netstat) and binary inspection (coreutils od, util-linux hexdump,
@@ -20,7 +25,7 @@ var inspectPrograms = map[string]program{
 	"ps": {
 		files:    fileSpec{none: true},
 		readOnly: true,
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: psEnvironment, why: "prints the environment of processes (BSD e), which may hold secrets"},
 		},
 	},
@@ -46,19 +51,16 @@ var inspectPrograms = map[string]program{
 	},
 	"ss": {
 		options: []opt{
-			flags("-0 -4 -6 -a -b -d -E -e -H -h -i -K -l -M -m -n -O -o -p -r -S -s -T -t -u -V -w -x -Z -z --all --bpf --cgroup --context --contexts --dccp --events --extended --help --inet-sockopt --info --ipv4 --ipv6 --kill --listening --memory --mptcp --no-header --numeric --oneline --options --packet --processes --raw --resolve --sctp --summary --tcp --threads --tipc --tipcinfo --tos --udp --unix --version --vsock --xdp"),
+			flags("-0 -4 -6 -a -b -d -E -e -H -h -i -l -M -m -n -O -o -p -r -S -s -T -t -u -V -w -x -Z -z --all --bpf --cgroup --context --contexts --dccp --events --extended --help --inet-sockopt --info --ipv4 --ipv6 --listening --memory --mptcp --no-header --numeric --oneline --options --packet --processes --raw --resolve --sctp --summary --tcp --threads --tipc --tipcinfo --tos --udp --unix --version --vsock --xdp"),
+			flags("-K --kill").guard("closes the sockets it lists"),
 			val(notFile, "-A -f -N --family --net --query --socket"),
-			val(writesFile, "-D --diag"),
+			val(writesFile, "-D --diag").guard("writes raw socket information to a file"),
 			val(readsFile, "-F --filter"),
 		},
 		complete: true,
 		files:    fileSpec{exact: true},
 		dirSafe:  true,
 		readOnly: true,
-		guards: []optionGuard{
-			{options: []string{"-K", "--kill"}, why: "closes the sockets it lists"},
-			{options: []string{"-D", "--diag"}, why: "writes raw socket information to a file"},
-		},
 	},
 	"netstat": {
 		files:    fileSpec{none: true},
@@ -107,26 +109,23 @@ var inspectPrograms = map[string]program{
 		options: []opt{
 			flags("-A -a -B -D -e -g -h -j -l -n -o -P -p -r -S -s -U -u -V -W --debug-syms --defined-only --dynamic --extern-only --help --just-symbols --line-numbers --no-demangle --no-recurse-limit --no-sort --no-weak --numeric-sort --portability --print-armap --print-file-name --print-size --quiet --recurse-limit --reverse-sort --size-sort --special-syms --synthetic --undefined-only --version --with-symbol-versions"),
 			optional(0, "-C --demangle"),
-			val(0, "-f -t -X --format --ifunc-chars --plugin --radix --target --unicode"),
+			val(0, "-f -t -X --format --ifunc-chars --radix --target --unicode"),
+			val(0, "--plugin").guard("loads a plugin (a shared library: code)"),
 		},
 		complete: true,
-		guards: []optionGuard{
-			{options: []string{"--plugin"}, why: "loads a plugin (a shared library: code)"},
-		},
 	},
 	"objdump": {
 		dirSafe:  true,
 		readOnly: true,
 		options: []opt{
-			flags("-a -D -d -e -F -f -G -g -H -h -i -L -l -p -R -r -S -s -T -t -v -w -x -z --all-headers --archive-headers --debugging --debugging-tags --disassemble-all --disassemble-zeroes --dwarf-check --dynamic-reloc --dynamic-syms --file-headers --file-offsets --file-start-context --full-contents --headers --help --info --inlines --line-numbers --no-addresses --no-recurse-limit --no-show-raw-insn --prefix-addresses --private-headers --process-links --recurse-limit --reloc --section-headers --show-all-symbols --show-raw-insn --source --special-syms --stabs --syms --version --wide"),
-			val(0, "-b -E -I -j -M -m -P -U --adjust-vma --architecture --ctf-parent --disassembler-color --disassembler-options --dwarf-depth --dwarf-start --endian --include --insn-width --prefix-strip --prefix --private --section --start-address --stop-address --target --unicode"),
-			optional(0, "-C -W --ctf --demangle --disassemble --dwarf --sframe --source-comment --visualize-jumps"),
+			flags("-a -D -d -e -F -f -G -g -H -h -i -L -l -p -R -r -s -T -t -v -w -x -z --all-headers --archive-headers --debugging --debugging-tags --disassemble-all --disassemble-zeroes --dwarf-check --dynamic-reloc --dynamic-syms --file-headers --file-offsets --full-contents --headers --help --info --inlines --line-numbers --no-addresses --no-recurse-limit --no-show-raw-insn --prefix-addresses --private-headers --process-links --recurse-limit --reloc --section-headers --show-all-symbols --show-raw-insn --special-syms --stabs --syms --version --wide"),
+			flags("-S --file-start-context --source").guard(objdumpWhy),
+			val(0, "-b -E -j -M -m -P -U --adjust-vma --architecture --ctf-parent --disassembler-color --disassembler-options --dwarf-depth --dwarf-start --endian --insn-width --prefix-strip --private --section --start-address --stop-address --target --unicode"),
+			val(0, "-I --include --prefix").guard(objdumpWhy),
+			optional(0, "-C -W --ctf --demangle --disassemble --dwarf --sframe --visualize-jumps"),
+			optional(0, "--source-comment").guard(objdumpWhy),
 		},
 		complete: true,
-		guards: []optionGuard{
-			{options: []string{"-S", "--source", "--source-comment", "-I", "--include", "--prefix", "--file-start-context"},
-				why: "prints the source files the binary's debug information names, which the gate does not see"},
-		},
 	},
 	"readelf": {
 		dirSafe:  true,

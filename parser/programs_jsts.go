@@ -152,18 +152,18 @@ func npmMatchArgv(args []string) []string {
 }
 
 func npmScriptEntry() *program {
-	return &program{guards: []optionGuard{{check: npmScript.check, why: npmWhy}}}
+	return &program{checks: []guardCheck{{check: npmScript.check, why: npmWhy}}}
 }
 
 func npmListEntry() *program {
-	return &program{guards: []optionGuard{{check: npmList.check, why: npmWhy}}}
+	return &program{checks: []guardCheck{{check: npmList.check, why: npmWhy}}}
 }
 
 var programsJS = map[string]program{
 	"npm": {
 		files: fileSpec{none: true}, // script names and packages, not files
 		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: npmTop.check, why: npmWhy},
 		},
 		subs: map[string]*program{
@@ -176,24 +176,24 @@ var programsJS = map[string]program{
 			"clean-install": installEntry(npmInstall),
 			"ls":            npmListEntry(), "list": npmListEntry(), "ll": npmListEntry(), "la": npmListEntry(),
 			"config": {subs: map[string]*program{
-				"list": {guards: []optionGuard{{check: npmConfigList.check, why: npmWhy}}},
-				"ls":   {guards: []optionGuard{{check: npmConfigList.check, why: npmWhy}}},
+				"list": {checks: []guardCheck{{check: npmConfigList.check, why: npmWhy}}},
+				"ls":   {checks: []guardCheck{{check: npmConfigList.check, why: npmWhy}}},
 			}},
 		},
 	},
 	"pnpm": {
 		files: fileSpec{none: true},
 		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			// pnpm's options come before the script or command; what
 			// follows the script's name is the script's.
 			{check: ownBehind(pnpmTop, pnpmOwn), why: "is a pnpm option the gate does not know, -C/--dir outside the project, or a pnpm command that installs or publishes behind options"},
 		},
 		subs: map[string]*program{
-			"run":  {guards: []optionGuard{{check: pnpmTop.check, why: "is a pnpm option the gate does not know"}}},
-			"ls":   {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
-			"list": {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
-			"why":  {guards: []optionGuard{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+			"run":  {checks: []guardCheck{{check: pnpmTop.check, why: "is a pnpm option the gate does not know"}}},
+			"ls":   {checks: []guardCheck{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+			"list": {checks: []guardCheck{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
+			"why":  {checks: []guardCheck{{check: pnpmList.check, why: "is a pnpm option the gate does not know"}}},
 			// The installs (installs.go).
 			"install": installEntry(pnpmInstall), "i": installEntry(pnpmInstall), "add": installEntry(pnpmInstall),
 			"fetch": installEntry(pnpmInstall),
@@ -202,13 +202,13 @@ var programsJS = map[string]program{
 	"yarn": {
 		files: fileSpec{none: true},
 		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: yarnTop.check, why: "is a yarn option the gate does not know, or --cwd outside the project"},
 		},
 		subs: map[string]*program{
-			"run":  {guards: []optionGuard{{check: yarnTop.check, why: "is a yarn option the gate does not know"}}},
-			"list": {guards: []optionGuard{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
-			"why":  {guards: []optionGuard{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
+			"run":  {checks: []guardCheck{{check: yarnTop.check, why: "is a yarn option the gate does not know"}}},
+			"list": {checks: []guardCheck{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
+			"why":  {checks: []guardCheck{{check: yarnList.check, why: "is a yarn option the gate does not know"}}},
 			// The installs (installs.go).
 			"install": installEntry(yarnInstall), "add": installEntry(yarnInstall),
 		},
@@ -216,13 +216,13 @@ var programsJS = map[string]program{
 	"bun": {
 		files: fileSpec{none: true},
 		env:   []envVar{{"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: ownBehind(bunTop, bunOwn), why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), --cwd outside the project, or a bun command that installs or publishes behind options"},
 		},
 		subs: map[string]*program{
 			// The installs (installs.go).
 			"install": installEntry(bunInstall), "i": installEntry(bunInstall), "add": installEntry(bunInstall), "a": installEntry(bunInstall),
-			"run": {guards: []optionGuard{{check: bunRun.check, why: "is a bun run option the gate does not know (--eval, --preload run code of their own; --env-file reads one)"}}},
+			"run": {checks: []guardCheck{{check: bunRun.check, why: "is a bun run option the gate does not know (--eval, --preload run code of their own; --env-file reads one)"}}},
 			"test": {options: []opt{
 				val(0, "-t --coverage-dir --coverage-reporter --rerun-each --reporter --reporter-outfile --test-name-pattern --timeout"),
 				flags("-u --coverage --help --only --pass-with-no-tests --todo --update-snapshots --watch"),
@@ -235,17 +235,17 @@ var programsJS = map[string]program{
 	"npx": {
 		options: []opt{val(0, "-p -c -w --package --call --workspace")}, wrap: &wrapSpec{kind: wrapExec},
 		env:    []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}},
-		guards: []optionGuard{{check: npxRisk, why: "is an npx option the gate does not know (-p/--package fetches a package, -c/--call runs a shell string)"}},
+		checks: []guardCheck{{check: npxRisk, why: "is an npx option the gate does not know (-p/--package fetches a package, -c/--call runs a shell string)"}},
 	},
 	"bunx": {
 		options: []opt{val(0, "-p --package")}, wrap: &wrapSpec{kind: wrapExec},
 		env:    []envVar{{"NODE_OPTIONS", envCode}},
-		guards: []optionGuard{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
+		checks: []guardCheck{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
 	},
 	"node": {
 		options: []opt{val(notFile, "-e -p -r")},
 		env:     []envVar{{"NODE_OPTIONS", envCode}, {"NODE_PATH", envCode}, {"NODE_EXTRA_CA_CERTS", envFile}, {"NODE_REPL_HISTORY", envWritten}, {"NODE_ENV", envHarmless}}, files: fileSpec{},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: nodeRisk, why: "is a node option the gate does not know (-r/--import/--loader load code of a file, --inspect listens, --env-file reads a file), or the script comes from standard input"},
 		},
 	},
@@ -279,7 +279,7 @@ var programsJS = map[string]program{
 		// eslint --fix rewrites its operands in place (--fix-dry-run
 		// does not): they are written files.
 		files: fileSpec{},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: eslintLead.check, why: "loads rules or a formatter from outside the project"},
 		},
 	},
@@ -300,7 +300,7 @@ var programsJS = map[string]program{
 		// written files, which the ignore and protection rules check;
 		// --check and -l only read them.
 		files: fileSpec{},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: prettierLead.check, why: "loads a plugin from outside the project"},
 		},
 	},
@@ -348,7 +348,7 @@ var programsJS = map[string]program{
 	},
 	"tsx": {
 		env:    []envVar{{"NODE_OPTIONS", envCode}},
-		guards: []optionGuard{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
+		checks: []guardCheck{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
 	},
 	"jest": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file

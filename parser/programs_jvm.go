@@ -107,7 +107,7 @@ func gradleEntry() program {
 	return program{
 		files:  fileSpec{none: true}, // tasks, not files
 		env:    []envVar{{"GRADLE_OPTS", envCode}, {"JAVA_OPTS", envCode}, {"JAVA_HOME", envCode}, {"GRADLE_USER_HOME", envCode}},
-		guards: []optionGuard{{check: gradleRisk, why: jvmWhy}},
+		checks: []guardCheck{{check: gradleRisk, why: jvmWhy}},
 	}
 }
 
@@ -115,7 +115,7 @@ func mvnEntry() program {
 	return program{
 		files:  fileSpec{none: true}, // goals and phases, not files
 		env:    []envVar{{"MAVEN_OPTS", envCode}, {"MAVEN_ARGS", envCode}, {"JAVA_OPTS", envCode}, {"JAVA_HOME", envCode}},
-		guards: []optionGuard{{check: mvnRisk, why: jvmWhy}},
+		checks: []guardCheck{{check: mvnRisk, why: jvmWhy}},
 	}
 }
 

@@ -1,5 +1,10 @@
 package parser
 
+// The reasons of guards several options share.
+const (
+	scpWhy = "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"
+)
+
 // programsNetwork: the programs that fetch or copy over the network: curl, wget, ssh, scp, sftp, rsync.
 var programsNetwork = map[string]program{
 	"curl": {
@@ -24,40 +29,31 @@ var programsNetwork = map[string]program{
 	"rsync": {
 		options: []opt{
 			does(recursive, "-r -a"),
-			val(notFile, "-e --rsh --rsync-path"),
+			val(notFile, "-e --rsh --rsync-path").guard("runs a program"),
 			val(readsFile, "--files-from --exclude-from --include-from --password-file"),
 		},
 		files:   fileSpec{writeLast: true},
 		dirSafe: true,
-		guards: []optionGuard{
-			{options: []string{"-e", "--rsh", "--rsync-path"}, why: "runs a program"},
-		},
 	},
 	"scp": {
 		options: []opt{
 			does(recursive, "-r"),
-			val(notFile, "-c -J -l -P -o -D -S"),
-			val(readsFile, "-i -F"),
+			val(notFile, "-c -J -l -P -D"),
+			val(notFile, "-o -S").guard(scpWhy),
+			val(readsFile, "-i"),
+			val(readsFile, "-F").guard(scpWhy),
 		},
 		files:   fileSpec{writeLast: true},
 		dirSafe: true,
-		guards: []optionGuard{
-			{options: []string{"-S", "-o", "-F"}, why: "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"},
-		},
 	},
 	"sftp": {
-		guards: []optionGuard{
-			{options: []string{"-S", "-o", "-F", "-D"}, why: "runs a program as ssh or sftp-server, or sets ssh options that run one"},
-		},
+		options: []opt{guard("runs a program as ssh or sftp-server, or sets ssh options that run one", "-S -o -F -D")},
 	},
 	"ssh": {
-		options: []opt{val(readsFile, "-i -F -E -S -o")},
+		options: []opt{val(readsFile, "-i -E -S"), val(readsFile, "-F -o").guard("sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program")},
 		env:     []envVar{{"SSH_ASKPASS", envCode}},
 		files:   fileSpec{},
 		dirSafe: true,
-		guards: []optionGuard{
-			{options: []string{"-o", "-F"}, why: "sets ssh options (ProxyCommand, LocalCommand, KnownHostsCommand, Match exec) that run a program"},
-		},
 	},
 	"wget": {
 		options: []opt{

@@ -176,7 +176,7 @@ func pythonEntry() program {
 	return program{
 		options: []opt{val(notFile, "-c -m -W -X")},
 		env:     pythonEnv, files: fileSpec{},
-		guards: []optionGuard{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
+		checks: []guardCheck{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
 	}
 }
 
@@ -184,9 +184,9 @@ func pipEntry() program {
 	return program{
 		env: []envVar{{"PYTHONPATH", envCode}},
 		subs: map[string]*program{
-			"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
-			"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
-			"show":   {guards: []optionGuard{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
+			"list":   {checks: []guardCheck{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
+			"freeze": {checks: []guardCheck{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
+			"show":   {checks: []guardCheck{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
 			// The installs (installs.go).
 			"install": installEntry(pipInstall), "download": installEntry(pipInstall),
 		},
@@ -206,7 +206,7 @@ func pytestEntry() program {
 		},
 		complete: true,
 		env:      slices.Concat(pythonEnv, []envVar{{"PYTEST_ADDOPTS", envCode}, {"PYTEST_PLUGINS", envCode}}),
-		guards:   []optionGuard{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
+		checks:   []guardCheck{{check: pytestRisk, why: "loads a plugin or ini override (-p, -o), or puts pytest's files outside the project"}},
 	}
 }
 
@@ -221,11 +221,11 @@ var programsPython = map[string]program{
 		files: fileSpec{none: true},
 		env:   pythonEnv,
 		subs: map[string]*program{
-			"run": {guards: []optionGuard{{check: uvRunRisk, why: "is a uv run option the gate does not know (--with fetches, --env-file reads one), a program other than the test and lint tools (name it in a longer prefix), python -c or -m of another module, or the command's own guard"}}},
+			"run": {checks: []guardCheck{{check: uvRunRisk, why: "is a uv run option the gate does not know (--with fetches, --env-file reads one), a program other than the test and lint tools (name it in a longer prefix), python -c or -m of another module, or the command's own guard"}}},
 			"pip": {subs: map[string]*program{
-				"list":   {guards: []optionGuard{{check: pipList.check, why: "is a pip option the gate does not know"}}},
-				"freeze": {guards: []optionGuard{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
-				"show":   {guards: []optionGuard{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
+				"list":   {checks: []guardCheck{{check: pipList.check, why: "is a pip option the gate does not know"}}},
+				"freeze": {checks: []guardCheck{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
+				"show":   {checks: []guardCheck{{check: pipShow.check, why: "is a pip option the gate does not know"}}},
 				// The installs (installs.go).
 				"install": installEntry(pipInstall),
 			}},

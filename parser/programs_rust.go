@@ -51,14 +51,14 @@ var (
 )
 
 func cargoEntry(l *lead) *program {
-	return &program{guards: []optionGuard{{check: l.check, why: cargoWhy}}}
+	return &program{checks: []guardCheck{{check: l.check, why: cargoWhy}}}
 }
 
 var programsRust = map[string]program{
 	"cargo": {
 		files: fileSpec{none: true},
 		env:   []envVar{{"RUSTC_WRAPPER", envCode}, {"RUSTC", envCode}, {"CARGO_*WRAPPER", envCode}, {"CARGO_*RUSTC", envCode}, {"RUST_BACKTRACE", envHarmless}, {"RUST_LOG", envHarmless}},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: cargoTop.check, why: cargoWhy},
 		},
 		subs: map[string]*program{
@@ -69,8 +69,8 @@ var programsRust = map[string]program{
 			"fetch": installEntry(cargoFetch),
 		},
 	},
-	"cargo-make": {files: fileSpec{none: true}, guards: []optionGuard{{check: cargoMakeRisk, why: cargoWhy}}},
-	"makers":     {files: fileSpec{none: true}, guards: []optionGuard{{check: cargoMakeRisk, why: cargoWhy}}},
+	"cargo-make": {files: fileSpec{none: true}, checks: []guardCheck{{check: cargoMakeRisk, why: cargoWhy}}},
+	"makers":     {files: fileSpec{none: true}, checks: []guardCheck{{check: cargoMakeRisk, why: cargoWhy}}},
 	"rustfmt": {
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// rustfmt rewrites its operands in place (unless --check or

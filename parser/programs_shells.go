@@ -3,18 +3,18 @@ package parser
 // programsShells: the shells and the wrappers: programs that run another command, analysed on its own (see wrapSpec).
 var programsShells = map[string]program{
 	"ash":     {wrap: &shellSpec, options: shellOptions},
-	"bash":    {wrap: &shellSpec, options: shellOptions},
-	"builtin": {wrap: &wrapSpec{kind: wrapExec}},
-	"busybox": {wrap: &wrapSpec{kind: wrapExec}},
+	"bash":    {wrap: &plainShell, options: shellOptions},
+	"builtin": {wrap: &wrapSpec{kind: wrapExec, inCaller: true}},
+	"busybox": {wrap: &wrapSpec{kind: wrapExec, ownOptions: true}},
 	"bwrap": {
 		options: []opt{val(0, "--args --argv0 --userns --userns2 --pidns --uid --gid --hostname --chdir --unsetenv --lock-file --sync-fd --remount-ro --exec-label --file-label --dev --proc --mqueue --tmpfs --dir --seccomp --add-seccomp-fd --block-fd --userns-block-fd --info-fd --json-status-fd --cap-add --cap-drop --perms --size"), pair("--setenv --bind --bind-try --dev-bind --dev-bind-try --ro-bind --ro-bind-try --bind-fd --ro-bind-fd --file --bind-data --ro-bind-data --symlink --chmod --overlay-src --tmp-overlay --ro-overlay")}, wrap: &wrapSpec{kind: wrapExec},
 	},
 	"chroot":               {options: []opt{val(0, "--userspec --groups")}, wrap: &wrapSpec{kind: wrapExec, operands: 1}},
 	"chrt":                 {options: []opt{val(0, "-T -P -D --sched-runtime --sched-period --sched-deadline"), does(noCommand, "-p -m")}, wrap: &wrapSpec{kind: wrapExec, operands: 1}},
-	"command":              {options: []opt{does(noCommand, "-v -V")}, wrap: &wrapSpec{kind: wrapExec}},
-	"dash":                 {wrap: &shellSpec, options: shellOptions},
+	"command":              {options: []opt{does(noCommand, "-v -V")}, wrap: &wrapSpec{kind: wrapExec, inCaller: true}},
+	"dash":                 {wrap: &plainShell, options: shellOptions},
 	"dbus-run-session":     {options: []opt{val(0, "--config-file --dbus-daemon")}, wrap: &wrapSpec{kind: wrapExec}},
-	"doas":                 {options: []opt{val(0, "-u"), val(noCommand, "-C")}, wrap: &wrapSpec{kind: wrapExec}},
+	"doas":                 {options: []opt{val(0, "-u"), val(noCommand, "-C"), does(startsShell, "-s")}, wrap: &wrapSpec{kind: wrapExec}},
 	"env":                  {wrap: &wrapSpec{kind: wrapEnv}},
 	"exec":                 {options: []opt{val(0, "-a")}, wrap: &wrapSpec{kind: wrapExec}},
 	"fakeroot":             {options: []opt{val(0, "-l -s -i -b --lib --faked")}, wrap: &wrapSpec{kind: wrapExec}},
@@ -44,7 +44,7 @@ var programsShells = map[string]program{
 	},
 	"setsid":    {wrap: &wrapSpec{kind: wrapExec}},
 	"sg":        {wrap: &wrapSpec{kind: wrapSg}},
-	"sh":        {wrap: &shellSpec, options: shellOptions},
+	"sh":        {wrap: &plainShell, options: shellOptions},
 	"ssh-agent": {options: []opt{val(0, "-a -E -O -P -t"), does(noCommand, "-k")}, wrap: &wrapSpec{kind: wrapExec}},
 	"stdbuf":    {options: []opt{val(0, "-i -o -e --input --output --error")}, wrap: &wrapSpec{kind: wrapExec}},
 	"strace": {
@@ -56,13 +56,13 @@ var programsShells = map[string]program{
 		options: []opt{val(0, "-C -D -g -h -p -R -r -t -T -U -u --user --group --host --prompt --chdir --chroot --close-from --role --type --command-timeout --other-user")}, wrap: &wrapSpec{kind: wrapSudo},
 	},
 	"sudoedit": {
-		options: []opt{val(0, "-C -D -g -h -p -R -r -t -T -U -u")}, wrap: &wrapSpec{kind: wrapSudo},
+		options: []opt{val(0, "-C -D -g -h -p -R -r -t -T -U -u")}, wrap: &wrapSpec{kind: wrapSudo, edits: true},
 		env: []envVar{{"SUDO_EDITOR", envCode}, {"EDITOR", envCode}, {"VISUAL", envCode}},
 	},
 	"taskset": {options: []opt{does(noCommand, "-p")}, wrap: &wrapSpec{kind: wrapExec, operands: 1}},
 	"time": {
 		options: []opt{val(0, "-f --format"), val(writesFile, "-o --output")}, wrap: &wrapSpec{kind: wrapExec},
-		guards: []optionGuard{
+		checks: []guardCheck{
 			{check: timeOutput, why: "writes a file"},
 		},
 	},
@@ -77,5 +77,5 @@ var programsShells = map[string]program{
 		options: []opt{val(0, "-a -d -E -I -L -n -P -s --arg-file --delimiter --max-args --max-procs --max-chars --process-slot-var")}, wrap: &wrapSpec{kind: wrapXargs},
 	},
 	"xdg-open": {env: []envVar{{"BROWSER", envCode}}},
-	"zsh":      {wrap: &shellSpec, options: shellOptions},
+	"zsh":      {wrap: &zshSpec, options: shellOptions},
 }

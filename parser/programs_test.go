@@ -335,3 +335,15 @@ func checkGitSpec(t *testing.T, sub string, p *program) {
 		}
 	}
 }
+
+// TestScriptEntries: the programs whose entry says their script language
+// have it read for the programs it runs (parser.eval), gsed as sed.
+func TestScriptEntries(t *testing.T) {
+	for _, src := range []string{"sed '1e id' f", "gsed '1e id' f", "awk 'BEGIN{system(\"id\")}' f", "gawk 'BEGIN{system(\"id\")}' f",
+		"mawk 'BEGIN{system(\"id\")}'", "nawk 'BEGIN{system(\"id\")}'"} {
+		a := Analyze(src, Options{})
+		if !slices.ContainsFunc(a.Findings, func(f Finding) bool { return f.Rule == "parser.eval" }) {
+			t.Errorf("%s: no parser.eval finding: %+v", src, a.Findings)
+		}
+	}
+}

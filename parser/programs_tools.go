@@ -7,9 +7,7 @@ var programsTools = map[string]program{
 	},
 		files: fileSpec{}},
 	"gdb": {
-		guards: []optionGuard{
-			{options: []string{"-ex", "--ex", "-x", "--command", "-eval-command", "--eval-command", "-iex", "-ix", "-init-command", "--init-command", "-init-eval-command", "--init-eval-command"}, why: "runs gdb commands (shell, python) you choose"},
-		},
+		options: []opt{guard("runs gdb commands (shell, python) you choose", "-ex --ex -x --command -eval-command --eval-command -iex -ix -init-command --init-command -init-eval-command --init-eval-command")},
 	},
 	"java":      {env: []envVar{{"JAVA_TOOL_OPTIONS", envCode}, {"_JAVA_OPTIONS", envCode}, {"JDK_JAVA_OPTIONS", envCode}}, singleDash: true},
 	"kubectl":   {env: []envVar{{"KUBECONFIG", envCode}}},

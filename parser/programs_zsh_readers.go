@@ -3,13 +3,11 @@ package parser
 // readerWriters complete the entries of programs whose options or
 // operands turn a reader into a writer of a file it is given. Each
 // entry's files are set on the entry of programs of the same name when
-// that one has none, its guards added to that entry's, or the entry is
-// added (see mergeReaderWriters).
+// that one has none, or the entry is added (see mergeReaderWriters).
 //
 //	xxd [opts] [INFILE [OUTFILE]]     OUTFILE written: xxd -r x .git/config
 //	less -o FILE | -O FILE | --log-file=FILE | --LOG-FILE=FILE   FILE written
 //	     -k FILE | --lesskey-file=FILE   FILE read
-//	md5sum, sha*sum, b2sum, cksum -c|--check LIST   reads the files LIST names
 var readerWriters = map[string]program{
 	// xxd's value options (-c -g -l -n -o -s, also spelled -cols, -len,
 	// -seek …, attached or not) are not skipped: a value counted as an
@@ -24,21 +22,11 @@ var readerWriters = map[string]program{
 		files:   fileSpec{},
 		dirSafe: true,
 	},
-	// sha256sum -c LIST reads the files LIST names, which the gate
-	// cannot see (and tells whether each matches a hash of your choice).
-	"md5sum":    {guards: checksumGuards},
-	"sha1sum":   {guards: checksumGuards},
-	"sha224sum": {guards: checksumGuards},
-	"sha256sum": {guards: checksumGuards},
-	"sha384sum": {guards: checksumGuards},
-	"sha512sum": {guards: checksumGuards},
-	"b2sum":     {guards: checksumGuards},
-	"cksum":     {guards: checksumGuards},
 }
 
-var checksumGuards = []optionGuard{
-	{options: []string{"-c", "--check"}, why: "reads the files named in the checksum list, which the gate cannot check"},
-}
+// checksumWhy: sha256sum -c LIST reads the files LIST names, which the
+// gate cannot see (and tells whether each matches a hash of your choice).
+const checksumWhy = "reads the files named in the checksum list, which the gate cannot check"
 
 // mergeReaderWriters adds readerWriters to m (programs, before progs
 // indexes it).
@@ -54,7 +42,6 @@ func mergeReaderWriters(m map[string]program) {
 			p.options = append(p.options[:len(p.options):len(p.options)], e.options...)
 		}
 		p.dirSafe = p.dirSafe || e.dirSafe
-		p.guards = append(p.guards[:len(p.guards):len(p.guards)], e.guards...)
 		m[name] = p
 	}
 }

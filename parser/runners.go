@@ -211,8 +211,6 @@ func systemDir(name string) bool {
 // archive or a patch names, what git checks out), by subcommand; nil:
 // every invocation. Writes it can list are the commands' FileRefs.
 var writers = map[string][]string{
-	"git": {"apply", "am", "checkout", "restore", "switch", "merge", "pull", "rebase", "cherry-pick", "reset", "stash",
-		"revert", "clone", "submodule", "worktree", "mv", "read-tree", "checkout-index", "bisect"},
 	"tar": nil, "unzip": nil, "patch": nil, "cpio": nil, "rsync": nil, "7z": nil, "7za": nil, "bsdtar": nil,
 	"gunzip": nil, "bunzip2": nil, "unxz": nil, "unzstd": nil, "dd": nil,
 	"wget": nil, "split": nil, "csplit": nil, "uniq": nil,
@@ -221,6 +219,16 @@ var writers = map[string][]string{
 	"pnpm": {"install", "i", "add", "update", "up"},
 	"yarn": {"install", "add", "upgrade"},
 	"pip":  {"install", "download"}, "pip3": {"install", "download"},
+}
+
+// writesTree reports a command whose subcommand writes files of the work
+// tree it cannot list (program.writesTree: git checkout).
+func writesTree(c *Command) bool {
+	if len(c.Args) == 0 || len(c.MatchArgv) < 2 {
+		return false
+	}
+	p := progs()[path.Base(c.Args[0])]
+	return p != nil && slices.Contains(p.writesTree, c.MatchArgv[1])
 }
 
 // remoteName reports curl options that write a file named by the URL
@@ -260,10 +268,8 @@ func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 		}
 	}
 	if len(c.Args) > 0 {
-		if subs, ok := writers[path.Base(c.Args[0])]; ok {
-			if subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1]) {
-				return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
-			}
+		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) || writesTree(c) {
+			return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
 		}
 	}
 	if len(c.Args) > 0 && path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
@@ -396,7 +402,7 @@ func earlierWrites(c *Command, run *Command) bool {
 		run.ProgramWrites = append(run.ProgramWrites, path.Clean(q))
 	}
 	if len(c.Args) > 0 {
-		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) {
+		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) || writesTree(c) {
 			return false
 		}
 		if path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -163,6 +164,38 @@ func BenchmarkWriteThenRun(b *testing.B) {
 	for b.Loop() {
 		if len(WriteThenRun(a.Commands, "/p")) != 3 {
 			b.Fatal("want 3 findings")
+		}
+	}
+}
+
+// TestGitWritesTree: each git subcommand that writes the work tree
+// (program.writesTree, one list since issue 23: the chain rule's and
+// linkPass's lists disagreed on init, sparse-checkout and bisect) is a
+// write before a run, and changes the paths of the commands after it.
+func TestGitWritesTree(t *testing.T) {
+	t.Parallel()
+	subs := gitEntry().writesTree
+	if len(subs) == 0 {
+		t.Fatal("git's entry has no writesTree")
+	}
+	for _, sub := range append(slices.Clone(subs), "-C /p "+subs[0]) {
+		src := "git " + sub + " x && make"
+		if fs := WriteThenRun(Analyze(src, Options{Cwd: "/p"}).Commands, "/p"); len(fs) == 0 {
+			t.Errorf("%s: no write_then_run finding", src)
+		}
+		src = "git " + sub + " x; cat a"
+		a := Analyze(src, Options{Cwd: "/p"})
+		if c := a.Commands[len(a.Commands)-1]; len(c.Unknown) == 0 {
+			t.Errorf("%s: cat a has no unknown reference after git %s", src, sub)
+		}
+	}
+	for _, src := range []string{"git status && make", "git log; cat a"} {
+		a := Analyze(src, Options{Cwd: "/p"})
+		if fs := WriteThenRun(a.Commands, "/p"); len(fs) > 0 {
+			t.Errorf("%s: %v", src, fs)
+		}
+		if c := a.Commands[len(a.Commands)-1]; len(c.Unknown) > 0 {
+			t.Errorf("%s: %v", src, c.Unknown)
 		}
 	}
 }

@@ -16,15 +16,17 @@ import (
 // scriptRisk returns the index in argv of the word that holds or names a
 // sed or awk program that may run a program or read or write a file, or
 // that loads code or writes a file through an option; 0 when there is
-// none. argv[0] is the program as written (sed, gsed, awk, gawk, mawk,
-// nawk); any other program is 0.
+// none. argv[0] is the program as written, whose entry says its script
+// (sed, gsed, awk, gawk, mawk, nawk); any other program is 0.
 func scriptRisk(argv []string) int {
 	i := -1
-	switch argv[0] {
-	case "sed", "gsed":
-		i = sedRisk(argv, 1)
-	case "awk", "gawk", "mawk", "nawk":
-		i = awkRisk(argv, 1)
+	if p := progs()[argv[0]]; p != nil {
+		switch p.script {
+		case sedLang:
+			i = sedRisk(argv, 1)
+		case awkLang:
+			i = awkRisk(argv, 1)
+		}
 	}
 	return max(i, 0)
 }

@@ -10,7 +10,7 @@ import (
 // first operand): commands that run a shell (sed e, s///e; awk system(),
 // pipes, @load) are parser.eval, and the files they name are file
 // references (sed r/w) or Maybe references (awk string literals).
-func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTable) {
+func (s *state) scriptRefs(cmd *Command, kind scriptKind, base string, args []Word, roles *roleTable) {
 	var scriptsArr [2]Word
 	scripts := scriptsArr[:0]
 	fromFile := false
@@ -18,7 +18,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTa
 	if roles != nil {
 		vals, suffix = roles.vals, roles.suffix
 	}
-	if base != "sed" {
+	if kind != sedLang {
 		vals += "eilE" // gawk --source, --include, --load, --exec
 	}
 	split := splitShort(cutOptVal(args, suffix, vals), letters(vals), true)
@@ -45,11 +45,11 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTa
 				scripts = append(scripts, a)
 			}
 			i = len(split) // only the first operand is a program
-		case base != "sed" && (v == "-l" || long && longIs(name, "load")):
+		case kind != sedLang && (v == "-l" || long && longIs(name, "load")):
 			s.find("parser.eval", a.Pos, base+" "+v+" loads a shared library")
 			next()
-		case v == "-e" && base == "sed", long && (base == "sed" && longIs(name, "expression") || base != "sed" && longIs(name, "source")),
-			v == "-e" && base != "sed":
+		case v == "-e" && kind == sedLang, long && (kind == sedLang && longIs(name, "expression") || kind != sedLang && longIs(name, "source")),
+			v == "-e" && kind != sedLang:
 			w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
 			if !hasVal {
 				var ok bool
@@ -58,7 +58,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTa
 				}
 			}
 			scripts = append(scripts, w)
-		case v == "-f" || v == "-E" && base != "sed" || v == "-i" && base != "sed" || long && (longIs(name, "file") || longIs(name, "exec") || longIs(name, "include")):
+		case v == "-f" || v == "-E" && kind != sedLang || v == "-i" && kind != sedLang || long && (longIs(name, "file") || longIs(name, "exec") || longIs(name, "include")):
 			fromFile = true
 			if !hasVal {
 				next()
@@ -67,7 +67,7 @@ func (s *state) scriptRefs(cmd *Command, base string, args []Word, roles *roleTa
 			next()
 		}
 	}
-	if base == "sed" {
+	if kind == sedLang {
 		s.sedRefs(cmd, scripts, fromFile)
 		return
 	}

@@ -44,12 +44,29 @@ type wrapSpec struct {
 	// direct: several operands are run directly, not by sh -c (tmux
 	// new-session CMD ARGS…).
 	direct bool
+	// inCaller: it runs its command in the calling shell, as a builtin
+	// does (command cd DIR changes the shell's directory).
+	inCaller bool
+	// ownOptions: an option where its command would be is its own
+	// (busybox --list): no command follows.
+	ownOptions bool
+	// plain: a shell whose options the shell reader knows (-c, -l, -e,
+	// -u, -x, -v, -o pipefail|errexit|nounset|xtrace, --login, --norc,
+	// --noprofile), so that with only those it is transparent.
+	plain bool
+	// hashWord: reading its script from its input with -i, a # that
+	// starts a word is no comment (zsh: interactivecomments is off).
+	hashWord bool
+	// edits: it edits its operands as another user (sudoedit, sudo -e).
+	edits bool
 }
 
 // shellSpec and shellOptions are the shells': -c STRING, the options
 // before the script.
 var (
 	shellSpec    = wrapSpec{kind: wrapShell}
+	plainShell   = wrapSpec{kind: wrapShell, plain: true}
+	zshSpec      = wrapSpec{kind: wrapShell, plain: true, hashWord: true}
 	shellOptions = []opt{val(0, "-o -O --rcfile --init-file")}
 )
 
@@ -65,11 +82,11 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, o *roleTable, c *c
 	}
 	switch w.kind {
 	case wrapShell:
-		s.shellWrapper(cmd, base, o, c, cwd)
+		s.shellWrapper(cmd, base, w, o, c, cwd)
 	case wrapEnv:
 		s.envWrapper(cmd, c, cwd)
 	case wrapSudo:
-		s.sudoWrapper(cmd, base, o, c, cwd)
+		s.sudoWrapper(cmd, base, w, o, c, cwd)
 	case wrapSu, wrapScript:
 		var script *Word
 		var files []Word
@@ -192,18 +209,18 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, o *roleTable, c *c
 				return cwd
 			}
 		}
-		if base == "busybox" && i < len(args) && strings.HasPrefix(args[i].Value, "-") {
+		if w.ownOptions && i < len(args) && strings.HasPrefix(args[i].Value, "-") {
 			i = len(args)
 		}
 		s.add(*cmd)
 		for _, p := range pipes {
 			s.shellString(p, base+" -o |", c, cwd)
 		}
-		if base == "doas" && i == len(args) && hasShortOpt(args, 's') {
+		if i == len(args) && hasRoleOpt(args, o, startsShell) {
 			s.stdinScript(cmd, base, c, cwd) // doas -s: an interactive shell
 		}
 		if i < len(args) {
-			inShell = inShell && (base == "command" || base == "builtin")
+			inShell = inShell && w.inCaller
 			if next := s.inner(args[i:], base, c, cwd, inShell, nil); inShell {
 				return next
 			}
@@ -376,13 +393,13 @@ func (s *state) offset(p Pos) (int, bool) {
 }
 
 // shellWrapper handles bash/sh/zsh … [-c STRING].
-func (s *state) shellWrapper(cmd *Command, base string, o *roleTable, c *ctx, cwd cwdState) {
+func (s *state) shellWrapper(cmd *Command, base string, w wrapSpec, o *roleTable, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
 	hasC, hasS := false, false
 	// plain: only options that change nothing the gate checks (-c, -l,
 	// -e, -u, -x, -v, -o pipefail|errexit|nounset|xtrace, --login,
 	// --norc, --noprofile), so that the wrapper is transparent.
-	plain := base == "bash" || base == "sh" || base == "dash" || base == "zsh"
+	plain := w.plain
 	interactive := false // -i: an interactive shell
 	i := 0
 	for ; i < len(args); i++ {
@@ -453,7 +470,7 @@ func (s *state) shellWrapper(cmd *Command, base string, o *roleTable, c *ctx, cw
 		if (hasS || i >= len(args)) && !containsWord(args, "--version") && !containsWord(args, "--help") {
 			// zsh -i reading its script: a # that starts a word is not a
 			// comment (interactivecomments is off by default).
-			s.zshTTY = base == "zsh" && interactive
+			s.zshTTY = w.hashWord && interactive
 			s.stdinScript(cmd, base, c, cwd)
 			s.zshTTY = false
 		}
@@ -640,11 +657,11 @@ func envEscapes(v string) string {
 }
 
 // sudoWrapper handles sudo [opts] [VAR=x…] CMD and sudoedit/sudo -e FILE….
-func (s *state) sudoWrapper(cmd *Command, base string, o *roleTable, c *ctx, cwd cwdState) {
+func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, o *roleTable, c *ctx, cwd cwdState) {
 	args := cmd.Argv[1:]
 	i := skipOptsBy(args, o)
 	inner := cwd
-	edit := base == "sudoedit"
+	edit := w.edits
 	opts := splitShort(args[:min(i, len(args))], o, true)
 	for j := 0; j < len(opts); j++ {
 		v := opts[j].Value

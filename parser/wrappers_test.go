@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,6 +211,48 @@ func TestMoreWrappers(t *testing.T) {
 	for _, src := range []string{"ssh-agent -k", "prlimit -p 1"} {
 		if got := commandLines(Analyze(src, Options{Cwd: "/repo", Env: testEnv})); len(got) != 1 {
 			t.Errorf("Analyze(%q) = %q, want no inner command", src, got)
+		}
+	}
+}
+
+// TestWrapperEntryFields: what a wrapper's entry says of it (wrapSpec's
+// inCaller, ownOptions, plain, hashWord, edits; doas -s's startsShell),
+// each against a wrapper whose entry does not say it.
+func TestWrapperEntryFields(t *testing.T) {
+	t.Parallel()
+	last := func(a *Analysis) Command { return a.Commands[len(a.Commands)-1] }
+	has := func(a *Analysis, rule string) bool {
+		return slices.ContainsFunc(a.Findings, func(f Finding) bool { return f.Rule == rule })
+	}
+	for _, tc := range []struct {
+		src  string
+		test func(a *Analysis) bool
+	}{
+		// inCaller: command cd changes the shell's directory, nice cd not.
+		{"command cd a && ls", func(a *Analysis) bool { return last(a).Cwd == "/repo/a" }},
+		{"builtin cd a && ls", func(a *Analysis) bool { return last(a).Cwd == "/repo/a" }},
+		{"nice cd a && ls", func(a *Analysis) bool { return last(a).Cwd == "/repo" }},
+		// ownOptions: busybox -- --list runs no command named --list.
+		{"busybox -- --list", func(a *Analysis) bool { return len(a.Commands) == 1 }},
+		{"nice -- --list", func(a *Analysis) bool { return len(a.Commands) == 2 }},
+		// plain: bash -c is transparent, ksh -c is not.
+		{"bash -x -c ls", func(a *Analysis) bool { return a.Commands[0].Transparent }},
+		{"zsh -c ls", func(a *Analysis) bool { return a.Commands[0].Transparent }},
+		{"ksh -x -c ls", func(a *Analysis) bool { return !a.Commands[0].Transparent }},
+		// hashWord: zsh -i reads # inside a word as no comment; bash -i not.
+		{"zsh -i <<'EOF'\nls # ; cat .env\nEOF", func(a *Analysis) bool { return has(a, "parser.not_portable") }},
+		{"bash -i <<'EOF'\nls # ; cat .env\nEOF", func(a *Analysis) bool { return !has(a, "parser.not_portable") }},
+		// edits: sudoedit f writes f; sudo f runs f.
+		{"sudoedit f", func(a *Analysis) bool {
+			return len(a.Commands) == 1 && len(a.Commands[0].Files) == 1 && a.Commands[0].Files[0].Write
+		}},
+		{"sudo f", func(a *Analysis) bool { return len(a.Commands) == 2 }},
+		// startsShell: doas -s reads a shell script from its input.
+		{"doas -s", func(a *Analysis) bool { return has(a, "parser.dynamic_command") }},
+		{"doas -u root", func(a *Analysis) bool { return !has(a, "parser.dynamic_command") }},
+	} {
+		if a := Analyze(tc.src, Options{Cwd: "/repo"}); !tc.test(a) {
+			t.Errorf("%q: commands %+v findings %+v", tc.src, a.Commands, a.Findings)
 		}
 	}
 }
