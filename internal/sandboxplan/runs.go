@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -45,8 +46,28 @@ const maxRecord = 64 << 20
 // when XDG_STATE_HOME is an absolute path, else
 // ~/.local/state/cmdguard/runs.
 func RunsDir() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); filepath.IsAbs(d) {
-		return filepath.Join(filepath.Clean(d), "cmdguard", "runs"), nil
+	xdg, home := os.Getenv("XDG_STATE_HOME"), os.Getenv("HOME")
+	if c := lastRunsDir.Load(); c != nil && c.xdg == xdg && c.home == home {
+		return c.dir, c.err
+	}
+	c := &runsDirOf{xdg: xdg, home: home}
+	c.dir, c.err = runsDir(xdg)
+	lastRunsDir.Store(c)
+	return c.dir, c.err
+}
+
+// lastRunsDir is RunsDir's last answer, with the environment it was
+// made from: every check asks, and the environment rarely changes.
+var lastRunsDir atomic.Pointer[runsDirOf]
+
+type runsDirOf struct {
+	xdg, home, dir string
+	err            error
+}
+
+func runsDir(xdg string) (string, error) {
+	if filepath.IsAbs(xdg) {
+		return filepath.Join(filepath.Clean(xdg), "cmdguard", "runs"), nil
 	}
 	h, err := os.UserHomeDir()
 	if err != nil || !filepath.IsAbs(h) {
@@ -338,6 +359,11 @@ func trustedDir(dir string) error {
 	if err := syscall.Lstat(dir, &st); err != nil {
 		return fmt.Errorf("run records directory %s: %w", dir, err)
 	}
+	return trusted(dir, &st)
+}
+
+// trusted is trustedDir of dir, whose lstat is st.
+func trusted(dir string, st *syscall.Stat_t) error {
 	switch {
 	case st.Mode&syscall.S_IFMT != syscall.S_IFDIR:
 		return fmt.Errorf("run records directory %s is not a directory", dir)
@@ -363,7 +389,7 @@ func Pending(dir, root string) []string {
 		}
 		return []string{fmt.Sprintf("cannot look for unfinished sandboxed runs in %s: %v", dir, err)}
 	}
-	if err := trustedDir(dir); err != nil {
+	if err := trusted(dir, &st); err != nil {
 		return []string{err.Error() + ": its records of unfinished sandboxed runs cannot be trusted"}
 	}
 	snap := dirSnap{uint64(st.Dev), st.Ino, mtime(&st), false}
