@@ -427,8 +427,13 @@ var programsCoreutils = map[string]program{
 	"split": {
 		// Its options that take a value, which its reader skips to
 		// the operands (INPUT PREFIX).
-		options: []opt{val(0, "-a -b -C -l -n --bytes --line-bytes --lines --number --suffix-length --additional-suffix --separator --filter --numeric-suffixes --hex-suffixes")},
-		files:   fileSpec{reader: readSplit}, dirSafe: true,
+		options: []opt{
+			val(0, "-a -b -C -l -n --bytes --line-bytes --lines --number --suffix-length --additional-suffix --separator --numeric-suffixes --hex-suffixes"),
+			// --filter=COMMAND: split runs COMMAND through $SHELL for
+			// each piece (its writes are the command's own).
+			val(notFile, "--filter").guard("runs a shell command for each piece"),
+		},
+		files: fileSpec{reader: readSplit}, dirSafe: true,
 	},
 	"stat": {lists: true, readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		val(0, "-c --cached --format --printf"),
