@@ -189,6 +189,19 @@ func (t *roleTable) longRoles(name string) (union, exact role) {
 	return union, exact
 }
 
+// wordRole returns the roles of the option word v without an attached
+// value: a short option alone ("-c"), or a long one, maybe abbreviated
+// (the roles of every option it could abbreviate); 0 for another word.
+func (t *roleTable) wordRole(v string) role {
+	if len(v) == 2 && v[0] == '-' && v[1] != '-' {
+		return t.shortRole(v[1])
+	}
+	if name, _, hasVal, ok := longOpt(v); ok && !hasVal {
+		return t.union(name)
+	}
+	return 0
+}
+
 // union returns the roles of every long option name could abbreviate.
 func (t *roleTable) union(name string) role {
 	u, _ := t.longRoles(name)

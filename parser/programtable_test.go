@@ -518,10 +518,13 @@ var wrapShortRoleNames = []struct {
 	name string
 }{
 	{noCommand, "wrap:no-command"}, {writesFile, "wrap:value=file-written"}, {setsEnv, "wrap:value=env-assignment"},
-	{setsDir, "wrap:value=directory"},
+	{setsDir, "wrap:value=directory"}, {shellCommand, "wrap:value=shell-command"},
 }
 
-var wrapLongRoleNames = wrapShortRoleNames[1:2]
+var wrapLongRoleNames = []struct {
+	role role
+	name string
+}{{writesFile, "wrap:value=file-written"}, {shellCommand, "wrap:value=shell-command"}}
 
 var gitRoleNames = []struct {
 	role role
