@@ -95,7 +95,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if spec.none {
 		return
 	}
-	lists := prog != nil && prog.lists || base == "rg" && slices.ContainsFunc(args, func(a Word) bool { return a.Value == "--files" && !a.Dynamic })
+	listsOnly := has&listsOnly != 0 && slices.ContainsFunc(args, func(a Word) bool {
+		name, _, hasVal, ok := longOpt(a.Value)
+		return ok && !hasVal && !a.Dynamic && roles.longRole(name)&listsOnly != 0
+	})
+	lists := prog != nil && prog.lists || listsOnly
 	switch spec.reader {
 	case readDD:
 		for _, a := range args {
@@ -261,7 +265,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if prog != nil && prog.script != noScript {
 		s.scriptRefs(cmd, prog.script, base, args, roles)
 	}
-	if spec.first && len(ops) > 0 && seenRoles&firstIsFile == 0 && !(lists && base == "rg") { // rg --files takes no pattern
+	if spec.first && len(ops) > 0 && seenRoles&firstIsFile == 0 && !listsOnly { // rg --files takes no pattern
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
 	}

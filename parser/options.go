@@ -65,6 +65,10 @@ const (
 	noNamesFromInput                   // without one of these, it reads or writes files named in its input
 	recursesIfValue                    // the value "recurse" (maybe abbreviated) makes it recursive (grep -d)
 	runs                               // its value is a program it runs (sort --compress-program, go test -exec)
+	// listsOnly: named in whole (not abbreviated, no value), it makes
+	// the command list the files of its operands, which are all paths:
+	// no pattern comes first (rg --files).
+	listsOnly
 	// The roles of a wrapper's options (see wrapSpec), read by its wrap
 	// reader; a wrapper's options that take a value are its options
 	// before the command (arg), writesFile those whose value is a file it

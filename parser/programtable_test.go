@@ -440,7 +440,7 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	for _, l := range rt.long {
-		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | listsOnly | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
 			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
 		}
 	}
@@ -539,6 +539,7 @@ var longRoleNames = []struct {
 	name string
 }{
 	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"}, {writesOperands, "writes-operands"},
+	{listsOnly, "lists-only"},
 }
 
 // declared lists the names of p's options with role r, in the order
