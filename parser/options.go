@@ -193,6 +193,26 @@ func (t *roleTable) longRoles(name string) (union, exact role) {
 	return union, exact
 }
 
+// goFlag returns the roles of the Go flag name (without its dash, not
+// abbreviated) and what follows it; argNone for a flag it does not
+// declare.
+func (t *roleTable) goFlag(name string) (role, argKind) {
+	switch {
+	case t == nil || name == "":
+		return 0, argNone
+	case len(name) == 1:
+		if name[0] >= 128 {
+			return 0, argNone
+		}
+		return t.short[name[0]], t.shortArg[name[0]]
+	}
+	i, ok := slices.BinarySearchFunc(t.long, name, func(l longRole, n string) int { return strings.Compare(l.name, n) })
+	if !ok {
+		return 0, argNone
+	}
+	return t.long[i].role, t.long[i].arg
+}
+
 // wordRole returns the roles of the option word v without an attached
 // value: a short option alone ("-c"), or a long one, maybe abbreviated
 // (the roles of every option it could abbreviate); 0 for another word.
