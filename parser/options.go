@@ -69,6 +69,10 @@ const (
 	// the command list the files of its operands, which are all paths:
 	// no pattern comes first (rg --files).
 	listsOnly
+	// makesLinks: it makes the command copy links as links or make
+	// links (cp -s, -a): its written operands then change what later
+	// paths name (see changeKind).
+	makesLinks
 	// The roles of a wrapper's options (see wrapSpec), read by its wrap
 	// reader; a wrapper's options that take a value are its options
 	// before the command (arg), writesFile those whose value is a file it

@@ -104,6 +104,11 @@ import (
 //     with it, the words could set any option. Options not named are
 //     named as written, abbreviations included;
 //
+//   - changes: what it changes of the paths later commands name: its
+//     written operands become links or moved trees (ln, mv, cp -s), any
+//     path when it writes files the gate cannot list (tar x), or any
+//     path (mount, rename) (see changeKind and linkPass);
+//
 //   - singleDash: its options are whole words after one dash (find
 //     -delete, gcc -o), never clusters, as goFlags programs' are.
 type program struct {
@@ -148,8 +153,28 @@ type program struct {
 	// later path may name something else (linkPass), and a later run
 	// may run what it wrote (WriteThenRun).
 	writesTree []string
-	spelled    *spellTable // the rule names of options, compiled (see index)
+	// changes: what it changes of the paths later commands name (see
+	// linkPass and changeKind).
+	changes changeKind
+	spelled *spellTable // the rule names of options, compiled (see index)
 }
+
+// changeKind is what a program changes of the file system the gate
+// looks at, for the commands after it (program.changes, linkPass).
+type changeKind uint8
+
+const (
+	changesNothing changeKind = iota
+	// changesWritten: its written operands become links or moved
+	// trees (ln, mv). With options of role makesLinks declared (cp),
+	// only when one of them is given.
+	changesWritten
+	// changesUnlisted: any path, when it writes files the gate cannot
+	// list (an unknown reference: tar x, unzip, cpio, patch).
+	changesUnlisted
+	// changesAny: any path (mount, rsync, rename's expression).
+	changesAny
+)
 
 // scriptKind is the language of a program's script (program.script).
 type scriptKind uint8

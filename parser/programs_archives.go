@@ -11,19 +11,20 @@ var programsArchives = map[string]program{
 	// (-i/--extract writes them, -o/--create archives the names on stdin,
 	// -p/--pass-through copies them); -F/--file ARCHIVE is the archive,
 	// read with -i, written with -o.
-	"cpio": {options: []opt{
+	"cpio": {changes: changesUnlisted, options: []opt{
 		val(notFile, "-H -R -M -e"),
 		val(readsFile, "-E -I --pattern-file"),
 		val(writesFile, "-O -D -F --file"),
 	},
 		files: fileSpec{alwaysNamesInput: true}, dirSafe: true},
 	"tar": {
+		changes: changesUnlisted,
 		files:   fileSpec{reader: readTar},
 		dirSafe: true,
 		options: []opt{guard(archiveRunsWhy, "-I --use-compress-program --to-command --checkpoint-action -F --info-script --new-volume-script --rmt-command --rsh-command"), flags("--checkpoint").unlisted()},
 		bundle:  true,
 	},
-	"unzip": {options: []opt{
+	"unzip": {changes: changesUnlisted, options: []opt{
 		does(noNamesFromInput, "-l -p -t -v -Z -z"),
 		val(notFile, "-x -P"),
 		val(writesFile, "-d"),

@@ -23,8 +23,15 @@ var grepOptions = []opt{
 
 // programsCoreutils: coreutils, findutils, diffutils, grep, sed, awk and the other tools that read and write text and files.
 var programsCoreutils = map[string]program{
-	"ack": {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
-	"ag":  {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
+	// link FILE1 FILE2; rename (util-linux: FROM TO FILES; perl's,
+	// also prename and file-rename: an expression) renames files its
+	// operands do not name.
+	"link":        {changes: changesWritten},
+	"rename":      {changes: changesAny},
+	"prename":     {changes: changesAny},
+	"file-rename": {changes: changesAny},
+	"ack":         {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
+	"ag":          {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"awk": {
 		script: awkLang,
 		options: []opt{
@@ -82,17 +89,18 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"cp": {options: []opt{
-		does(recursive, "-r -R").as("recursive"),
-		does(recursive, "-a").as("archive+recursive"),
+		does(recursive|makesLinks, "-r -R").as("recursive"),
+		does(recursive|makesLinks, "-a").as("archive+recursive"),
 		val(notFile, "-S"),
 		val(writesFile, "-t --target-directory"),
-		flags("--recursive").as("recursive"),
+		does(makesLinks, "--recursive").as("recursive"),
 		flags("-f --force").as("force"),
-		flags("--archive").as("archive+recursive"),
-		flags("-l --link").as("link"),
-		flags("-s --symbolic-link").as("symbolic-link"),
+		does(makesLinks, "--archive").as("archive+recursive"),
+		does(makesLinks, "-l --link").as("link"),
+		does(makesLinks, "-s --symbolic-link").as("symbolic-link"),
+		does(makesLinks, "-d -P --no-dereference --preserve"),
 	},
-		files: fileSpec{writeLast: true, exact: true}, dirSafe: true},
+		files: fileSpec{writeLast: true, exact: true}, dirSafe: true, changes: changesWritten},
 	"cut": {
 		envAll: true,
 		options: []opt{
@@ -234,7 +242,7 @@ var programsCoreutils = map[string]program{
 		dirSafe:  true,
 	},
 	"kill": {files: fileSpec{none: true}},
-	"ln": {options: []opt{
+	"ln": {changes: changesWritten, options: []opt{
 		val(notFile, "-S"),
 		val(writesFile, "-t --target-directory"),
 		flags("-s --symbolic").as("symbolic"),
@@ -275,7 +283,7 @@ var programsCoreutils = map[string]program{
 	},
 	"mkdir":  {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
 	"mkfifo": {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true}, dirSafe: true},
-	"mv": {options: []opt{
+	"mv": {changes: changesWritten, options: []opt{
 		val(notFile, "-S"),
 		val(writesFile, "-t --target-directory"),
 		flags("-f --force").as("force"),
@@ -314,7 +322,7 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"paste": {dirSafe: true},
-	"patch": {options: []opt{
+	"patch": {changes: changesUnlisted, options: []opt{
 		val(notFile, "-p -B -D -F -V -Y -z -g -d"),
 		val(readsFile, "-i"),
 		val(writesFile, "-o -r"),

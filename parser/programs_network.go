@@ -28,6 +28,7 @@ var programsNetwork = map[string]program{
 		dirSafe: true,
 	},
 	"rsync": {
+		changes: changesAny,
 		options: []opt{
 			does(recursive, "-r -a"),
 			val(notFile, "-e --rsh --rsync-path").guard("runs a program"),

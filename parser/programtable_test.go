@@ -54,7 +54,7 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
 		reflect.TypeFor[opt](): {"names", "arg", "role", "listed", "rule", "why"},
@@ -218,6 +218,10 @@ func dumpEntry(p *program) []string {
 	}
 	if len(marks) > 0 {
 		add("marks: %s", strings.Join(marks, " "))
+	}
+	if p.changes != changesNothing {
+		add("changes for later commands: %s", [...]string{changesWritten: "its written operands (links, moved trees)",
+			changesUnlisted: "any path, when it writes files it cannot list", changesAny: "any path"}[p.changes])
 	}
 	if p.opts == nil {
 		add("options: not checked (no table)")
@@ -440,7 +444,7 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	for _, l := range rt.long {
-		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | listsOnly | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | listsOnly | makesLinks | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
 			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
 		}
 	}
@@ -510,7 +514,7 @@ var shortRoleNames = []struct {
 	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"},
 	{backupSuffix, "attached-value=backup-suffix"}, {recursive, "recursive"}, {writesOperands, "writes-operands"},
 	{firstIsFile, "first-operand-is-a-file"}, {namesFromInput, "names-files-in-input"}, {noNamesFromInput, "no-names-in-input"},
-	{recursesIfValue, "recursive-if-value=recurse"},
+	{recursesIfValue, "recursive-if-value=recurse"}, {makesLinks, "makes-links"},
 }
 
 var wrapShortRoleNames = []struct {
@@ -539,7 +543,7 @@ var longRoleNames = []struct {
 	name string
 }{
 	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"}, {writesOperands, "writes-operands"},
-	{listsOnly, "lists-only"},
+	{listsOnly, "lists-only"}, {makesLinks, "makes-links"},
 }
 
 // declared lists the names of p's options with role r, in the order
