@@ -26,7 +26,7 @@ var programsCoreutils = map[string]program{
 	// link FILE1 FILE2; rename (util-linux: FROM TO FILES; perl's,
 	// also prename and file-rename: an expression) renames files its
 	// operands do not name.
-	"link":        {changes: changesWritten},
+	"link":        {changes: changesWritten, files: fileSpec{writeLast: true, exact: true}, dirSafe: true},
 	"rename":      {changes: changesAny},
 	"prename":     {changes: changesAny},
 	"file-rename": {changes: changesAny},
