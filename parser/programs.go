@@ -156,7 +156,14 @@ type program struct {
 	// changes: what it changes of the paths later commands name (see
 	// linkPass and changeKind).
 	changes changeKind
-	spelled *spellTable // the rule names of options, compiled (see index)
+	// recursiveVerb: what a recursive write of its operands does to
+	// them, for Destructive ("deletes": rm; "changes the modes of":
+	// chmod); with removes, a recursive delete of the project root.
+	recursiveVerb string
+	// makesDirs: what it writes are new directories, which hold no
+	// code a later command could run (mkdir; see WriteThenRun).
+	makesDirs bool
+	spelled   *spellTable // the rule names of options, compiled (see index)
 }
 
 // changeKind is what a program changes of the file system the gate

@@ -64,9 +64,9 @@ var programsCoreutils = map[string]program{
 		},
 		complete: true,
 	},
-	"chgrp": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
-	"chmod": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
-	"chown": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
+	"chgrp": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true, recursiveVerb: "changes the groups of"},
+	"chmod": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true, recursiveVerb: "changes the modes of"},
+	"chown": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true, recursiveVerb: "changes the owners of"},
 	"cksum": {dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
 	"cmp": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		flags("-b -l -s -v --help --print-bytes --quiet --silent --verbose --version"),
@@ -281,7 +281,7 @@ var programsCoreutils = map[string]program{
 	},
 		complete: true,
 	},
-	"mkdir":  {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
+	"mkdir":  {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true, exact: true}, dirSafe: true, makesDirs: true},
 	"mkfifo": {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true}, dirSafe: true},
 	"mv": {changes: changesWritten, options: []opt{
 		val(notFile, "-S"),
@@ -365,7 +365,7 @@ var programsCoreutils = map[string]program{
 		},
 		complete: true,
 	},
-	"rm": {options: []opt{
+	"rm": {recursiveVerb: "deletes", options: []opt{
 		does(recursive, "-r -R").as("recursive"),
 		flags("--recursive").as("recursive"),
 		flags("-f --force").as("force"),

@@ -54,7 +54,7 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
 		reflect.TypeFor[opt](): {"names", "arg", "role", "listed", "rule", "why"},
@@ -211,6 +211,7 @@ func dumpEntry(p *program) []string {
 		{p.readOnly, "read-only"}, {p.lists, "lists-operands"}, {p.envAll, "env-all-known"},
 		{p.dirSafe, "directory-operand-not-read"}, {p.goFlags, "go-flags"}, {p.negatable, "negatable"},
 		{p.singleDash, "single-dash-options"}, {p.ownFiles, "own-files-spec"}, {p.guarded, "guarded"},
+		{p.makesDirs, "writes-new-directories"},
 	} {
 		if m.on {
 			marks = append(marks, m.name)
@@ -218,6 +219,9 @@ func dumpEntry(p *program) []string {
 	}
 	if len(marks) > 0 {
 		add("marks: %s", strings.Join(marks, " "))
+	}
+	if p.recursiveVerb != "" {
+		add("a recursive write of its operands %s them", p.recursiveVerb)
 	}
 	if p.changes != changesNothing {
 		add("changes for later commands: %s", [...]string{changesWritten: "its written operands (links, moved trees)",

@@ -253,8 +253,10 @@ func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 		if !f.Write || f.Maybe {
 			continue
 		}
-		if len(c.Args) > 0 && path.Base(c.Args[0]) == "mkdir" {
-			continue // a directory holds no code yet
+		if len(c.Args) > 0 {
+			if p := progs()[path.Base(c.Args[0])]; p != nil && p.makesDirs {
+				continue // a directory holds no code yet
+			}
 		}
 		p := f.Path
 		if !path.IsAbs(p) {
@@ -626,12 +628,9 @@ func Destructive(cmds []Command, root, home string) []Finding {
 				Message: base + " creates a file system, erasing what the device held"})
 			continue
 		}
-		verb := ""
-		switch base {
-		case "rm":
-			verb = "deletes"
-		case "chmod", "chown", "chgrp":
-			verb = "changes the " + map[string]string{"chmod": "modes", "chown": "owners", "chgrp": "groups"}[base] + " of"
+		verb, removes := "", false
+		if p := progs()[base]; p != nil {
+			verb, removes = p.recursiveVerb, p.files.removes
 		}
 		for _, f := range c.Files {
 			if !f.Write || f.Maybe || f.Dynamic {
@@ -649,7 +648,7 @@ func Destructive(cmds []Command, root, home string) []Finding {
 			if verb == "" || !f.Recursive {
 				continue
 			}
-			if r := path.Clean(root); root != "" && p == r && !f.Glob && base == "rm" {
+			if r := path.Clean(root); root != "" && p == r && !f.Glob && removes {
 				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
 					Message: c.Args[0] + " deletes " + f.Path + " recursively: the project " + r + " itself, its git history included"})
 				continue
