@@ -229,7 +229,7 @@ func mergePrograms(tables ...map[string]program) {
 }
 
 // ReadsOnly reports whether the command whose MatchArgv is argv only
-// reads or lists the files it is given (the readOnly mark of its entry,
+// reads or lists the files it is given (the read-only mark of its entry,
 // or of git's subcommand): what it writes or runs is behind its guards
 // (policy.dangerous_option), so naming a protected path to it is no
 // write. Any other program may write a path it names through an option
