@@ -109,7 +109,20 @@ var programExamples = map[string][]programExample{
 	// operands are read as a program without an entry's are: every one,
 	// recursively. Not run: mount and umount need a mount namespace,
 	// bindfs and the renames are not installed here.
-	"mount":       {{cmd: "mount --bind a b", reading: "a:rec b:rec"}},
+	"mount": {{cmd: "mount --bind a b", reading: "a:rec b:rec"}},
+	// Entries for the files they write that the analysis does not list
+	// (writesUnlisted, for WriteThenRun), whose operands are read as a
+	// program without an entry's are. Not run: this reading does not
+	// name what they write (csplit's xx00, gunzip's a), which is what
+	// the entry says instead.
+	"csplit":      {{cmd: "csplit in 2", reading: "in:rec 2:rec"}},
+	"gunzip":      {{cmd: "gunzip a.gz", reading: "a.gz:rec"}},
+	"bunzip2":     {{cmd: "bunzip2 a.bz2", reading: "a.bz2:rec"}},
+	"unxz":        {{cmd: "unxz a.xz", reading: "a.xz:rec"}},
+	"unzstd":      {{cmd: "unzstd a.zst", reading: "a.zst:rec"}},
+	"7z":          {{cmd: "7z x a.7z", reading: "x:rec a.7z:rec"}},
+	"7za":         {{cmd: "7za x a.7z", reading: "x:rec a.7z:rec"}},
+	"bsdtar":      {{cmd: "bsdtar -xf a.tar", reading: "f:maybe a.tar:rec"}},
 	"umount":      {{cmd: "umount b", reading: "b:rec"}},
 	"bindfs":      {{cmd: "bindfs a b", reading: "a:rec b:rec"}},
 	"rename":      {{cmd: "rename .txt .md a.txt", reading: ".txt:rec .md:rec a.txt:rec"}},

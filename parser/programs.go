@@ -160,6 +160,13 @@ type program struct {
 	// them, for Destructive ("deletes": rm; "changes the modes of":
 	// chmod); with removes, a recursive delete of the project root.
 	recursiveVerb string
+	// writesUnlisted: it writes files the analysis cannot list (what
+	// an archive or a patch names, what an install fetches), on every
+	// invocation; writesUnlistedIn: only with these subcommands (the
+	// word after the program: go get, npm install). Writes it can list
+	// are the commands' FileRefs. See WriteThenRun.
+	writesUnlisted   bool
+	writesUnlistedIn []string
 	// makesDirs: what it writes are new directories, which hold no
 	// code a later command could run (mkdir; see WriteThenRun).
 	makesDirs bool

@@ -26,6 +26,9 @@ var programsCoreutils = map[string]program{
 	// link FILE1 FILE2; rename (util-linux: FROM TO FILES; perl's,
 	// also prename and file-rename: an expression) renames files its
 	// operands do not name.
+	// csplit writes xx00, xx01, … (its pieces), which the analysis
+	// does not list.
+	"csplit":      {writesUnlisted: true},
 	"link":        {changes: changesWritten, files: fileSpec{writeLast: true, exact: true}, dirSafe: true},
 	"rename":      {changes: changesAny},
 	"prename":     {changes: changesAny},
@@ -112,7 +115,7 @@ var programsCoreutils = map[string]program{
 		files:    fileSpec{},
 		dirSafe:  true,
 	},
-	"dd": {files: fileSpec{reader: readDD}, dirSafe: true},
+	"dd": {files: fileSpec{reader: readDD}, dirSafe: true, writesUnlisted: true},
 	"df": {
 		envAll:  true,
 		dirSafe: true,
@@ -322,7 +325,7 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"paste": {dirSafe: true},
-	"patch": {changes: changesUnlisted, options: []opt{
+	"patch": {changes: changesUnlisted, writesUnlisted: true, options: []opt{
 		val(notFile, "-p -B -D -F -V -Y -z -g -d"),
 		val(readsFile, "-i"),
 		val(writesFile, "-o -r"),
@@ -434,6 +437,7 @@ var programsCoreutils = map[string]program{
 		dirSafe:  true,
 	},
 	"split": {
+		writesUnlisted: true,
 		// Its options that take a value, which its reader skips to
 		// the operands (INPUT PREFIX).
 		options: []opt{
@@ -487,7 +491,8 @@ var programsCoreutils = map[string]program{
 	},
 	"unexpand": {dirSafe: true},
 	"uniq": {
-		envAll: true,
+		writesUnlisted: true,
+		envAll:         true,
 		options: []opt{
 			flags("-c -D -d -i -u -z --count --help --ignore-case --repeated --unique --version --zero-terminated"),
 			val(notFile, "-f -s -w"),

@@ -16,8 +16,10 @@ var programsGo = map[string]program{
 		},
 		env:     []envVar{{"GOFLAGS", envCode}, {"GOCACHEPROG", envCode}, {"GCCGO", envCode}, {"GOENV", envCode}, {"GOTOOLCHAIN", envCode}, {"GOROOT", envCode}, {"GOPATH", envCode}, {"GOPROXY", envCode}, {"GOBIN", envCode}, {"CGO_*", envCode}, {"CC", envCode}, {"CXX", envCode}, {"FC", envCode}, {"AR", envCode}, {"PKG_CONFIG", envCode}, {"CGO_ENABLED", envHarmless}, {"GOOS", envHarmless}, {"GOARCH", envHarmless}, {"GOARM", envHarmless}, {"GOAMD64", envHarmless}},
 		goFlags: true,
-		files:   fileSpec{reader: readGo}, // see goRefs (files.go)
-		dirSafe: true,
+		// go get, go mod, go work write go.mod, go.sum, go.work.
+		writesUnlistedIn: []string{"get", "mod", "work"},
+		files:            fileSpec{reader: readGo}, // see goRefs (files.go)
+		dirSafe:          true,
 		subs: map[string]*program{
 			"build": {
 				options: slices.Concat(goBuildOpts, []opt{val(0, "-o"), flags("-json"), guard(goBuildWhy, "-exec -vettool")}), complete: true,

@@ -28,7 +28,8 @@ var programsNetwork = map[string]program{
 		dirSafe: true,
 	},
 	"rsync": {
-		changes: changesAny,
+		changes:        changesAny,
+		writesUnlisted: true,
 		options: []opt{
 			does(recursive, "-r -a"),
 			val(notFile, "-e --rsh --rsync-path").guard("runs a program"),
@@ -60,6 +61,7 @@ var programsNetwork = map[string]program{
 	// wget --use-askpass=PROG runs PROG for a user name and a password
 	// (wget 1.21: before it connects).
 	"wget": {
+		writesUnlisted: true,
 		options: []opt{
 			val(notFile, "-t -T -U --user --password --header --user-agent --tries --timeout"),
 			// wgetrc commands (-e, --execute, a --config file) set any

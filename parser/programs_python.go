@@ -182,7 +182,8 @@ func pythonEntry() program {
 
 func pipEntry() program {
 	return program{
-		env: []envVar{{"PYTHONPATH", envCode}},
+		writesUnlistedIn: []string{"install", "download"},
+		env:              []envVar{{"PYTHONPATH", envCode}},
 		subs: map[string]*program{
 			"list":   {checks: []guardCheck{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
 			"freeze": {checks: []guardCheck{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},

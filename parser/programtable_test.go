@@ -54,7 +54,7 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs", "writesUnlisted", "writesUnlistedIn"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
 		reflect.TypeFor[opt](): {"names", "arg", "role", "listed", "rule", "why"},
@@ -219,6 +219,12 @@ func dumpEntry(p *program) []string {
 	}
 	if len(marks) > 0 {
 		add("marks: %s", strings.Join(marks, " "))
+	}
+	if p.writesUnlisted {
+		add("writes files it cannot list")
+	}
+	if len(p.writesUnlistedIn) > 0 {
+		add("writes files it cannot list with: %s", strings.Join(p.writesUnlistedIn, " "))
 	}
 	if p.recursiveVerb != "" {
 		add("a recursive write of its operands %s them", p.recursiveVerb)

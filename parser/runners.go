@@ -207,18 +207,15 @@ func systemDir(name string) bool {
 	return false
 }
 
-// writers are programs that write files the analysis cannot list (what an
-// archive or a patch names, what git checks out), by subcommand; nil:
-// every invocation. Writes it can list are the commands' FileRefs.
-var writers = map[string][]string{
-	"tar": nil, "unzip": nil, "patch": nil, "cpio": nil, "rsync": nil, "7z": nil, "7za": nil, "bsdtar": nil,
-	"gunzip": nil, "bunzip2": nil, "unxz": nil, "unzstd": nil, "dd": nil,
-	"wget": nil, "split": nil, "csplit": nil, "uniq": nil,
-	"go":   {"get", "mod", "work"},
-	"npm":  {"install", "i", "in", "ci", "add", "update", "up"},
-	"pnpm": {"install", "i", "add", "update", "up"},
-	"yarn": {"install", "add", "upgrade"},
-	"pip":  {"install", "download"}, "pip3": {"install", "download"},
+// writesUnlisted reports a command that writes files the analysis
+// cannot list: its entry's writesUnlisted, or writesUnlistedIn naming its
+// subcommand.
+func writesUnlisted(c *Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	p := progs()[path.Base(c.Args[0])]
+	return p != nil && (p.writesUnlisted || len(c.MatchArgv) > 1 && slices.Contains(p.writesUnlistedIn, c.MatchArgv[1]))
 }
 
 // writesTree reports a command whose subcommand writes files of the work
@@ -270,7 +267,7 @@ func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 		}
 	}
 	if len(c.Args) > 0 {
-		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) || writesTree(c) {
+		if writesUnlisted(c) || writesTree(c) {
 			return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
 		}
 	}
@@ -404,7 +401,7 @@ func earlierWrites(c *Command, run *Command) bool {
 		run.ProgramWrites = append(run.ProgramWrites, path.Clean(q))
 	}
 	if len(c.Args) > 0 {
-		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) || writesTree(c) {
+		if writesUnlisted(c) || writesTree(c) {
 			return false
 		}
 		if path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
