@@ -229,7 +229,12 @@ var programExamples = map[string][]programExample{
 	"python":    {{cmd: "python a.py", reading: "a.py:rec"}},
 	"node":      {{cmd: "node a.js", reading: "a.js:rec"}},
 	"make":      {{cmd: "make -f m", reading: "m hit:make_-f"}},
-	"curl":      {{cmd: "curl -o out https://example.com", reading: "out:w"}},
+	"curl": {
+		{cmd: "curl -o out https://example.com", reading: "out:w"},
+		// --output-dir DIR: -o and -O write inside DIR, abbreviated
+		// too (curl 7.88: --output-d d -o f makes d/f); DIR was read.
+		{cmd: "curl --output-d d -o f https://example.com", reading: "d:w f:w"},
+	},
 	"wget": {
 		{cmd: "wget -O out https://example.com", reading: "out:w"},
 		// --use-askpass=PROG runs PROG (wget 1.21.3: before it

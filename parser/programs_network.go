@@ -17,6 +17,10 @@ var programsNetwork = map[string]program{
 			val(readsFile, "-b --cookie --netrc-file --etag-compare"),
 			val(writesFile, "-o --output").as("output"),
 			val(writesFile, "-c -D --dump-header --cookie-jar --trace --trace-ascii --stderr --libcurl --etag-save"),
+			// --output-dir DIR: -o FILE and -O write inside DIR (curl
+			// 7.88: --output-d .git/hooks -o pre-commit writes
+			// .git/hooks/pre-commit).
+			val(writesFile, "--output-dir"),
 			flags("-O --remote-name").as("remote-name"),
 			flags("-d --data").as("data"),
 			flags("-k --insecure").as("insecure"),
