@@ -73,6 +73,10 @@ const (
 	// links (cp -s, -a): its written operands then change what later
 	// paths name (see changeKind).
 	makesLinks
+	// remoteOutput: it makes the command write a file named by what
+	// it fetches, which the analysis cannot list (curl -O, -J,
+	// --remote-name-all), or place it (--output-dir); see WriteThenRun.
+	remoteOutput
 	// The roles of a wrapper's options (see wrapSpec), read by its wrap
 	// reader; a wrapper's options that take a value are its options
 	// before the command (arg), writesFile those whose value is a file it

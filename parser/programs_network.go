@@ -20,8 +20,9 @@ var programsNetwork = map[string]program{
 			// --output-dir DIR: -o FILE and -O write inside DIR (curl
 			// 7.88: --output-d .git/hooks -o pre-commit writes
 			// .git/hooks/pre-commit).
-			val(writesFile, "--output-dir"),
-			flags("-O --remote-name").as("remote-name"),
+			val(writesFile|remoteOutput, "--output-dir"),
+			does(remoteOutput, "--remote-name-all -J --remote-header-name"),
+			does(remoteOutput, "-O --remote-name").as("remote-name"),
 			flags("-d --data").as("data"),
 			flags("-k --insecure").as("insecure"),
 			flags("-F --form").as("form"),

@@ -228,13 +228,30 @@ func writesTree(c *Command) bool {
 	return p != nil && slices.Contains(p.writesTree, c.MatchArgv[1])
 }
 
-// remoteName reports curl options that write a file named by the URL
-// (-O, --remote-name, --remote-name-all, -J in a cluster).
-func remoteName(args []string) bool {
-	for _, a := range args[1:] {
-		if strings.HasPrefix(a, "--remote-name") || strings.HasPrefix(a, "--output-dir") ||
-			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a, "OJ") {
-			return true
+// writesRemoteNames reports an option of c with role remoteOutput (curl -O,
+// -J in a cluster, --remote-name-all, --output-dir; a long one maybe
+// abbreviated, a letter anywhere in a word with one dash).
+func writesRemoteNames(c *Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	p := progs()[path.Base(c.Args[0])]
+	if p == nil || p.roles == nil || p.roles.any&remoteOutput == 0 {
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		if name, _, _, ok := longOpt(a); ok {
+			if p.roles.union(name)&remoteOutput != 0 {
+				return true
+			}
+			continue
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+			for j := 1; j < len(a); j++ {
+				if p.roles.shortRole(a[j])&remoteOutput != 0 {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -271,8 +288,8 @@ func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 			return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
 		}
 	}
-	if len(c.Args) > 0 && path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
-		return c.Pos, "curl -O", true
+	if writesRemoteNames(c) {
+		return c.Pos, path.Base(c.Args[0]) + " -O", true
 	}
 	for _, h := range c.OptionHits {
 		return c.Pos, h.What, true
@@ -404,7 +421,7 @@ func earlierWrites(c *Command, run *Command) bool {
 		if writesUnlisted(c) || writesTree(c) {
 			return false
 		}
-		if path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
+		if writesRemoteNames(c) {
 			return false
 		}
 	}
