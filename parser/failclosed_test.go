@@ -71,6 +71,11 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`diff -N src .`, []string{"diff: arg src r", "diff: arg . r"}},
 		{`cat src .`, []string{"cat: arg src ", "cat: arg . "}},
 		{`python3 tool`, []string{"python3: arg tool r"}},
+		// python -m MODULE: a module's entry (module) reads the words
+		// after it; py.test is no module python -m runs here.
+		{`python3 -m ruff format a.py`, []string{"python3: arg a.py w"}},
+		{`python -B -m black a.py`, []string{"python: arg a.py w"}},
+		{`python -m py.test a.py`, []string{"python: option py.test m", "python: arg a.py r"}},
 		{`file -m .env:/dev/null a.txt`, []string{"file: option .env ", "file: arg a.txt "}},
 		{`file -bm x.mgc --magic-file=y:z -- -a`, []string{"file: option x.mgc ", "file: option y ", "file: option z ", "file: arg -a "}},
 		{`file -f list -e soft b`, []string{"file: option list ", "file: arg b ", "file: unknown []"}},

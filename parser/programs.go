@@ -167,6 +167,11 @@ type program struct {
 	// are the commands' FileRefs. See WriteThenRun.
 	writesUnlisted   bool
 	writesUnlistedIn []string
+	// runsModules: -m MODULE runs a module (python); module: it is one
+	// (pytest, ruff, mypy, black), whose entry then reads the words
+	// after it as its own command's (python -m ruff check . is ruff
+	// check .).
+	runsModules, module bool
 	// makesDirs: what it writes are new directories, which hold no
 	// code a later command could run (mkdir; see WriteThenRun).
 	makesDirs bool
