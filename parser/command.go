@@ -221,10 +221,10 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 		return
 	}
 	if p != nil && p.files.reader == readGo {
-		s.goIndirectFiles(&cmd, cmd.Argv[1:])
+		s.goIndirectFiles(&cmd, cmd.Argv[1:], p.roles)
 	}
 	n := len(cmd.Files)
-	if mod, args, ok := pythonModule(base, cmd.Argv[1:]); ok {
+	if mod, args, ok := pythonModule(p, cmd.Argv[1:]); ok {
 		// python -m ruff check .: the module's arguments, read as the
 		// module's own command's.
 		s.fileRefs(&cmd, mod, args)

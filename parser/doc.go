@@ -136,8 +136,10 @@
 // # Program knowledge
 //
 // What the analysis knows about programs is data, program by program, in
-// one table: programs, one entry a program and its subcommands (git
-// diff, go test), each saying which operands and option values are
+// one table, one entry a program and one for each of its subcommands (git
+// diff, go test), the entries split by family in the files programs_*.go
+// (coreutils, git, go, archives, network, …): each says which operands
+// and option values are
 // files, read, written or recursive; whether it reads a directory
 // operand's files; every option of the programs the default policy
 // allows ([Command.UnknownOptions]); the options that make a reader

@@ -42,6 +42,22 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`rename s/a/b/ * && cat f`, []string{"rename: arg s/a/b/ r", "rename: arg * rg", "cat: arg f ", "cat: unknown []"}},
 		{`git checkout x && cat f`, []string{"git: arg x ", "cat: arg f ", "cat: unknown []"}},
 		{`ln -s a $X; cat f`, []string{"ln: arg a ", "ln: arg $X wd", "cat: arg f ", "cat: unknown []"}},
+		// What each entry changes of later paths (program.changes): any
+		// path (mounts, rsync, the renames), any path when it writes what
+		// it cannot list (tar x, unzip, cpio, patch), its written operands
+		// (link; cp with an option of role makesLinks).
+		{`mount --bind /etc d; cat f`, []string{"mount: arg /etc r", "mount: arg d r", "cat: arg f ", "cat: unknown []"}},
+		{`umount d; cat f`, []string{"umount: arg d r", "cat: arg f ", "cat: unknown []"}},
+		{`bindfs /etc d; cat f`, []string{"bindfs: arg /etc r", "bindfs: arg d r", "cat: arg f ", "cat: unknown []"}},
+		{`prename s/a/b/ a; cat f`, []string{"prename: arg s/a/b/ r", "prename: arg a r", "cat: arg f ", "cat: unknown []"}},
+		{`file-rename s/a/b/ a; cat f`, []string{"file-rename: arg s/a/b/ r", "file-rename: arg a r", "cat: arg f ", "cat: unknown []"}},
+		{`rsync a b; cat f`, []string{"rsync: arg a ", "rsync: arg b w", "cat: arg f ", "cat: unknown []"}},
+		{`tar xf a.tar; cat f`, []string{"tar: arg a.tar ", "tar: unknown []", "cat: arg f ", "cat: unknown []"}},
+		{`tar cf a.tar d; cat f`, []string{"tar: arg a.tar w", "tar: arg d r", "cat: arg f "}},
+		{`link a b; cat b/x`, []string{"link: arg a ", "link: arg b w", "cat: arg b/x ", "cat: unknown []"}},
+		{`cp -s a b; cat b/x`, []string{"cp: arg a ", "cp: arg b w", "cat: arg b/x ", "cat: unknown []"}},
+		{`cp --pres a b; cat b/x`, []string{"cp: arg a ", "cp: arg b w", "cat: arg b/x ", "cat: unknown []"}},
+		{`cp -f a b; cat b/x`, []string{"cp: arg a ", "cp: arg b w", "cat: arg b/x "}},
 		// Names programs resolve themselves, outputs they name themselves.
 		{`go doc secrets.Key`, []string{"go: unknown []"}},
 		{`go list ./...`, []string{"go: arg . r"}},
@@ -55,6 +71,11 @@ func TestUnknownStateRefs(t *testing.T) {
 		{`diff -N src .`, []string{"diff: arg src r", "diff: arg . r"}},
 		{`cat src .`, []string{"cat: arg src ", "cat: arg . "}},
 		{`python3 tool`, []string{"python3: arg tool r"}},
+		// python -m MODULE: a module's entry (module) reads the words
+		// after it; py.test is no module python -m runs here.
+		{`python3 -m ruff format a.py`, []string{"python3: arg a.py w"}},
+		{`python -B -m black a.py`, []string{"python: arg a.py w"}},
+		{`python -m py.test a.py`, []string{"python: option py.test m", "python: arg a.py r"}},
 		{`file -m .env:/dev/null a.txt`, []string{"file: option .env ", "file: arg a.txt "}},
 		{`file -bm x.mgc --magic-file=y:z -- -a`, []string{"file: option x.mgc ", "file: option y ", "file: option z ", "file: arg -a "}},
 		{`file -f list -e soft b`, []string{"file: option list ", "file: arg b ", "file: unknown []"}},

@@ -95,7 +95,11 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if spec.none {
 		return
 	}
-	lists := prog != nil && prog.lists || base == "rg" && slices.ContainsFunc(args, func(a Word) bool { return a.Value == "--files" && !a.Dynamic })
+	listsOnly := has&listsOnly != 0 && slices.ContainsFunc(args, func(a Word) bool {
+		name, _, hasVal, ok := longOpt(a.Value)
+		return ok && !hasVal && !a.Dynamic && roles.longRole(name)&listsOnly != 0
+	})
+	lists := prog != nil && prog.lists || listsOnly
 	switch spec.reader {
 	case readDD:
 		for _, a := range args {
@@ -110,7 +114,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		s.tarRefs(cmd, args)
 		return
 	case readGo:
-		s.goRefs(cmd, args)
+		s.goRefs(cmd, args, roles)
 		return
 	case readFile:
 		s.fileCmdRefs(cmd, args)
@@ -261,7 +265,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 	if prog != nil && prog.script != noScript {
 		s.scriptRefs(cmd, prog.script, base, args, roles)
 	}
-	if spec.first && len(ops) > 0 && seenRoles&firstIsFile == 0 && !(lists && base == "rg") { // rg --files takes no pattern
+	if spec.first && len(ops) > 0 && seenRoles&firstIsFile == 0 && !listsOnly { // rg --files takes no pattern
 		s.maybeRef(cmd, ops[0], RefArg) // the pattern or script: an option may have shifted it
 		ops = ops[1:]
 	}
@@ -438,24 +442,10 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 
 // longTarMode maps a long option (without "--", maybe abbreviated) to
 // the letters of the modes it may select.
-// goFlags are the go command's flags with a value (single or double
-// dash, -flag=value or -flag value): files written, files read, programs
-// run, and the rest.
-var goFlags = map[string]byte{
-	"o": 'w', "coverprofile": 'w', "cpuprofile": 'w', "memprofile": 'w', "blockprofile": 'w',
-	"mutexprofile": 'w', "trace": 'w', "outputdir": 'w', "pkgdir": 'w',
-	"modfile": 'r', "overlay": 'r', "pgo": 'r', "C": 'r',
-	"exec": 'x', "toolexec": 'x',
-	"run": 's', "bench": 's', "count": 's', "timeout": 's', "tags": 's', "ldflags": 's', "gcflags": 's',
-	"asmflags": 's', "p": 's', "parallel": 's', "cpu": 's', "benchtime": 's', "covermode": 's',
-	"coverpkg": 's', "mod": 's', "buildmode": 's', "compiler": 's', "installsuffix": 's', "shuffle": 's',
-	"list": 's', "skip": 's', "fuzz": 's', "fuzztime": 's', "fuzzminimizetime": 's', "vet": 's',
-	"gccgoflags": 's', "benchmem": 0, "json": 0, "buildvcs": 's', "f": 's', "failfast": 0,
-}
-
 // goRefs handles the go command: Go flags are long names after one or
-// two dashes, and package patterns (./...) are not files.
-func (s *state) goRefs(cmd *Command, args []Word) {
+// two dashes, and package patterns (./...) are not files. roles is the
+// go entry's: the flags with a value, and what the value is.
+func (s *state) goRefs(cmd *Command, args []Word, roles *roleTable) {
 	first := true
 	var sub Word
 	var ops []Word
@@ -485,8 +475,8 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(v[1:], "-"), "=")
 		output = output || name == "o"
-		kind, known := goFlags[name]
-		if !known || kind == 0 {
+		r, arg := roles.goFlag(name)
+		if arg != argValue {
 			continue // a boolean flag
 		}
 		w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
@@ -497,10 +487,10 @@ func (s *state) goRefs(cmd *Command, args []Word) {
 			i++
 			w = args[i]
 		}
-		switch kind {
-		case 'w', 'r':
-			s.fileRef(cmd, w, RefOption, useOf(kind == 'w', false))
-		case 's':
+		switch {
+		case r&(writesFile|readsFile) != 0:
+			s.fileRef(cmd, w, RefOption, useOf(r&writesFile != 0, false))
+		case r&runs == 0:
 			s.maybeRef(cmd, w, RefOption)
 		}
 	}

@@ -56,8 +56,10 @@ func unknownGoOptions(cmd *Command, t *optTable, args []Word) {
 //     see inside it;
 //   - -test.cpuprofile=FILE and the other flags of the test binary
 //     (before or after -args) read or write the file named as go test's
-//     own -cpuprofile does (see goFlags).
-func (s *state) goIndirectFiles(cmd *Command, args []Word) {
+//     own -cpuprofile does (its role in the go entry).
+//
+// roles is the go entry's (see goRefs).
+func (s *state) goIndirectFiles(cmd *Command, args []Word, roles *roleTable) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
@@ -71,7 +73,8 @@ func (s *state) goIndirectFiles(cmd *Command, args []Word) {
 			continue
 		}
 		rest, ok := strings.CutPrefix(name, "test.")
-		if kind := goFlags[rest]; !ok || kind != 'w' && kind != 'r' {
+		r, _ := roles.goFlag(rest)
+		if !ok || r&(writesFile|readsFile) == 0 {
 			continue
 		}
 		w := Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic}
@@ -82,6 +85,6 @@ func (s *state) goIndirectFiles(cmd *Command, args []Word) {
 			i++
 			w = args[i]
 		}
-		s.fileRef(cmd, w, RefOption, useOf(goFlags[rest] == 'w', false))
+		s.fileRef(cmd, w, RefOption, useOf(r&writesFile != 0, false))
 	}
 }

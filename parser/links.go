@@ -12,47 +12,47 @@ import (
 // path is unknown. Since loops repeat, "later" is any other command of
 // the source.
 
-// linkers are programs whose written operands become links or moved
-// trees (cp only with the options below).
-var linkers = map[string]bool{"ln": true, "link": true, "mv": true, "rename": true, "cp": true}
-
-// cpLinks reports cp options that copy links as links or make links.
-func cpLinks(args []string) bool {
+// linksOpt reports an option of args (before --) with role makesLinks:
+// a long one, maybe abbreviated, or a letter of a word with one dash.
+func linksOpt(args []string, roles *roleTable) bool {
 	for _, a := range args[1:] {
 		if a == "--" {
 			break
 		}
 		if name, _, _, ok := longOpt(a); ok {
-			if longIs(name, "symbolic-link", "link", "recursive", "archive", "no-dereference", "preserve") {
+			if roles.union(name)&makesLinks != 0 {
 				return true
 			}
 			continue
 		}
-		if len(a) > 1 && a[0] == '-' && strings.ContainsAny(a[1:], "slrRadP") {
-			return true
+		if len(a) > 1 && a[0] == '-' {
+			for j := 1; j < len(a); j++ {
+				if roles.shortRole(a[j])&makesLinks != 0 {
+					return true
+				}
+			}
 		}
 	}
 	return false
 }
 
 // changes returns the paths c changes (absolute when its Cwd is) and
-// whether it may change any path at all.
+// whether it may change any path at all (its entry's changes).
 func changes(c *Command) (paths []string, all bool) {
 	if len(c.Args) == 0 {
 		return nil, false
 	}
-	base := path.Base(c.Args[0])
+	p := progs()[path.Base(c.Args[0])]
 	switch {
 	case writesTree(c):
 		return nil, true
-	case base == "mount" || base == "umount" || base == "bindfs" || base == "rename" || base == "prename" || base == "file-rename":
-		return nil, true
-	case base == "tar" || base == "unzip" || base == "cpio" || base == "rsync" || base == "patch":
-		if len(c.Unknown) > 0 || base == "rsync" {
-			return nil, true
-		}
+	case p == nil:
 		return nil, false
-	case !linkers[base] || base == "cp" && !cpLinks(c.Args):
+	case p.changes == changesAny:
+		return nil, true
+	case p.changes == changesUnlisted:
+		return nil, len(c.Unknown) > 0
+	case p.changes != changesWritten || p.roles != nil && p.roles.any&makesLinks != 0 && !linksOpt(c.Args, p.roles):
 		return nil, false
 	}
 	if len(c.Unknown) > 0 || c.CwdDynamic {

@@ -65,6 +65,18 @@ const (
 	noNamesFromInput                   // without one of these, it reads or writes files named in its input
 	recursesIfValue                    // the value "recurse" (maybe abbreviated) makes it recursive (grep -d)
 	runs                               // its value is a program it runs (sort --compress-program, go test -exec)
+	// listsOnly: named in whole (not abbreviated, no value), it makes
+	// the command list the files of its operands, which are all paths:
+	// no pattern comes first (rg --files).
+	listsOnly
+	// makesLinks: it makes the command copy links as links or make
+	// links (cp -s, -a): its written operands then change what later
+	// paths name (see changeKind).
+	makesLinks
+	// remoteOutput: it makes the command write a file named by what
+	// it fetches, which the analysis cannot list (curl -O, -J,
+	// --remote-name-all), or place it (--output-dir); see WriteThenRun.
+	remoteOutput
 	// The roles of a wrapper's options (see wrapSpec), read by its wrap
 	// reader; a wrapper's options that take a value are its options
 	// before the command (arg), writesFile those whose value is a file it
@@ -187,6 +199,39 @@ func (t *roleTable) longRoles(name string) (union, exact role) {
 		}
 	}
 	return union, exact
+}
+
+// goFlag returns the roles of the Go flag name (without its dash, not
+// abbreviated) and what follows it; argNone for a flag it does not
+// declare.
+func (t *roleTable) goFlag(name string) (role, argKind) {
+	switch {
+	case t == nil || name == "":
+		return 0, argNone
+	case len(name) == 1:
+		if name[0] >= 128 {
+			return 0, argNone
+		}
+		return t.short[name[0]], t.shortArg[name[0]]
+	}
+	i, ok := slices.BinarySearchFunc(t.long, name, func(l longRole, n string) int { return strings.Compare(l.name, n) })
+	if !ok {
+		return 0, argNone
+	}
+	return t.long[i].role, t.long[i].arg
+}
+
+// wordRole returns the roles of the option word v without an attached
+// value: a short option alone ("-c"), or a long one, maybe abbreviated
+// (the roles of every option it could abbreviate); 0 for another word.
+func (t *roleTable) wordRole(v string) role {
+	if len(v) == 2 && v[0] == '-' && v[1] != '-' {
+		return t.shortRole(v[1])
+	}
+	if name, _, hasVal, ok := longOpt(v); ok && !hasVal {
+		return t.union(name)
+	}
+	return 0
 }
 
 // union returns the roles of every long option name could abbreviate.

@@ -104,6 +104,11 @@ import (
 //     with it, the words could set any option. Options not named are
 //     named as written, abbreviations included;
 //
+//   - changes: what it changes of the paths later commands name: its
+//     written operands become links or moved trees (ln, mv, cp -s), any
+//     path when it writes files the gate cannot list (tar x), or any
+//     path (mount, rename) (see changeKind and linkPass);
+//
 //   - singleDash: its options are whole words after one dash (find
 //     -delete, gcc -o), never clusters, as goFlags programs' are.
 type program struct {
@@ -148,8 +153,47 @@ type program struct {
 	// later path may name something else (linkPass), and a later run
 	// may run what it wrote (WriteThenRun).
 	writesTree []string
-	spelled    *spellTable // the rule names of options, compiled (see index)
+	// changes: what it changes of the paths later commands name (see
+	// linkPass and changeKind).
+	changes changeKind
+	// recursiveVerb: what a recursive write of its operands does to
+	// them, for Destructive ("deletes": rm; "changes the modes of":
+	// chmod); with removes, a recursive delete of the project root.
+	recursiveVerb string
+	// writesUnlisted: it writes files the analysis cannot list (what
+	// an archive or a patch names, what an install fetches), on every
+	// invocation; writesUnlistedIn: only with these subcommands (the
+	// word after the program: go get, npm install). Writes it can list
+	// are the commands' FileRefs. See WriteThenRun.
+	writesUnlisted   bool
+	writesUnlistedIn []string
+	// runsModules: -m MODULE runs a module (python); module: it is one
+	// (pytest, ruff, mypy, black), whose entry then reads the words
+	// after it as its own command's (python -m ruff check . is ruff
+	// check .).
+	runsModules, module bool
+	// makesDirs: what it writes are new directories, which hold no
+	// code a later command could run (mkdir; see WriteThenRun).
+	makesDirs bool
+	spelled   *spellTable // the rule names of options, compiled (see index)
 }
+
+// changeKind is what a program changes of the file system the gate
+// looks at, for the commands after it (program.changes, linkPass).
+type changeKind uint8
+
+const (
+	changesNothing changeKind = iota
+	// changesWritten: its written operands become links or moved
+	// trees (ln, mv). With options of role makesLinks declared (cp),
+	// only when one of them is given.
+	changesWritten
+	// changesUnlisted: any path, when it writes files the gate cannot
+	// list (an unknown reference: tar x, unzip, cpio, patch).
+	changesUnlisted
+	// changesAny: any path (mount, rsync, rename's expression).
+	changesAny
+)
 
 // scriptKind is the language of a program's script (program.script).
 type scriptKind uint8
@@ -197,7 +241,7 @@ func mergePrograms(tables ...map[string]program) {
 }
 
 // ReadsOnly reports whether the command whose MatchArgv is argv only
-// reads or lists the files it is given (the readOnly mark of its entry,
+// reads or lists the files it is given (the read-only mark of its entry,
 // or of git's subcommand): what it writes or runs is behind its guards
 // (policy.dangerous_option), so naming a protected path to it is no
 // write. Any other program may write a path it names through an option

@@ -23,8 +23,18 @@ var grepOptions = []opt{
 
 // programsCoreutils: coreutils, findutils, diffutils, grep, sed, awk and the other tools that read and write text and files.
 var programsCoreutils = map[string]program{
-	"ack": {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
-	"ag":  {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
+	// link FILE1 FILE2; rename (util-linux: FROM TO FILES; perl's,
+	// also prename and file-rename: an expression) renames files its
+	// operands do not name.
+	// csplit writes xx00, xx01, … (its pieces), which the analysis
+	// does not list.
+	"csplit":      {writesUnlisted: true},
+	"link":        {changes: changesWritten, files: fileSpec{writeLast: true, exact: true}, dirSafe: true},
+	"rename":      {changes: changesAny},
+	"prename":     {changes: changesAny},
+	"file-rename": {changes: changesAny},
+	"ack":         {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
+	"ag":          {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"awk": {
 		script: awkLang,
 		options: []opt{
@@ -57,9 +67,9 @@ var programsCoreutils = map[string]program{
 		},
 		complete: true,
 	},
-	"chgrp": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
-	"chmod": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
-	"chown": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true},
+	"chgrp": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true, recursiveVerb: "changes the groups of"},
+	"chmod": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true, recursiveVerb: "changes the modes of"},
+	"chown": {options: []opt{does(recursive, "-R").as("recursive"), flags("--recursive").as("recursive")}, files: fileSpec{first: true, writeAll: true, exact: true}, dirSafe: true, recursiveVerb: "changes the owners of"},
 	"cksum": {dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
 	"cmp": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		flags("-b -l -s -v --help --print-bytes --quiet --silent --verbose --version"),
@@ -82,17 +92,18 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"cp": {options: []opt{
-		does(recursive, "-r -R").as("recursive"),
-		does(recursive, "-a").as("archive+recursive"),
+		does(recursive|makesLinks, "-r -R").as("recursive"),
+		does(recursive|makesLinks, "-a").as("archive+recursive"),
 		val(notFile, "-S"),
 		val(writesFile, "-t --target-directory"),
-		flags("--recursive").as("recursive"),
+		does(makesLinks, "--recursive").as("recursive"),
 		flags("-f --force").as("force"),
-		flags("--archive").as("archive+recursive"),
-		flags("-l --link").as("link"),
-		flags("-s --symbolic-link").as("symbolic-link"),
+		does(makesLinks, "--archive").as("archive+recursive"),
+		does(makesLinks, "-l --link").as("link"),
+		does(makesLinks, "-s --symbolic-link").as("symbolic-link"),
+		does(makesLinks, "-d -P --no-dereference --preserve"),
 	},
-		files: fileSpec{writeLast: true, exact: true}, dirSafe: true},
+		files: fileSpec{writeLast: true, exact: true}, dirSafe: true, changes: changesWritten},
 	"cut": {
 		envAll: true,
 		options: []opt{
@@ -104,7 +115,7 @@ var programsCoreutils = map[string]program{
 		files:    fileSpec{},
 		dirSafe:  true,
 	},
-	"dd": {files: fileSpec{reader: readDD}, dirSafe: true},
+	"dd": {files: fileSpec{reader: readDD}, dirSafe: true, writesUnlisted: true},
 	"df": {
 		envAll:  true,
 		dirSafe: true,
@@ -234,7 +245,7 @@ var programsCoreutils = map[string]program{
 		dirSafe:  true,
 	},
 	"kill": {files: fileSpec{none: true}},
-	"ln": {options: []opt{
+	"ln": {changes: changesWritten, options: []opt{
 		val(notFile, "-S"),
 		val(writesFile, "-t --target-directory"),
 		flags("-s --symbolic").as("symbolic"),
@@ -273,9 +284,9 @@ var programsCoreutils = map[string]program{
 	},
 		complete: true,
 	},
-	"mkdir":  {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
+	"mkdir":  {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true, exact: true}, dirSafe: true, makesDirs: true},
 	"mkfifo": {options: []opt{val(notFile, "-m")}, files: fileSpec{writeAll: true}, dirSafe: true},
-	"mv": {options: []opt{
+	"mv": {changes: changesWritten, options: []opt{
 		val(notFile, "-S"),
 		val(writesFile, "-t --target-directory"),
 		flags("-f --force").as("force"),
@@ -314,7 +325,7 @@ var programsCoreutils = map[string]program{
 		complete: true,
 	},
 	"paste": {dirSafe: true},
-	"patch": {options: []opt{
+	"patch": {changes: changesUnlisted, writesUnlisted: true, options: []opt{
 		val(notFile, "-p -B -D -F -V -Y -z -g -d"),
 		val(readsFile, "-i"),
 		val(writesFile, "-o -r"),
@@ -347,7 +358,8 @@ var programsCoreutils = map[string]program{
 			val(notFile|firstIsFile, "-e"),
 			val(readsFile|firstIsFile, "-f"),
 			number(),
-			flags("-0 -a -c -F -H -h -I -i -L -l -N -n -o -p -q -S -s -U -u -V -v -w -x --auto-hybrid-regex --binary --block-buffered --byte-offset --case-sensitive --column --count --count-matches --crlf --debug --files --files-with-matches --files-without-match --fixed-strings --follow --glob-case-insensitive --heading --help --hidden --ignore-case --ignore-file-case-insensitive --include-zero --invert-match --json --line-buffered --line-number --line-regexp --max-columns-preview --mmap --multiline --multiline-dotall --no-column --no-config --no-context-separator --no-filename --no-heading --no-hidden --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs --no-line-number --no-messages --no-mmap --no-pcre2-unicode --no-require-git --no-unicode --null --null-data --one-file-system --only-matching --passthru --pcre2 --pretty --quiet --smart-case --stats --text --trim --type-list --unrestricted --version --vimgrep --with-filename --word-regexp"),
+			flags("-0 -a -c -F -H -h -I -i -L -l -N -n -o -p -q -S -s -U -u -V -v -w -x --auto-hybrid-regex --binary --block-buffered --byte-offset --case-sensitive --column --count --count-matches --crlf --debug --files-with-matches --files-without-match --fixed-strings --follow --glob-case-insensitive --heading --help --hidden --ignore-case --ignore-file-case-insensitive --include-zero --invert-match --json --line-buffered --line-number --line-regexp --max-columns-preview --mmap --multiline --multiline-dotall --no-column --no-config --no-context-separator --no-filename --no-heading --no-hidden --no-ignore --no-ignore-dot --no-ignore-exclude --no-ignore-files --no-ignore-global --no-ignore-parent --no-ignore-vcs --no-line-number --no-messages --no-mmap --no-pcre2-unicode --no-require-git --no-unicode --null --null-data --one-file-system --only-matching --passthru --pcre2 --pretty --quiet --smart-case --stats --text --trim --type-list --unrestricted --version --vimgrep --with-filename --word-regexp"),
+			does(listsOnly, "--files"),
 			flags("-z --search-zip").guard(rgWhy),
 			val(notFile, "-A -B -C -E -g -j -M -m -r -T -t --after-context --before-context --color --colors --context --encoding --glob --iglob --max-columns --max-count --max-depth --regexp --replace --sort --sortr --threads --type --type-add --type-not"),
 			val(0, "--context-separator --dfa-size-limit --engine --field-context-separator --field-match-separator --file --ignore-file --maxdepth --max-filesize --path-separator --pre-glob --regex-size-limit --type-clear"),
@@ -356,7 +368,7 @@ var programsCoreutils = map[string]program{
 		},
 		complete: true,
 	},
-	"rm": {options: []opt{
+	"rm": {recursiveVerb: "deletes", options: []opt{
 		does(recursive, "-r -R").as("recursive"),
 		flags("--recursive").as("recursive"),
 		flags("-f --force").as("force"),
@@ -425,10 +437,16 @@ var programsCoreutils = map[string]program{
 		dirSafe:  true,
 	},
 	"split": {
+		writesUnlisted: true,
 		// Its options that take a value, which its reader skips to
 		// the operands (INPUT PREFIX).
-		options: []opt{val(0, "-a -b -C -l -n --bytes --line-bytes --lines --number --suffix-length --additional-suffix --separator --filter --numeric-suffixes --hex-suffixes")},
-		files:   fileSpec{reader: readSplit}, dirSafe: true,
+		options: []opt{
+			val(0, "-a -b -C -l -n --bytes --line-bytes --lines --number --suffix-length --additional-suffix --separator --numeric-suffixes --hex-suffixes"),
+			// --filter=COMMAND: split runs COMMAND through $SHELL for
+			// each piece (its writes are the command's own).
+			val(notFile, "--filter").guard("runs a shell command for each piece"),
+		},
+		files: fileSpec{reader: readSplit}, dirSafe: true,
 	},
 	"stat": {lists: true, readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		val(0, "-c --cached --format --printf"),
@@ -473,7 +491,8 @@ var programsCoreutils = map[string]program{
 	},
 	"unexpand": {dirSafe: true},
 	"uniq": {
-		envAll: true,
+		writesUnlisted: true,
+		envAll:         true,
 		options: []opt{
 			flags("-c -D -d -i -u -z --count --help --ignore-case --repeated --unique --version --zero-terminated"),
 			val(notFile, "-f -s -w"),

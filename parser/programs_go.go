@@ -5,11 +5,21 @@ import "slices"
 // programsGo: the go command and its subcommands (see gooptions.go).
 var programsGo = map[string]program{
 	"go": {
-		options: []opt{val(runs, "-exec -toolexec")},
+		// The flags with a value of every subcommand, for the file
+		// reader (goRefs, goIndirectFiles): files written, files read,
+		// programs run, and the rest (maybe a file).
+		options: []opt{
+			val(writesFile, "-o -coverprofile -cpuprofile -memprofile -blockprofile -mutexprofile -trace -outputdir -pkgdir"),
+			val(readsFile, "-modfile -overlay -pgo -C"),
+			val(runs, "-exec -toolexec"),
+			val(0, "-run -bench -count -timeout -tags -ldflags -gcflags -asmflags -p -parallel -cpu -benchtime -covermode -coverpkg -mod -buildmode -compiler -installsuffix -shuffle -list -skip -fuzz -fuzztime -fuzzminimizetime -vet -gccgoflags -buildvcs -f"),
+		},
 		env:     []envVar{{"GOFLAGS", envCode}, {"GOCACHEPROG", envCode}, {"GCCGO", envCode}, {"GOENV", envCode}, {"GOTOOLCHAIN", envCode}, {"GOROOT", envCode}, {"GOPATH", envCode}, {"GOPROXY", envCode}, {"GOBIN", envCode}, {"CGO_*", envCode}, {"CC", envCode}, {"CXX", envCode}, {"FC", envCode}, {"AR", envCode}, {"PKG_CONFIG", envCode}, {"CGO_ENABLED", envHarmless}, {"GOOS", envHarmless}, {"GOARCH", envHarmless}, {"GOARM", envHarmless}, {"GOAMD64", envHarmless}},
 		goFlags: true,
-		files:   fileSpec{reader: readGo}, // see goFlags (files.go)
-		dirSafe: true,
+		// go get, go mod, go work write go.mod, go.sum, go.work.
+		writesUnlistedIn: []string{"get", "mod", "work"},
+		files:            fileSpec{reader: readGo}, // see goRefs (files.go)
+		dirSafe:          true,
 		subs: map[string]*program{
 			"build": {
 				options: slices.Concat(goBuildOpts, []opt{val(0, "-o"), flags("-json"), guard(goBuildWhy, "-exec -vettool")}), complete: true,

@@ -161,8 +161,9 @@ func npmListEntry() *program {
 
 var programsJS = map[string]program{
 	"npm": {
-		files: fileSpec{none: true}, // script names and packages, not files
-		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
+		writesUnlistedIn: []string{"install", "i", "in", "ci", "add", "update", "up"},
+		files:            fileSpec{none: true}, // script names and packages, not files
+		env:              []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		checks: []guardCheck{
 			{check: npmTop.check, why: npmWhy},
 		},
@@ -182,8 +183,9 @@ var programsJS = map[string]program{
 		},
 	},
 	"pnpm": {
-		files: fileSpec{none: true},
-		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
+		writesUnlistedIn: []string{"install", "i", "add", "update", "up"},
+		files:            fileSpec{none: true},
+		env:              []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		checks: []guardCheck{
 			// pnpm's options come before the script or command; what
 			// follows the script's name is the script's.
@@ -200,8 +202,9 @@ var programsJS = map[string]program{
 		},
 	},
 	"yarn": {
-		files: fileSpec{none: true},
-		env:   []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
+		writesUnlistedIn: []string{"install", "add", "upgrade"},
+		files:            fileSpec{none: true},
+		env:              []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		checks: []guardCheck{
 			{check: yarnTop.check, why: "is a yarn option the gate does not know, or --cwd outside the project"},
 		},

@@ -2,7 +2,8 @@ package parser
 
 // The reasons of guards several options share.
 const (
-	scpWhy = "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"
+	wgetRunsWhy = "runs a program (--use-askpass, or use_askpass in wgetrc commands)"
+	scpWhy      = "runs a program as ssh, or sets ssh options (ProxyCommand, LocalCommand) that run one"
 )
 
 // programsNetwork: the programs that fetch or copy over the network: curl, wget, ssh, scp, sftp, rsync.
@@ -16,7 +17,12 @@ var programsNetwork = map[string]program{
 			val(readsFile, "-b --cookie --netrc-file --etag-compare"),
 			val(writesFile, "-o --output").as("output"),
 			val(writesFile, "-c -D --dump-header --cookie-jar --trace --trace-ascii --stderr --libcurl --etag-save"),
-			flags("-O --remote-name").as("remote-name"),
+			// --output-dir DIR: -o FILE and -O write inside DIR (curl
+			// 7.88: --output-d .git/hooks -o pre-commit writes
+			// .git/hooks/pre-commit).
+			val(writesFile|remoteOutput, "--output-dir"),
+			does(remoteOutput, "--remote-name-all -J --remote-header-name"),
+			does(remoteOutput, "-O --remote-name").as("remote-name"),
 			flags("-d --data").as("data"),
 			flags("-k --insecure").as("insecure"),
 			flags("-F --form").as("form"),
@@ -27,6 +33,8 @@ var programsNetwork = map[string]program{
 		dirSafe: true,
 	},
 	"rsync": {
+		changes:        changesAny,
+		writesUnlisted: true,
 		options: []opt{
 			does(recursive, "-r -a"),
 			val(notFile, "-e --rsh --rsync-path").guard("runs a program"),
@@ -55,15 +63,21 @@ var programsNetwork = map[string]program{
 		files:   fileSpec{},
 		dirSafe: true,
 	},
+	// wget --use-askpass=PROG runs PROG for a user name and a password
+	// (wget 1.21: before it connects).
 	"wget": {
+		writesUnlisted: true,
 		options: []opt{
 			val(notFile, "-t -T -U --user --password --header --user-agent --tries --timeout"),
-			val(notFile, "-e").as("..."),
+			// wgetrc commands (-e, --execute, a --config file) set any
+			// option: use_askpass=PROG runs PROG, as --use-askpass does.
+			val(notFile, "-e").as("...").guard(wgetRunsWhy),
 			val(readsFile, "-i --input-file --load-cookies"),
 			val(writesFile, "-O --output-document").as("output-document"),
 			val(writesFile, "-o -a -P --output-file --append-output --directory-prefix --save-cookies"),
-			val(readsFile, "--config").as("..."),
-			flags("--execute").as("..."),
+			val(readsFile, "--config").as("...").guard(wgetRunsWhy),
+			flags("--execute").as("...").guard(wgetRunsWhy),
+			guard(wgetRunsWhy, "--use-askpass"),
 		},
 
 		files:   fileSpec{},

@@ -174,15 +174,17 @@ var pythonEnv = []envVar{{"PYTHONSTARTUP", envCode}, {"PYTHONPATH", envCode}, {"
 
 func pythonEntry() program {
 	return program{
-		options: []opt{val(notFile, "-c -m -W -X")},
-		env:     pythonEnv, files: fileSpec{},
+		runsModules: true,
+		options:     []opt{val(notFile, "-c -m -W -X")},
+		env:         pythonEnv, files: fileSpec{},
 		checks: []guardCheck{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
 	}
 }
 
 func pipEntry() program {
 	return program{
-		env: []envVar{{"PYTHONPATH", envCode}},
+		writesUnlistedIn: []string{"install", "download"},
+		env:              []envVar{{"PYTHONPATH", envCode}},
 		subs: map[string]*program{
 			"list":   {checks: []guardCheck{{check: pipList.check, why: "is a pip option the gate does not know (--outdated asks the network)"}}},
 			"freeze": {checks: []guardCheck{{check: pipFreeze.check, why: "is a pip option the gate does not know"}}},
@@ -192,6 +194,9 @@ func pipEntry() program {
 		},
 	}
 }
+
+// asModule marks p a module python -m runs (program.module).
+func asModule(p program) program { p.module = true; return p }
 
 func pytestEntry() program {
 	return program{
@@ -213,7 +218,7 @@ func pytestEntry() program {
 var programsPython = map[string]program{
 	"python":  pythonEntry(),
 	"python3": pythonEntry(),
-	"pytest":  pytestEntry(),
+	"pytest":  asModule(pytestEntry()),
 	"py.test": pytestEntry(),
 	"pip":     pipEntry(),
 	"pip3":    pipEntry(),
@@ -233,6 +238,7 @@ var programsPython = map[string]program{
 		},
 	},
 	"ruff": {
+		module:  true,
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// ruff format rewrites its operands in place unless --check or
 		// --diff; ruff check does with --fix, --fix-only or --add-noqa
@@ -273,6 +279,7 @@ var programsPython = map[string]program{
 		},
 	},
 	"mypy": {
+		module:  true,
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
 			flags("-V -h -v --check-untyped-defs --disallow-any-generics --disallow-untyped-calls --disallow-untyped-defs --explicit-package-bases --help --ignore-missing-imports --namespace-packages --no-error-summary --no-implicit-optional --no-incremental --no-site-packages --non-interactive --pretty --show-column-numbers --show-error-codes --show-error-context --show-traceback --sqlite-cache --strict --tb --verbose --version --warn-redundant-casts --warn-return-any --warn-unreachable --warn-unused-configs --warn-unused-ignores"),
@@ -285,6 +292,7 @@ var programsPython = map[string]program{
 		files:    fileSpec{},
 	},
 	"black": {
+		module:  true,
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// black rewrites its operands in place (unless --check, --diff or
 		// -c): they are written files, which the ignore and protection
@@ -320,24 +328,22 @@ var ruffCommon = []opt{
 	val(0, "--cache-dir --config --exclude --extend-exclude --line-length --stdin-filename --target-version -o --output-file"),
 }
 
-// pythonModules are the modules python -m runs whose arguments their own
-// program entry reads (python -m ruff check . is ruff check .).
-var pythonModules = map[string]bool{"pytest": true, "ruff": true, "mypy": true, "black": true}
-
-// pythonModule returns the module of python -m MODULE (python, python3)
-// and the words after it, when the entry of MODULE reads them and only
-// flags without values come before -m; ok is false otherwise, and the
-// words are read as python's.
-func pythonModule(base string, args []Word) (string, []Word, bool) {
-	if base != "python" && base != "python3" {
+// pythonModule returns the module of python -m MODULE (p's entry runs
+// modules: python, python3) and the words after it, when the entry of
+// MODULE is a module's, which reads them, and only flags without values
+// come before -m; ok is false otherwise, and the words are read as
+// python's.
+func pythonModule(p *program, args []Word) (string, []Word, bool) {
+	if p == nil || !p.runsModules {
 		return "", nil, false
 	}
+	isModule := func(name string) bool { m := progs()[name]; return m != nil && m.module }
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a.Dynamic:
 			return "", nil, false
-		case a.Value == "-m" && i+1 < len(args) && !args[i+1].Dynamic && pythonModules[args[i+1].Value]:
+		case a.Value == "-m" && i+1 < len(args) && !args[i+1].Dynamic && isModule(args[i+1].Value):
 			return args[i+1].Value, args[i+2:], true
 		case len(a.Value) == 2 && a.Value[0] == '-' && strings.IndexByte("BEIOqsSuv", a.Value[1]) >= 0:
 		default:

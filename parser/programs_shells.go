@@ -15,12 +15,12 @@ var programsShells = map[string]program{
 	"dash":                 {wrap: &plainShell, options: shellOptions},
 	"dbus-run-session":     {options: []opt{val(0, "--config-file --dbus-daemon")}, wrap: &wrapSpec{kind: wrapExec}},
 	"doas":                 {options: []opt{val(0, "-u"), val(noCommand, "-C"), does(startsShell, "-s")}, wrap: &wrapSpec{kind: wrapExec}},
-	"env":                  {wrap: &wrapSpec{kind: wrapEnv}},
+	"env":                  {options: []opt{val(0, "-u -C -S --unset --chdir --split-string")}, wrap: &wrapSpec{kind: wrapEnv}},
 	"exec":                 {options: []opt{val(0, "-a")}, wrap: &wrapSpec{kind: wrapExec}},
 	"fakeroot":             {options: []opt{val(0, "-l -s -i -b --lib --faked")}, wrap: &wrapSpec{kind: wrapExec}},
 	"firejail":             {wrap: &wrapSpec{kind: wrapExec}},
 	"fish":                 {wrap: &shellSpec, options: shellOptions},
-	"flock":                {wrap: &wrapSpec{kind: wrapFlock}},
+	"flock":                {options: []opt{val(0, "-c -w -E --command --wait --timeout --conflict-exit-code")}, wrap: &wrapSpec{kind: wrapFlock}},
 	"i3-sensible-terminal": {env: []envVar{{"TERMINAL", envCode}}},
 	"ionice":               {options: []opt{val(0, "-c -n --class --classdata --pid --pgid --uid"), val(noCommand, "-p -P -u")}, wrap: &wrapSpec{kind: wrapExec}},
 	"ksh":                  {wrap: &shellSpec, options: shellOptions},
@@ -36,8 +36,11 @@ var programsShells = map[string]program{
 	},
 	"prlimit": {options: []opt{val(noCommand, "-p"), val(0, "-o --pid --output")}, wrap: &wrapSpec{kind: wrapExec}},
 	"rbash":   {wrap: &shellSpec, options: shellOptions},
-	"runuser": {wrap: &wrapSpec{kind: wrapSu}},
-	"script":  {wrap: &wrapSpec{kind: wrapScript}},
+	"runuser": {options: suOptions, wrap: &wrapSpec{kind: wrapSu}},
+	"script": {
+		options: []opt{val(shellCommand, "-c --command"), val(0, "-E --echo"), val(writesFile, "-I -O -B -T --log-in --log-out --log-io --log-timing")},
+		wrap:    &wrapSpec{kind: wrapScript},
+	},
 	"setarch": {options: []opt{does(noCommand, "-l")}, wrap: &wrapSpec{kind: wrapExec, operands: 1, optsAfter: true}},
 	"setpriv": {
 		options: []opt{val(0, "--ruid --euid --rgid --egid --reuid --regid --groups --inh-caps --ambient-caps --bounding-set --securebits --pdeathsig --selinux-label --apparmor-profile --landlock-access --landlock-rule --seccomp-filter")}, wrap: &wrapSpec{kind: wrapExec},
@@ -50,7 +53,7 @@ var programsShells = map[string]program{
 	"strace": {
 		options: []opt{val(0, "-a -b -e -E -I -O -p -P -s -S -u -U -X --attach --string-limit --user --env --trace --signal --status --expr --trace-path --summary-sort-by --columns --decode-fds --seccomp-bpf --quiet --silence --secontext --inject --fault"), val(writesFile, "-o --output")}, wrap: &wrapSpec{kind: wrapExec, pipeOut: true},
 	},
-	"su": {wrap: &wrapSpec{kind: wrapSu}},
+	"su": {options: suOptions, wrap: &wrapSpec{kind: wrapSu}},
 	"sudo": {
 		env:     []envVar{{"SUDO_ASKPASS", envCode}, {"SUDO_EDITOR", envCode}, {"EDITOR", envCode}, {"VISUAL", envCode}},
 		options: []opt{val(0, "-C -D -g -h -p -R -r -t -T -U -u --user --group --host --prompt --chdir --chroot --close-from --role --type --command-timeout --other-user")}, wrap: &wrapSpec{kind: wrapSudo},

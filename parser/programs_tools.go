@@ -2,6 +2,10 @@ package parser
 
 // programsTools: compilers, debuggers, interpreters and host tools known for their environment or the syntax of their options.
 var programsTools = map[string]program{
+	// Mounts change what every path under their target names.
+	"mount":  {changes: changesAny},
+	"umount": {changes: changesAny},
+	"bindfs": {changes: changesAny},
 	"docker": {options: []opt{
 		val(notFile, "-e -p -t -w -u --name --env --network --user --workdir --entrypoint --tag --platform"),
 	},

@@ -54,7 +54,7 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs", "writesUnlisted", "writesUnlistedIn", "runsModules", "module"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
 		reflect.TypeFor[opt](): {"names", "arg", "role", "listed", "rule", "why"},
@@ -211,6 +211,7 @@ func dumpEntry(p *program) []string {
 		{p.readOnly, "read-only"}, {p.lists, "lists-operands"}, {p.envAll, "env-all-known"},
 		{p.dirSafe, "directory-operand-not-read"}, {p.goFlags, "go-flags"}, {p.negatable, "negatable"},
 		{p.singleDash, "single-dash-options"}, {p.ownFiles, "own-files-spec"}, {p.guarded, "guarded"},
+		{p.makesDirs, "writes-new-directories"}, {p.runsModules, "runs-modules"}, {p.module, "a-module-python-m-runs"},
 	} {
 		if m.on {
 			marks = append(marks, m.name)
@@ -218,6 +219,19 @@ func dumpEntry(p *program) []string {
 	}
 	if len(marks) > 0 {
 		add("marks: %s", strings.Join(marks, " "))
+	}
+	if p.writesUnlisted {
+		add("writes files it cannot list")
+	}
+	if len(p.writesUnlistedIn) > 0 {
+		add("writes files it cannot list with: %s", strings.Join(p.writesUnlistedIn, " "))
+	}
+	if p.recursiveVerb != "" {
+		add("a recursive write of its operands %s them", p.recursiveVerb)
+	}
+	if p.changes != changesNothing {
+		add("changes for later commands: %s", [...]string{changesWritten: "its written operands (links, moved trees)",
+			changesUnlisted: "any path, when it writes files it cannot list", changesAny: "any path"}[p.changes])
 	}
 	if p.opts == nil {
 		add("options: not checked (no table)")
@@ -440,7 +454,7 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	for _, l := range rt.long {
-		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | listsOnly | makesLinks | remoteOutput | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
 			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
 		}
 	}
@@ -510,7 +524,8 @@ var shortRoleNames = []struct {
 	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"},
 	{backupSuffix, "attached-value=backup-suffix"}, {recursive, "recursive"}, {writesOperands, "writes-operands"},
 	{firstIsFile, "first-operand-is-a-file"}, {namesFromInput, "names-files-in-input"}, {noNamesFromInput, "no-names-in-input"},
-	{recursesIfValue, "recursive-if-value=recurse"},
+	{recursesIfValue, "recursive-if-value=recurse"}, {makesLinks, "makes-links"},
+	{remoteOutput, "writes-what-it-fetches-under-its-name"},
 }
 
 var wrapShortRoleNames = []struct {
@@ -518,10 +533,13 @@ var wrapShortRoleNames = []struct {
 	name string
 }{
 	{noCommand, "wrap:no-command"}, {writesFile, "wrap:value=file-written"}, {setsEnv, "wrap:value=env-assignment"},
-	{setsDir, "wrap:value=directory"},
+	{setsDir, "wrap:value=directory"}, {shellCommand, "wrap:value=shell-command"},
 }
 
-var wrapLongRoleNames = wrapShortRoleNames[1:2]
+var wrapLongRoleNames = []struct {
+	role role
+	name string
+}{{writesFile, "wrap:value=file-written"}, {shellCommand, "wrap:value=shell-command"}}
 
 var gitRoleNames = []struct {
 	role role
@@ -536,6 +554,7 @@ var longRoleNames = []struct {
 	name string
 }{
 	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"}, {writesOperands, "writes-operands"},
+	{listsOnly, "lists-only"}, {makesLinks, "makes-links"}, {remoteOutput, "writes-what-it-fetches-under-its-name"},
 }
 
 // declared lists the names of p's options with role r, in the order

@@ -207,18 +207,15 @@ func systemDir(name string) bool {
 	return false
 }
 
-// writers are programs that write files the analysis cannot list (what an
-// archive or a patch names, what git checks out), by subcommand; nil:
-// every invocation. Writes it can list are the commands' FileRefs.
-var writers = map[string][]string{
-	"tar": nil, "unzip": nil, "patch": nil, "cpio": nil, "rsync": nil, "7z": nil, "7za": nil, "bsdtar": nil,
-	"gunzip": nil, "bunzip2": nil, "unxz": nil, "unzstd": nil, "dd": nil,
-	"wget": nil, "split": nil, "csplit": nil, "uniq": nil,
-	"go":   {"get", "mod", "work"},
-	"npm":  {"install", "i", "in", "ci", "add", "update", "up"},
-	"pnpm": {"install", "i", "add", "update", "up"},
-	"yarn": {"install", "add", "upgrade"},
-	"pip":  {"install", "download"}, "pip3": {"install", "download"},
+// writesUnlisted reports a command that writes files the analysis
+// cannot list: its entry's writesUnlisted, or writesUnlistedIn naming its
+// subcommand.
+func writesUnlisted(c *Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	p := progs()[path.Base(c.Args[0])]
+	return p != nil && (p.writesUnlisted || len(c.MatchArgv) > 1 && slices.Contains(p.writesUnlistedIn, c.MatchArgv[1]))
 }
 
 // writesTree reports a command whose subcommand writes files of the work
@@ -231,13 +228,30 @@ func writesTree(c *Command) bool {
 	return p != nil && slices.Contains(p.writesTree, c.MatchArgv[1])
 }
 
-// remoteName reports curl options that write a file named by the URL
-// (-O, --remote-name, --remote-name-all, -J in a cluster).
-func remoteName(args []string) bool {
-	for _, a := range args[1:] {
-		if strings.HasPrefix(a, "--remote-name") || strings.HasPrefix(a, "--output-dir") ||
-			len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a, "OJ") {
-			return true
+// writesRemoteNames reports an option of c with role remoteOutput (curl -O,
+// -J in a cluster, --remote-name-all, --output-dir; a long one maybe
+// abbreviated, a letter anywhere in a word with one dash).
+func writesRemoteNames(c *Command) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	p := progs()[path.Base(c.Args[0])]
+	if p == nil || p.roles == nil || p.roles.any&remoteOutput == 0 {
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		if name, _, _, ok := longOpt(a); ok {
+			if p.roles.union(name)&remoteOutput != 0 {
+				return true
+			}
+			continue
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+			for j := 1; j < len(a); j++ {
+				if p.roles.shortRole(a[j])&remoteOutput != 0 {
+					return true
+				}
+			}
 		}
 	}
 	return false
@@ -253,8 +267,10 @@ func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 		if !f.Write || f.Maybe {
 			continue
 		}
-		if len(c.Args) > 0 && path.Base(c.Args[0]) == "mkdir" {
-			continue // a directory holds no code yet
+		if len(c.Args) > 0 {
+			if p := progs()[path.Base(c.Args[0])]; p != nil && p.makesDirs {
+				continue // a directory holds no code yet
+			}
 		}
 		p := f.Path
 		if !path.IsAbs(p) {
@@ -268,12 +284,12 @@ func writes(c *Command, root string, run *Command) (Pos, string, bool) {
 		}
 	}
 	if len(c.Args) > 0 {
-		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) || writesTree(c) {
+		if writesUnlisted(c) || writesTree(c) {
 			return c.Pos, strings.Join(c.MatchArgv[:min(2, len(c.MatchArgv))], " "), true
 		}
 	}
-	if len(c.Args) > 0 && path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
-		return c.Pos, "curl -O", true
+	if writesRemoteNames(c) {
+		return c.Pos, path.Base(c.Args[0]) + " -O", true
 	}
 	for _, h := range c.OptionHits {
 		return c.Pos, h.What, true
@@ -402,10 +418,10 @@ func earlierWrites(c *Command, run *Command) bool {
 		run.ProgramWrites = append(run.ProgramWrites, path.Clean(q))
 	}
 	if len(c.Args) > 0 {
-		if subs, ok := writers[path.Base(c.Args[0])]; ok && (subs == nil || len(c.MatchArgv) > 1 && slices.Contains(subs, c.MatchArgv[1])) || writesTree(c) {
+		if writesUnlisted(c) || writesTree(c) {
 			return false
 		}
-		if path.Base(c.Args[0]) == "curl" && remoteName(c.Args) {
+		if writesRemoteNames(c) {
 			return false
 		}
 	}
@@ -626,12 +642,9 @@ func Destructive(cmds []Command, root, home string) []Finding {
 				Message: base + " creates a file system, erasing what the device held"})
 			continue
 		}
-		verb := ""
-		switch base {
-		case "rm":
-			verb = "deletes"
-		case "chmod", "chown", "chgrp":
-			verb = "changes the " + map[string]string{"chmod": "modes", "chown": "owners", "chgrp": "groups"}[base] + " of"
+		verb, removes := "", false
+		if p := progs()[base]; p != nil {
+			verb, removes = p.recursiveVerb, p.files.removes
 		}
 		for _, f := range c.Files {
 			if !f.Write || f.Maybe || f.Dynamic {
@@ -649,7 +662,7 @@ func Destructive(cmds []Command, root, home string) []Finding {
 			if verb == "" || !f.Recursive {
 				continue
 			}
-			if r := path.Clean(root); root != "" && p == r && !f.Glob && base == "rm" {
+			if r := path.Clean(root); root != "" && p == r && !f.Glob && removes {
 				out = append(out, Finding{Rule: "policy.destructive", Pos: f.Pos,
 					Message: c.Args[0] + " deletes " + f.Path + " recursively: the project " + r + " itself, its git history included"})
 				continue

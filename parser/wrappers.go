@@ -68,6 +68,9 @@ var (
 	plainShell   = wrapSpec{kind: wrapShell, plain: true}
 	zshSpec      = wrapSpec{kind: wrapShell, plain: true, hashWord: true}
 	shellOptions = []opt{val(0, "-o -O --rcfile --init-file")}
+	// suOptions: su's and runuser's options that take a value; -c's
+	// is the shell command it runs.
+	suOptions = []opt{val(shellCommand, "-c --command --session-command"), val(0, "-s -g -G -w --shell --group --supp-group --whitelist-environment")}
 )
 
 // unwrap reports a wrapper command and then the command(s) it runs. It
@@ -84,37 +87,30 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, o *roleTable, c *c
 	case wrapShell:
 		s.shellWrapper(cmd, base, w, o, c, cwd)
 	case wrapEnv:
-		s.envWrapper(cmd, c, cwd)
+		s.envWrapper(cmd, o, c, cwd)
 	case wrapSudo:
 		s.sudoWrapper(cmd, base, w, o, c, cwd)
 	case wrapSu, wrapScript:
 		var script *Word
 		var files []Word
-		if w.kind == wrapSu {
-			args = splitShort(args, letters("csgGw"), true)
-		} else {
-			args = splitShort(args, letters("cEIOBT"), true)
-		}
+		args = splitShort(args, o, true)
 		for i := 0; i < len(args); i++ {
 			v := args[i].Value
 			name, val, hasVal, _ := longOpt(v)
-			isCmd := longIs(name, "command") || longIs(name, "session-command")
 			switch {
-			case v == "-c" || isCmd && !hasVal:
+			case o.wordRole(v)&shellCommand != 0: // -c, --command
 				if i+1 < len(args) {
 					i++
 					script = &args[i]
 				}
-			case isCmd:
+			case hasVal && o.union(name)&shellCommand != 0:
 				script = &Word{Value: val, Pos: args[i].Pos, Dynamic: args[i].Dynamic}
-			case w.kind == wrapScript && (v == "-T" || v == "-B" || v == "-I" || v == "-O" || isLong(v, "log-timing") ||
-				isLong(v, "log-io") || isLong(v, "log-in") || isLong(v, "log-out")):
+			case w.kind == wrapScript && o.wordRole(v)&writesFile != 0: // script -O, --log-out
 				if i+1 < len(args) {
 					i++
 					files = append(files, args[i])
 				}
-			case w.kind == wrapSu && (v == "-s" || isLong(v, "shell") || v == "-g" || isLong(v, "group") || v == "-G" ||
-				isLong(v, "supp-group") || v == "-w" || isLong(v, "whitelist-environment")):
+			case w.kind == wrapSu && (len(v) == 2 && v[0] == '-' && o.shortValue(v[1]) || !hasVal && o.longValue(name)):
 				i++
 			case strings.HasPrefix(v, "-") && len(v) > 1:
 			default:
@@ -149,7 +145,7 @@ func (s *state) unwrap(cmd *Command, base string, w wrapSpec, o *roleTable, c *c
 		}
 		s.joinedScript(args[i:], base, c, cwd)
 	case wrapFlock:
-		s.flockWrapper(cmd, c, cwd)
+		s.flockWrapper(cmd, o, c, cwd)
 	case wrapXargs:
 		i := skipOptsBy(args, o)
 		for j := 0; j < i; j++ {
@@ -497,8 +493,9 @@ func (s *state) stdinScript(cmd *Command, name string, c *ctx, cwd cwdState) {
 }
 
 // envWrapper handles env [-i] [-u NAME] [-C DIR] [-S STRING] [VAR=x…] CMD.
-func (s *state) envWrapper(cmd *Command, c *ctx, cwd cwdState) {
-	args := splitShort(cmd.Argv[1:], letters("uCS"), false)
+// o is env's options (its entry's).
+func (s *state) envWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
+	args := splitShort(cmd.Argv[1:], o, false)
 	var assigns []Assign
 	inner := cwd
 	splits := 0
@@ -703,8 +700,9 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, o *roleTable,
 }
 
 // flockWrapper handles flock [opts] FILE CMD… and flock [opts] FILE -c STRING.
-func (s *state) flockWrapper(cmd *Command, c *ctx, cwd cwdState) {
-	args := splitShort(cmd.Argv[1:], letters("cwE"), false)
+// o is flock's options (its entry's).
+func (s *state) flockWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
+	args := splitShort(cmd.Argv[1:], o, false)
 	var script *Word
 	haveFile := false
 	i := 0

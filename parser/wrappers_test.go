@@ -250,6 +250,16 @@ func TestWrapperEntryFields(t *testing.T) {
 		// startsShell: doas -s reads a shell script from its input.
 		{"doas -s", func(a *Analysis) bool { return has(a, "parser.dynamic_command") }},
 		{"doas -u root", func(a *Analysis) bool { return !has(a, "parser.dynamic_command") }},
+		// options: su's, script's and env's options that take a value
+		// (and which value is the command run, or a file written) are
+		// their entries' (-gwheel is -g wheel, not -g -w -h -e -e -l).
+		{"su -gwheel -c 'cat .env' u", func(a *Analysis) bool { return slices.Equal(last(a).MatchArgv, []string{"cat", ".env"}) }},
+		{"runuser --sess='cat .env' u", func(a *Analysis) bool { return slices.Equal(last(a).MatchArgv, []string{"cat", ".env"}) }},
+		{"script -qOlog -c ls", func(a *Analysis) bool {
+			f := a.Commands[0].Files
+			return len(a.Commands) == 2 && len(f) == 1 && f[0].Path == "log" && f[0].Write
+		}},
+		{"env -vS'cat .env'", func(a *Analysis) bool { return slices.Equal(last(a).MatchArgv, []string{"cat", ".env"}) }},
 	} {
 		if a := Analyze(tc.src, Options{Cwd: "/repo"}); !tc.test(a) {
 			t.Errorf("%q: commands %+v findings %+v", tc.src, a.Commands, a.Findings)
