@@ -1,0 +1,37 @@
+package parser
+
+// pythonExamples are the examples of the entries of programs_python.go, beside
+// them: see programExamples.
+var pythonExamples = map[string][]programExample{
+	"python3":        {{cmd: "python3 a.py", reading: "a.py:rec", setup: "a.py"}},
+	"python":         {{cmd: "python a.py", reading: "a.py:rec"}},
+	"black":          {{cmd: "black a.py", reading: "a.py:w"}},
+	"mypy":           {{cmd: "mypy a.py", reading: "a.py"}},
+	"pip":            {{cmd: "pip --version", reading: ""}},
+	"pip download":   {{cmd: "pip download x", reading: "download:rec x:rec"}},
+	"pip freeze":     {{cmd: "pip freeze", reading: "freeze:rec"}},
+	"pip install":    {{cmd: "pip install -r req.txt", reading: "install:rec req.txt:rec"}},
+	"pip list":       {{cmd: "pip list", reading: "list:rec"}},
+	"pip show":       {{cmd: "pip show x", reading: "show:rec x:rec"}},
+	"pip3":           {{cmd: "pip3 --version", reading: ""}},
+	"pip3 download":  {{cmd: "pip3 download x", reading: "download:rec x:rec"}},
+	"pip3 freeze":    {{cmd: "pip3 freeze", reading: "freeze:rec"}},
+	"pip3 install":   {{cmd: "pip3 install x", reading: "install:rec x:rec"}},
+	"pip3 list":      {{cmd: "pip3 list", reading: "list:rec"}},
+	"pip3 show":      {{cmd: "pip3 show x", reading: "show:rec x:rec"}},
+	"py.test":        {{cmd: "py.test", reading: ""}},
+	"pytest":         {{cmd: "pytest -x", reading: ""}},
+	"ruff":           {{cmd: "ruff --version", reading: ""}},
+	"ruff check":     {{cmd: "ruff check a.py", reading: "a.py"}},
+	"ruff format":    {{cmd: "ruff format a.py", reading: "a.py:w"}},
+	"ruff rule":      {{cmd: "ruff rule E501", reading: ""}},
+	"tox":            {{cmd: "tox -e py", reading: ""}},
+	"uv":             {{cmd: "uv --version", reading: ""}},
+	"uv pip":         {{cmd: "uv pip --help", reading: ""}},
+	"uv pip freeze":  {{cmd: "uv pip freeze", reading: ""}},
+	"uv pip install": {{cmd: "uv pip install x", reading: ""}},
+	"uv pip list":    {{cmd: "uv pip list", reading: ""}},
+	"uv pip show":    {{cmd: "uv pip show x", reading: ""}},
+	"uv run":         {{cmd: "uv run a.py", reading: "hit:uv_run_a.py"}},
+	"uv sync":        {{cmd: "uv sync", reading: ""}},
+}
