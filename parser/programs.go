@@ -175,7 +175,10 @@ type program struct {
 	// makesDirs: what it writes are new directories, which hold no
 	// code a later command could run (mkdir; see WriteThenRun).
 	makesDirs bool
-	spelled   *spellTable // the rule names of options, compiled (see index)
+	// project: it runs code the project holds (go test, make, npm run),
+	// as the runner says (see ProjectCodeRun).
+	project *runner
+	spelled *spellTable // the rule names of options, compiled (see index)
 }
 
 // changeKind is what a program changes of the file system the gate

@@ -87,21 +87,25 @@ func makeEntry() program {
 }
 
 var programsBuild = map[string]program{
-	"make":  makeEntry(),
-	"gmake": makeEntry(),
+	// Build tools: the build file is code.
+	"make":  runsProject(makeEntry(), runner{except: printsOnly, what: "runs the Makefile's recipes"}),
+	"gmake": runsProject(makeEntry(), runner{except: printsOnly, what: "runs the Makefile's recipes"}),
 	"just": {
-		files: fileSpec{none: true},
+		project: &runner{except: printsOnly, what: "runs the justfile's recipes"},
+		files:   fileSpec{none: true},
 		checks: []guardCheck{
 			{check: justLead.check, why: "is a just option the gate does not know (--justfile, --shell, --command, --dotenv-path pick what runs), or a directory outside the project"},
 		},
 	},
 	"task": {
-		files: fileSpec{none: true},
+		project: &runner{except: printsOnly, what: "runs the Taskfile's commands"},
+		files:   fileSpec{none: true},
 		checks: []guardCheck{
 			{check: taskRisk, why: "is a task option the gate does not know (--taskfile, --global pick another Taskfile), or a directory outside the project"},
 		},
 	},
 	"gofmt": {
+		project: &runner{flags: []string{"w"}, what: "rewrites the project's files in place"},
 		goFlags: true,
 		options: []opt{
 			val(0, "-r"),
@@ -115,4 +119,17 @@ var programsBuild = map[string]program{
 			{check: gofmtRisk, why: "rewrites files spelled so that the gate does not see the write (write it -w)"},
 		},
 	},
+	// Known only as programs that run the project's code (see runner):
+	// their options are not checked, their operands read.
+	"Rscript": {project: &runner{except: printsOnly, what: "runs R"}},
+	"bazel":   {project: &runner{except: printsOnly, what: "runs the build's rules"}},
+	"bundle":  {project: &runner{subs: []string{"exec", "install"}, except: printsOnly, what: "runs the project's gems"}},
+	"cmake":   {project: &runner{except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"}},
+	"lua":     {project: &runner{except: printsOnly, what: "runs Lua"}},
+	"mix":     {project: &runner{subs: []string{"test", "run", "compile", "deps.compile"}, except: printsOnly, what: "runs mix.exs and the project's code"}},
+	"ninja":   {project: &runner{except: printsOnly, what: "runs the build's commands"}},
+	"php":     {project: &runner{except: printsOnly, what: "runs PHP"}},
+	"rake":    {project: &runner{except: printsOnly, what: "runs the Rakefile"}},
+	"rspec":   {project: &runner{except: printsOnly, what: "runs the project's specs"}},
+	"swift":   {project: &runner{subs: []string{"test", "run", "build", "package"}, except: printsOnly, what: "runs Package.swift and the project's code"}},
 }

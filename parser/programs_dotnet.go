@@ -28,9 +28,10 @@ var (
 
 var programsDotnet = map[string]program{
 	"dotnet": {
-		files:  fileSpec{none: true},
-		env:    []envVar{{"DOTNET_*", envCode}, {"MSBuild*", envCode}, {"MSBUILD*", envCode}},
-		checks: []guardCheck{{check: dotnetTop.check, why: dotnetWhy}},
+		project: &runner{subs: []string{"test", "run", "build", "msbuild", "pack", "publish"}, except: printsOnly, what: "runs MSBuild targets and the project's code"},
+		files:   fileSpec{none: true},
+		env:     []envVar{{"DOTNET_*", envCode}, {"MSBuild*", envCode}, {"MSBUILD*", envCode}},
+		checks:  []guardCheck{{check: dotnetTop.check, why: dotnetWhy}},
 		subs: map[string]*program{
 			"build": {checks: []guardCheck{{check: dotnetBuild.check, why: dotnetWhy}}},
 			"test":  {checks: []guardCheck{{check: dotnetTest.check, why: dotnetWhy}}},

@@ -5,6 +5,11 @@ import "slices"
 // programsGo: the go command and its subcommands (see gooptions.go).
 var programsGo = map[string]program{
 	"go": {
+		// Go: test binaries, go run's main, //go:generate lines, and cgo
+		// (C code and #cgo directives of any package, on whenever a C
+		// compiler is found) and -toolexec for build, vet and install; go tool
+		// runs the tools the module declares.
+		project: &runner{subs: []string{"test", "run", "generate", "vet", "build", "install", "tool"}, except: printsOnly, what: "builds and runs the package's code"},
 		// The flags with a value of every subcommand, for the file
 		// reader (goRefs, goIndirectFiles): files written, files read,
 		// programs run, and the rest (maybe a file).

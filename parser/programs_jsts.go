@@ -161,6 +161,9 @@ func npmListEntry() *program {
 
 var programsJS = map[string]program{
 	"npm": {
+		// JavaScript: package.json scripts, lifecycle scripts of install,
+		// binaries of node_modules.
+		project:          &runner{subs: []string{"test", "t", "tst", "run", "run-script", "rum", "urn", "exec", "x", "start", "stop", "restart", "install", "i", "in", "isntall", "add", "ci", "install-test", "it", "install-ci-test", "cit", "rebuild", "rb", "pack", "publish", "explore"}, except: printsOnly, what: "runs the package's scripts"},
 		writesUnlistedIn: []string{"install", "i", "in", "ci", "add", "update", "up"},
 		files:            fileSpec{none: true}, // script names and packages, not files
 		env:              []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
@@ -183,6 +186,7 @@ var programsJS = map[string]program{
 		},
 	},
 	"pnpm": {
+		project:          &runner{except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
 		writesUnlistedIn: []string{"install", "i", "add", "update", "up"},
 		files:            fileSpec{none: true},
 		env:              []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
@@ -202,6 +206,7 @@ var programsJS = map[string]program{
 		},
 	},
 	"yarn": {
+		project:          &runner{except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
 		writesUnlistedIn: []string{"install", "add", "upgrade"},
 		files:            fileSpec{none: true},
 		env:              []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
@@ -217,8 +222,9 @@ var programsJS = map[string]program{
 		},
 	},
 	"bun": {
-		files: fileSpec{none: true},
-		env:   []envVar{{"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
+		project: &runner{except: printsOnly, what: "runs the project's scripts"},
+		files:   fileSpec{none: true},
+		env:     []envVar{{"NODE_OPTIONS", envCode}, {"NODE_ENV", envHarmless}},
 		checks: []guardCheck{
 			{check: ownBehind(bunTop, bunOwn), why: "is a bun option the gate does not know (-e/--eval, -r/--preload run code of their own), --cwd outside the project, or a bun command that installs or publishes behind options"},
 		},
@@ -236,16 +242,19 @@ var programsJS = map[string]program{
 		},
 	},
 	"npx": {
+		project: &runner{except: printsOnly, what: "runs a binary of node_modules"},
 		options: []opt{val(0, "-p -c -w --package --call --workspace")}, wrap: &wrapSpec{kind: wrapExec},
 		env:    []envVar{{"NPM_CONFIG_*", envCode}, {"npm_config_*", envCode}, {"NODE_OPTIONS", envCode}},
 		checks: []guardCheck{{check: npxRisk, why: "is an npx option the gate does not know (-p/--package fetches a package, -c/--call runs a shell string)"}},
 	},
 	"bunx": {
+		project: &runner{except: printsOnly, what: "runs a binary of node_modules"},
 		options: []opt{val(0, "-p --package")}, wrap: &wrapSpec{kind: wrapExec},
 		env:    []envVar{{"NODE_OPTIONS", envCode}},
 		checks: []guardCheck{{check: npxRisk, why: "is a bunx option the gate does not know (-p/--package fetches a package)"}},
 	},
 	"node": {
+		project: &runner{except: printsOnly, what: "runs JavaScript that loads the project's modules"},
 		options: []opt{val(notFile, "-e -p -r")},
 		env:     []envVar{{"NODE_OPTIONS", envCode}, {"NODE_PATH", envCode}, {"NODE_EXTRA_CA_CERTS", envFile}, {"NODE_REPL_HISTORY", envWritten}, {"NODE_ENV", envHarmless}}, files: fileSpec{},
 		checks: []guardCheck{
@@ -253,6 +262,7 @@ var programsJS = map[string]program{
 		},
 	},
 	"tsc": {
+		project: &runner{except: printsOnly, what: "compiles the project (and writes its output unless --noEmit)"},
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
 			flags("-b -d -h -v -w --all --allowJs --build --checkJs --clean --composite --declaration --diagnostics --dry --emitDeclarationOnly --esModuleInterop --explainFiles --extendedDiagnostics --force --help --incremental --init --isolatedModules --listEmittedFiles --listFiles --noEmit --noEmitOnError --noErrorTruncation --noImplicitAny --noUnusedLocals --noUnusedParameters --preserveWatchOutput --pretty --resolveJsonModule --showConfig --skipLibCheck --sourceMap --strict --strictNullChecks --traceResolution --verbose --version --watch"),
@@ -267,6 +277,7 @@ var programsJS = map[string]program{
 		files:    fileSpec{},
 	},
 	"eslint": {
+		project: &runner{except: printsOnly, what: "loads the project's eslint config, which is code"},
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
 			val(readsFile, "-c --config --ignore-path"),
@@ -287,6 +298,7 @@ var programsJS = map[string]program{
 		},
 	},
 	"prettier": {
+		project: &runner{except: printsOnly, what: "loads the project's prettier config and plugins, which may be code, and rewrites files with --write"},
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
 			flags("-c -h -l -u -v --bracket-same-line --cache --check --debug-check --experimental-ternaries --help --ignore-unknown --insert-pragma --jsx-single-quote --list-different --no-bracket-spacing --no-config --no-editorconfig --no-error-on-unmatched-pattern --no-semi --require-pragma --single-attribute-per-line --single-quote --support-info --use-tabs --version --vue-indent-script-and-style --with-node-modules"),
@@ -308,6 +320,7 @@ var programsJS = map[string]program{
 		},
 	},
 	"vitest": {
+		project: &runner{except: printsOnly, what: "runs the project's tests and config"},
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
 			val(readsFile, "-c --config"),
@@ -324,6 +337,7 @@ var programsJS = map[string]program{
 			"bench": {options: vitestOptions, complete: true}, "list": {options: vitestOptions, complete: true}},
 	},
 	"vite": {
+		project: &runner{except: printsOnly, what: "loads the project's vite config, which is code, and builds or serves the project"},
 		dirSafe: true,
 		options: []opt{
 			val(readsFile, "-c --config"),
@@ -336,12 +350,14 @@ var programsJS = map[string]program{
 			"preview": {options: viteOptions, complete: true}, "optimize": {options: viteOptions, complete: true}},
 	},
 	"playwright": {
-		env: []envVar{{"NODE_OPTIONS", envCode}, {"PLAYWRIGHT_BROWSERS_PATH", envCode}},
+		project: &runner{except: printsOnly, what: "runs the project's browser tests and config"},
+		env:     []envVar{{"NODE_OPTIONS", envCode}, {"PLAYWRIGHT_BROWSERS_PATH", envCode}},
 		// playwright install and codegen fetch or drive a browser of
 		// their own; only test is listed.
 		subs: map[string]*program{"test": {options: playwrightTestOptions, complete: true}},
 	},
 	"biome": {
+		project: &runner{except: printsOnly, what: "lints or formats the project (and rewrites files with --write)"},
 		dirSafe: true,
 		// biome check/lint/format --write (--fix, and the older --apply,
 		// --apply-unsafe) rewrite their operands in place.
@@ -350,10 +366,12 @@ var programsJS = map[string]program{
 			"ci": {options: biomeOptions, complete: true}},
 	},
 	"tsx": {
-		env:    []envVar{{"NODE_OPTIONS", envCode}},
-		checks: []guardCheck{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
+		project: &runner{except: printsOnly, what: "runs the project's TypeScript"},
+		env:     []envVar{{"NODE_OPTIONS", envCode}},
+		checks:  []guardCheck{{check: tsxRisk, why: "is a tsx option the gate does not know (-e/-p run a string, --import/--require load code), or the script comes from standard input"}},
 	},
 	"jest": {
+		project: &runner{except: printsOnly, what: "runs the project's tests and config"},
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
 			flags("-b -e -h -i -o -u --ci --clearCache --colors --coverage --debug --detectOpenHandles --errorOnDeprecated --expand --findRelatedTests --forceExit --help --json --listTests --logHeapUsage --no-cache --no-colors --no-watchman --onlyChanged --passWithNoTests --randomize --runInBand --showConfig --silent --updateSnapshot --verbose --version --watch --watchAll --watchman"),
@@ -367,6 +385,12 @@ var programsJS = map[string]program{
 		env:      []envVar{{"NODE_OPTIONS", envCode}},
 		files:    fileSpec{},
 	},
+	// Known only as programs that run the project's code (see runner):
+	// their options are not checked, their operands read.
+	"deno":    {project: &runner{except: printsOnly, what: "runs the project's code"}},
+	"mocha":   {project: &runner{except: printsOnly, what: "runs the project's tests"}},
+	"pnpx":    {project: &runner{except: printsOnly, what: "runs a binary of node_modules"}},
+	"ts-node": {project: &runner{except: printsOnly, what: "runs the project's TypeScript"}},
 }
 
 var viteOptions = []opt{

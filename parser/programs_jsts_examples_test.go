@@ -75,4 +75,9 @@ var jstsExamples = map[string][]programExample{
 	"yarn list":         {{cmd: "yarn list", reading: ""}},
 	"yarn run":          {{cmd: "yarn run build", reading: ""}},
 	"yarn why":          {{cmd: "yarn why x", reading: ""}},
+	// Known only as runners of the project's code: the default reading.
+	"deno":    {{cmd: "deno run main.ts", reading: "run:rec main.ts:rec"}},
+	"ts-node": {{cmd: "ts-node a.ts", reading: "a.ts:rec"}},
+	"pnpx":    {{cmd: "pnpx eslint .", reading: "eslint:rec .:rec"}},
+	"mocha":   {{cmd: "mocha test.js", reading: "test.js:rec"}},
 }

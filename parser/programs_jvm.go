@@ -120,12 +120,18 @@ func mvnEntry() program {
 }
 
 var programsJVM = map[string]program{
-	"gradle":  gradleEntry(),
-	"gradlew": gradleEntry(),
-	"mvn":     mvnEntry(),
-	"mvnw":    mvnEntry(),
+	"gradle": runsProject(gradleEntry(), runner{except: printsOnly, what: "runs the build scripts"}),
+	// The wrappers are the project's own scripts: even --version runs
+	// them (and they may fetch a build tool).
+	"gradlew": runsProject(gradleEntry(), runner{what: "runs the project's gradle wrapper script and the build scripts"}),
+	"mvn":     runsProject(mvnEntry(), runner{except: printsOnly, what: "runs the build's plugins and tests"}),
+	"mvnw":    runsProject(mvnEntry(), runner{what: "runs the project's maven wrapper script and the build's plugins"}),
 	// The wrappers as the project runs them: guards are looked up by the
 	// program word as written.
 	"./gradlew": gradleEntry(),
 	"./mvnw":    mvnEntry(),
+	// Known only as programs that run the project's code (see runner):
+	// their options are not checked, their operands read.
+	"ant": {project: &runner{except: printsOnly, what: "runs build.xml"}},
+	"sbt": {project: &runner{except: printsOnly, what: "runs the build definition"}},
 }

@@ -11,4 +11,7 @@ var jvmExamples = map[string][]programExample{
 	"gradlew":   {{cmd: "gradlew build", reading: ""}},
 	"mvn":       {{cmd: "mvn test", reading: ""}},
 	"mvnw":      {{cmd: "mvnw test", reading: ""}},
+	// Known only as runners of the project's code: the default reading.
+	"sbt": {{cmd: "sbt test", reading: "test:rec"}},
+	"ant": {{cmd: "ant build", reading: "build:rec"}},
 }

@@ -216,15 +216,19 @@ func pytestEntry() program {
 }
 
 var programsPython = map[string]program{
-	"python":  pythonEntry(),
-	"python3": pythonEntry(),
-	"pytest":  asModule(pytestEntry()),
-	"py.test": pytestEntry(),
-	"pip":     pipEntry(),
-	"pip3":    pipEntry(),
+	// Python.
+	"python":  runsProject(pythonEntry(), runner{except: printsOnly, what: "runs Python that imports from the working directory"}),
+	"python3": runsProject(pythonEntry(), runner{except: printsOnly, what: "runs Python that imports from the working directory"}),
+
+	// pytest loads conftest.py before it handles --version and --help.
+	"pytest":  runsProject(asModule(pytestEntry()), runner{what: "runs the project's tests and conftest.py"}),
+	"py.test": runsProject(pytestEntry(), runner{what: "runs the project's tests and conftest.py"}),
+	"pip":     runsProject(pipEntry(), runner{subs: []string{"install"}, except: printsOnly, what: "runs setup.py of what it installs"}),
+	"pip3":    runsProject(pipEntry(), runner{subs: []string{"install"}, except: printsOnly, what: "runs setup.py of what it installs"}),
 	"uv": {
-		files: fileSpec{none: true},
-		env:   pythonEnv,
+		project: &runner{subs: []string{"run", "build", "sync", "pip", "tool"}, except: printsOnly, what: "runs the project's code or build backend"},
+		files:   fileSpec{none: true},
+		env:     pythonEnv,
 		subs: map[string]*program{
 			"run": {checks: []guardCheck{{check: uvRunRisk, why: "is a uv run option the gate does not know (--with fetches, --env-file reads one), a program other than the test and lint tools (name it in a longer prefix), python -c or -m of another module, or the command's own guard"}}},
 			"pip": {subs: map[string]*program{
@@ -238,6 +242,7 @@ var programsPython = map[string]program{
 		},
 	},
 	"ruff": {
+		project: &runner{except: printsOnly, reads: []string{"rule", "version"}, what: "lints or formats the project (and rewrites files with --fix or format)"},
 		module:  true,
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// ruff format rewrites its operands in place unless --check or
@@ -279,6 +284,7 @@ var programsPython = map[string]program{
 		},
 	},
 	"mypy": {
+		project: &runner{except: printsOnly, what: "type-checks the project, loading the plugins its config names"},
 		module:  true,
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		options: []opt{
@@ -292,6 +298,7 @@ var programsPython = map[string]program{
 		files:    fileSpec{},
 	},
 	"black": {
+		project: &runner{except: printsOnly, what: "rewrites the project's files in place"},
 		module:  true,
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// black rewrites its operands in place (unless --check, --diff or
@@ -308,6 +315,7 @@ var programsPython = map[string]program{
 		files:    fileSpec{writeAll: true},
 	},
 	"tox": {
+		project: &runner{except: printsOnly, what: "runs the project's test environments"},
 		options: []opt{
 			flags("-a -h -l -n -q -r -v --alwayscopy --develop --help --listenvs-all --list-envs --notest --no-recreate-pkg --parallel-live --quiet --recreate --sitepackages --skip-pkg-install --verbose --version"),
 			val(0, "-c -e -f -m --colored --conf --exit-and-dump-after"),
@@ -317,6 +325,11 @@ var programsPython = map[string]program{
 		env:      pythonEnv,
 		files:    fileSpec{none: true},
 	},
+	// Known only as programs that run the project's code (see runner):
+	// their options are not checked, their operands read.
+	"nox":     {project: &runner{except: printsOnly, what: "runs noxfile.py"}},
+	"poetry":  {project: &runner{subs: []string{"run", "install", "build"}, except: printsOnly, what: "runs the project's code or build backend"}},
+	"python2": {project: &runner{except: printsOnly, what: "runs Python that imports from the working directory"}},
 }
 
 // ruffSkip are ruff's long options whose separate value is not a file.

@@ -34,4 +34,8 @@ var pythonExamples = map[string][]programExample{
 	"uv pip show":    {{cmd: "uv pip show x", reading: ""}},
 	"uv run":         {{cmd: "uv run a.py", reading: "hit:uv_run_a.py"}},
 	"uv sync":        {{cmd: "uv sync", reading: ""}},
+	// Known only as runners of the project's code: the default reading.
+	"python2": {{cmd: "python2 a.py", reading: "a.py:rec"}},
+	"poetry":  {{cmd: "poetry run pytest", reading: "run:rec pytest:rec"}},
+	"nox":     {{cmd: "nox -s tests", reading: "tests:rec"}},
 }

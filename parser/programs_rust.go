@@ -56,8 +56,10 @@ func cargoEntry(l *lead) *program {
 
 var programsRust = map[string]program{
 	"cargo": {
-		files: fileSpec{none: true},
-		env:   []envVar{{"RUSTC_WRAPPER", envCode}, {"RUSTC", envCode}, {"CARGO_*WRAPPER", envCode}, {"CARGO_*RUSTC", envCode}, {"RUST_BACKTRACE", envHarmless}, {"RUST_LOG", envHarmless}},
+		// Rust: build.rs and proc macros run at check and build time.
+		project: &runner{subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri", "fmt", "make"}, except: printsOnly, what: "runs build scripts, proc macros and the crate's code"},
+		files:   fileSpec{none: true},
+		env:     []envVar{{"RUSTC_WRAPPER", envCode}, {"RUSTC", envCode}, {"CARGO_*WRAPPER", envCode}, {"CARGO_*RUSTC", envCode}, {"RUST_BACKTRACE", envHarmless}, {"RUST_LOG", envHarmless}},
 		checks: []guardCheck{
 			{check: cargoTop.check, why: cargoWhy},
 		},
@@ -69,9 +71,15 @@ var programsRust = map[string]program{
 			"fetch": installEntry(cargoFetch),
 		},
 	},
-	"cargo-make": {files: fileSpec{none: true}, checks: []guardCheck{{check: cargoMakeRisk, why: cargoWhy}}},
-	"makers":     {files: fileSpec{none: true}, checks: []guardCheck{{check: cargoMakeRisk, why: cargoWhy}}},
+	"cargo-make": {
+		project: &runner{except: printsOnly, what: "runs the Makefile.toml's tasks"},
+		files:   fileSpec{none: true}, checks: []guardCheck{{check: cargoMakeRisk, why: cargoWhy}}},
+	"makers": {
+		project: &runner{except: printsOnly, what: "runs the Makefile.toml's tasks"},
+		files:   fileSpec{none: true}, checks: []guardCheck{{check: cargoMakeRisk, why: cargoWhy}}},
 	"rustfmt": {
+		// Formatters that rewrite files in place.
+		project: &runner{except: printsOnly, what: "rewrites the project's files in place"},
 		dirSafe: true, // reads the files of its language in a directory operand, not every file
 		// rustfmt rewrites its operands in place (unless --check or
 		// --emit stdout): written files, which the ignore and protection

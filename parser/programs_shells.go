@@ -2,8 +2,9 @@ package parser
 
 // programsShells: the shells and the wrappers: programs that run another command, analysed on its own (see wrapSpec).
 var programsShells = map[string]program{
-	"ash":     {wrap: &shellSpec, options: shellOptions},
-	"bash":    {wrap: &plainShell, options: shellOptions},
+	"ash": {wrap: &shellSpec, options: shellOptions},
+	// Shells: a FILE operand, or the script on standard input.
+	"bash":    {project: &runner{shell: true, what: "runs a script"}, wrap: &plainShell, options: shellOptions},
 	"builtin": {wrap: &wrapSpec{kind: wrapExec, inCaller: true}},
 	"busybox": {wrap: &wrapSpec{kind: wrapExec, ownOptions: true}},
 	"bwrap": {
@@ -12,18 +13,18 @@ var programsShells = map[string]program{
 	"chroot":               {options: []opt{val(0, "--userspec --groups")}, wrap: &wrapSpec{kind: wrapExec, operands: 1}},
 	"chrt":                 {options: []opt{val(0, "-T -P -D --sched-runtime --sched-period --sched-deadline"), does(noCommand, "-p -m")}, wrap: &wrapSpec{kind: wrapExec, operands: 1}},
 	"command":              {options: []opt{does(noCommand, "-v -V")}, wrap: &wrapSpec{kind: wrapExec, inCaller: true}},
-	"dash":                 {wrap: &plainShell, options: shellOptions},
+	"dash":                 {project: &runner{shell: true, what: "runs a script"}, wrap: &plainShell, options: shellOptions},
 	"dbus-run-session":     {options: []opt{val(0, "--config-file --dbus-daemon")}, wrap: &wrapSpec{kind: wrapExec}},
 	"doas":                 {options: []opt{val(0, "-u"), val(noCommand, "-C"), does(startsShell, "-s")}, wrap: &wrapSpec{kind: wrapExec}},
 	"env":                  {options: []opt{val(0, "-u -C -S --unset --chdir --split-string")}, wrap: &wrapSpec{kind: wrapEnv}},
 	"exec":                 {options: []opt{val(0, "-a")}, wrap: &wrapSpec{kind: wrapExec}},
 	"fakeroot":             {options: []opt{val(0, "-l -s -i -b --lib --faked")}, wrap: &wrapSpec{kind: wrapExec}},
 	"firejail":             {wrap: &wrapSpec{kind: wrapExec}},
-	"fish":                 {wrap: &shellSpec, options: shellOptions},
+	"fish":                 {project: &runner{shell: true, what: "runs a script"}, wrap: &shellSpec, options: shellOptions},
 	"flock":                {options: []opt{val(0, "-c -w -E --command --wait --timeout --conflict-exit-code")}, wrap: &wrapSpec{kind: wrapFlock}},
 	"i3-sensible-terminal": {env: []envVar{{"TERMINAL", envCode}}},
 	"ionice":               {options: []opt{val(0, "-c -n --class --classdata --pid --pgid --uid"), val(noCommand, "-p -P -u")}, wrap: &wrapSpec{kind: wrapExec}},
-	"ksh":                  {wrap: &shellSpec, options: shellOptions},
+	"ksh":                  {project: &runner{shell: true, what: "runs a script"}, wrap: &shellSpec, options: shellOptions},
 	"linux32":              {wrap: &wrapSpec{kind: wrapExec}},
 	"linux64":              {wrap: &wrapSpec{kind: wrapExec}},
 	"ltrace":               {options: []opt{val(0, "-a -A -D -e -F -l -n -p -s -u -w -x --align --indent --library"), val(writesFile, "-o --output")}, wrap: &wrapSpec{kind: wrapExec}},
@@ -47,7 +48,7 @@ var programsShells = map[string]program{
 	},
 	"setsid":    {wrap: &wrapSpec{kind: wrapExec}},
 	"sg":        {wrap: &wrapSpec{kind: wrapSg}},
-	"sh":        {wrap: &plainShell, options: shellOptions},
+	"sh":        {project: &runner{shell: true, what: "runs a script"}, wrap: &plainShell, options: shellOptions},
 	"ssh-agent": {options: []opt{val(0, "-a -E -O -P -t"), does(noCommand, "-k")}, wrap: &wrapSpec{kind: wrapExec}},
 	"stdbuf":    {options: []opt{val(0, "-i -o -e --input --output --error")}, wrap: &wrapSpec{kind: wrapExec}},
 	"strace": {
@@ -80,5 +81,5 @@ var programsShells = map[string]program{
 		options: []opt{val(0, "-a -d -E -I -L -n -P -s --arg-file --delimiter --max-args --max-procs --max-chars --process-slot-var")}, wrap: &wrapSpec{kind: wrapXargs},
 	},
 	"xdg-open": {env: []envVar{{"BROWSER", envCode}}},
-	"zsh":      {wrap: &zshSpec, options: shellOptions},
+	"zsh":      {project: &runner{shell: true, what: "runs a script"}, wrap: &zshSpec, options: shellOptions},
 }

@@ -13,10 +13,15 @@ var programsTools = map[string]program{
 	"gdb": {
 		options: []opt{guard("runs gdb commands (shell, python) you choose", "-ex --ex -x --command -eval-command --eval-command -iex -ix -init-command --init-command -init-eval-command --init-eval-command")},
 	},
-	"java":      {env: []envVar{{"JAVA_TOOL_OPTIONS", envCode}, {"_JAVA_OPTIONS", envCode}, {"JDK_JAVA_OPTIONS", envCode}}, singleDash: true},
-	"kubectl":   {env: []envVar{{"KUBECONFIG", envCode}}},
-	"perl":      {options: []opt{val(notFile, "-e -E -M -m -I -l"), optional(backupSuffix|writesOperands, "-i")}, env: []envVar{{"PERL5OPT", envCode}, {"PERL5LIB", envCode}, {"PERLLIB", envCode}, {"PERL5DB", envCode}}, files: fileSpec{}},
-	"ruby":      {options: []opt{val(notFile, "-e -E -I -r")}, env: []envVar{{"RUBYOPT", envCode}, {"RUBYLIB", envCode}}, files: fileSpec{}},
+	"java":    {env: []envVar{{"JAVA_TOOL_OPTIONS", envCode}, {"_JAVA_OPTIONS", envCode}, {"JDK_JAVA_OPTIONS", envCode}}, singleDash: true},
+	"kubectl": {env: []envVar{{"KUBECONFIG", envCode}}},
+	"perl": {
+		project: &runner{except: printsOnly, what: "runs Perl"},
+		options: []opt{val(notFile, "-e -E -M -m -I -l"), optional(backupSuffix|writesOperands, "-i")}, env: []envVar{{"PERL5OPT", envCode}, {"PERL5LIB", envCode}, {"PERLLIB", envCode}, {"PERL5DB", envCode}}, files: fileSpec{}},
+	"ruby": {
+		// Other interpreters and toolchains.
+		project: &runner{except: printsOnly, what: "runs Ruby"},
+		options: []opt{val(notFile, "-e -E -I -r")}, env: []envVar{{"RUBYOPT", envCode}, {"RUBYLIB", envCode}}, files: fileSpec{}},
 	"systemctl": {env: []envVar{{"SYSTEMD_PAGER", envCode}}},
 	// Entries only for the policy's rules: their options are whole words.
 	"cc":        {singleDash: true},

@@ -54,7 +54,8 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs", "writesUnlisted", "writesUnlistedIn", "runsModules", "module"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs", "writesUnlisted", "writesUnlistedIn", "runsModules", "module", "project"},
+		reflect.TypeFor[runner](): {"subs", "except", "reads", "flags", "shell", "what"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
 		reflect.TypeFor[opt](): {"names", "arg", "role", "listed", "rule", "why"},
@@ -225,6 +226,20 @@ func dumpEntry(p *program) []string {
 	}
 	if len(p.writesUnlistedIn) > 0 {
 		add("writes files it cannot list with: %s", strings.Join(p.writesUnlistedIn, " "))
+	}
+	if r := p.project; r != nil {
+		add("runs project code: %s", r.what)
+		for _, l := range []struct {
+			name  string
+			words []string
+		}{{"with the subcommands", r.subs}, {"not when the whole invocation is", r.except}, {"not with the subcommands that read", r.reads}, {"only with the Go flags", r.flags}} {
+			if len(l.words) > 0 {
+				add("runs project code: %s %s", l.name, strings.Join(l.words, " "))
+			}
+		}
+		if r.shell {
+			add("runs project code: a script FILE or its input, unless -c")
+		}
 	}
 	if p.recursiveVerb != "" {
 		add("a recursive write of its operands %s them", p.recursiveVerb)

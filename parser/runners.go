@@ -7,8 +7,10 @@ import (
 )
 
 // runner says when a program runs code the project holds: its tests, its
-// build scripts, its Makefile, a script file of it. One entry a program,
-// as its synopsis reads:
+// build scripts, its Makefile, a script file of it: the project field of
+// the program's entry (programs_*.go), as its synopsis reads. A command
+// whose program name holds a slash (./build.sh, bin/tool) runs a file
+// that may be the project's too (see ProjectCodeRun).
 //
 //   - subs: the subcommands that run project code (go test); any other
 //     subcommand does not. An option before the subcommand (npm --prefix
@@ -35,99 +37,20 @@ type runner struct {
 
 var printsOnly = []string{"--version", "-version", "-v", "-V", "--help", "-h", "help", "version"}
 
-// runners is the table of programs that run the project's code. A
-// command whose program name holds a slash (./build.sh, bin/tool) runs a
-// file that may be the project's too (see ProjectCodeRun).
-var runners = map[string]runner{
-	// Go: test binaries, go run's main, //go:generate lines, and cgo
-	// (C code and #cgo directives of any package, on whenever a C
-	// compiler is found) and -toolexec for build, vet and install; go tool
-	// runs the tools the module declares.
-	"go": {subs: []string{"test", "run", "generate", "vet", "build", "install", "tool"}, except: printsOnly, what: "builds and runs the package's code"},
-	// JavaScript: package.json scripts, lifecycle scripts of install,
-	// binaries of node_modules.
-	"npm": {subs: []string{"test", "t", "tst", "run", "run-script", "rum", "urn", "exec", "x", "start", "stop", "restart",
-		"install", "i", "in", "isntall", "add", "ci", "install-test", "it", "install-ci-test", "cit", "rebuild", "rb", "pack", "publish", "explore"},
-		except: printsOnly, what: "runs the package's scripts"},
-	"pnpm":       {except: printsOnly, reads: []string{"list", "ls", "why", "outdated", "info", "view"}, what: "runs the package's scripts (pnpm NAME runs script NAME)"},
-	"yarn":       {except: printsOnly, reads: []string{"list", "why", "outdated", "info"}, what: "runs the package's scripts (yarn NAME runs script NAME)"},
-	"bun":        {except: printsOnly, what: "runs the project's scripts"},
-	"npx":        {except: printsOnly, what: "runs a binary of node_modules"},
-	"pnpx":       {except: printsOnly, what: "runs a binary of node_modules"},
-	"bunx":       {except: printsOnly, what: "runs a binary of node_modules"},
-	"node":       {except: printsOnly, what: "runs JavaScript that loads the project's modules"},
-	"deno":       {except: printsOnly, what: "runs the project's code"},
-	"tsx":        {except: printsOnly, what: "runs the project's TypeScript"},
-	"ts-node":    {except: printsOnly, what: "runs the project's TypeScript"},
-	"jest":       {except: printsOnly, what: "runs the project's tests and config"},
-	"vitest":     {except: printsOnly, what: "runs the project's tests and config"},
-	"mocha":      {except: printsOnly, what: "runs the project's tests"},
-	"eslint":     {except: printsOnly, what: "loads the project's eslint config, which is code"},
-	"vite":       {except: printsOnly, what: "loads the project's vite config, which is code, and builds or serves the project"},
-	"playwright": {except: printsOnly, what: "runs the project's browser tests and config"},
-	"biome":      {except: printsOnly, what: "lints or formats the project (and rewrites files with --write)"},
-	"tsc":        {except: printsOnly, what: "compiles the project (and writes its output unless --noEmit)"},
-	"prettier":   {except: printsOnly, what: "loads the project's prettier config and plugins, which may be code, and rewrites files with --write"},
-	// Build tools: the build file is code.
-	"make": {except: printsOnly, what: "runs the Makefile's recipes"},
-	// The wrappers are the project's own scripts: even --version runs
-	// them (and they may fetch a build tool).
-	"gradlew":    {what: "runs the project's gradle wrapper script and the build scripts"},
-	"mvnw":       {what: "runs the project's maven wrapper script and the build's plugins"},
-	"cargo-make": {except: printsOnly, what: "runs the Makefile.toml's tasks"},
-	"makers":     {except: printsOnly, what: "runs the Makefile.toml's tasks"},
-	"gmake":      {except: printsOnly, what: "runs the Makefile's recipes"},
-	"cmake":      {except: printsOnly, what: "runs CMakeLists.txt (execute_process) and the build"},
-	"ninja":      {except: printsOnly, what: "runs the build's commands"},
-	"just":       {except: printsOnly, what: "runs the justfile's recipes"},
-	"task":       {except: printsOnly, what: "runs the Taskfile's commands"},
-	"rake":       {except: printsOnly, what: "runs the Rakefile"},
-	"mvn":        {except: printsOnly, what: "runs the build's plugins and tests"},
-	"gradle":     {except: printsOnly, what: "runs the build scripts"},
-	"ant":        {except: printsOnly, what: "runs build.xml"},
-	"sbt":        {except: printsOnly, what: "runs the build definition"},
-	"bazel":      {except: printsOnly, what: "runs the build's rules"},
-	// Rust: build.rs and proc macros run at check and build time.
-	"cargo": {subs: []string{"test", "t", "run", "r", "build", "b", "check", "c", "bench", "clippy", "install", "doc", "d", "fix", "rustc", "rustdoc", "miri",
-		"fmt", "make"},
-		except: printsOnly, what: "runs build scripts, proc macros and the crate's code"},
-	// Python.
-	"python":  {except: printsOnly, what: "runs Python that imports from the working directory"},
-	"python3": {except: printsOnly, what: "runs Python that imports from the working directory"},
-	"python2": {except: printsOnly, what: "runs Python that imports from the working directory"},
-	// pytest loads conftest.py before it handles --version and --help.
-	"pytest":  {what: "runs the project's tests and conftest.py"},
-	"py.test": {what: "runs the project's tests and conftest.py"},
-	"tox":     {except: printsOnly, what: "runs the project's test environments"},
-	"ruff":    {except: printsOnly, reads: []string{"rule", "version"}, what: "lints or formats the project (and rewrites files with --fix or format)"},
-	"mypy":    {except: printsOnly, what: "type-checks the project, loading the plugins its config names"},
-	"black":   {except: printsOnly, what: "rewrites the project's files in place"},
-	"nox":     {except: printsOnly, what: "runs noxfile.py"},
-	"uv":      {subs: []string{"run", "build", "sync", "pip", "tool"}, except: printsOnly, what: "runs the project's code or build backend"},
-	"poetry":  {subs: []string{"run", "install", "build"}, except: printsOnly, what: "runs the project's code or build backend"},
-	"pip":     {subs: []string{"install"}, except: printsOnly, what: "runs setup.py of what it installs"},
-	"pip3":    {subs: []string{"install"}, except: printsOnly, what: "runs setup.py of what it installs"},
-	// Other interpreters and toolchains.
-	"ruby":    {except: printsOnly, what: "runs Ruby"},
-	"perl":    {except: printsOnly, what: "runs Perl"},
-	"php":     {except: printsOnly, what: "runs PHP"},
-	"lua":     {except: printsOnly, what: "runs Lua"},
-	"Rscript": {except: printsOnly, what: "runs R"},
-	"bundle":  {subs: []string{"exec", "install"}, except: printsOnly, what: "runs the project's gems"},
-	"rspec":   {except: printsOnly, what: "runs the project's specs"},
-	"dotnet":  {subs: []string{"test", "run", "build", "msbuild", "pack", "publish"}, except: printsOnly, what: "runs MSBuild targets and the project's code"},
-	"swift":   {subs: []string{"test", "run", "build", "package"}, except: printsOnly, what: "runs Package.swift and the project's code"},
-	"mix":     {subs: []string{"test", "run", "compile", "deps.compile"}, except: printsOnly, what: "runs mix.exs and the project's code"},
-	// Formatters that rewrite files in place.
-	"rustfmt": {except: printsOnly, what: "rewrites the project's files in place"},
-	"gofmt":   {flags: []string{"w"}, what: "rewrites the project's files in place"},
-	// Shells: a FILE operand, or the script on standard input.
-	"bash": {shell: true, what: "runs a script"},
-	"sh":   {shell: true, what: "runs a script"},
-	"dash": {shell: true, what: "runs a script"},
-	"zsh":  {shell: true, what: "runs a script"},
-	"ksh":  {shell: true, what: "runs a script"},
-	"fish": {shell: true, what: "runs a script"},
+// runsProject is entry p (one a function builds: makeEntry()) whose
+// program runs the project's code as r says (program.project).
+func runsProject(p program, r runner) program {
+	p.project = &r
+	return p
+}
+
+// projectRunner is the runner of the program c runs (its entry's
+// project), nil for one that runs no project code.
+func projectRunner(c *Command) *runner {
+	if p := progs()[path.Base(c.Args[0])]; p != nil {
+		return p.project
+	}
+	return nil
 }
 
 // ProjectCodeRun says whether c runs code the project holds, and what,
@@ -141,8 +64,8 @@ func ProjectCodeRun(c *Command) string {
 		return ""
 	}
 	name := args[0]
-	r, ok := runners[path.Base(name)]
-	if !ok {
+	r := projectRunner(c)
+	if r == nil {
 		if strings.Contains(name, "/") && !systemDir(name) {
 			return "runs a file that may be the project's"
 		}
@@ -190,7 +113,7 @@ func ProjectCodeRun(c *Command) string {
 // runName names a runner command for messages: its program, and the
 // subcommand for programs with subcommands ("go test").
 func runName(c *Command) string {
-	if r, ok := runners[path.Base(c.Args[0])]; ok && r.subs != nil && len(c.Args) > 1 {
+	if r := projectRunner(c); r != nil && r.subs != nil && len(c.Args) > 1 {
 		return c.Args[0] + " " + c.Args[1]
 	}
 	return c.Args[0]
