@@ -115,7 +115,16 @@ func TestProgramExamples(t *testing.T) {
 func namesEntry(a *Analysis, name string) bool {
 	words := strings.Fields(name)
 	for _, c := range a.Commands {
-		if len(c.MatchArgv) >= len(words) && slices.Equal(c.MatchArgv[:len(words)], words) {
+		if len(c.MatchArgv) < len(words) {
+			continue
+		}
+		argv := c.MatchArgv[:len(words)]
+		// A prefix entry (see prefixes) names the programs of its
+		// family without an entry of their own: mkfs.* names mkfs.ext4.
+		if pre, ok := strings.CutSuffix(words[0], "*"); ok && strings.HasPrefix(argv[0], pre) && progs()[argv[0]] == nil && entryOf(argv[0]) == progs()[words[0]] {
+			argv = append([]string{words[0]}, argv[1:]...)
+		}
+		if slices.Equal(argv, words) {
 			return true
 		}
 	}

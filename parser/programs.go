@@ -175,6 +175,9 @@ type program struct {
 	// makesDirs: what it writes are new directories, which hold no
 	// code a later command could run (mkdir; see WriteThenRun).
 	makesDirs bool
+	// makesFS: it creates a file system or wipes its signatures (mkfs,
+	// wipefs): what the device held is lost (see Destructive).
+	makesFS bool
 	// project: it runs code the project holds (go test, make, npm run),
 	// as the runner says (see ProjectCodeRun).
 	project *runner
@@ -227,6 +230,29 @@ var progs = sync.OnceValue(func() map[string]*program {
 	gitProg = m["git"]
 	return m
 })
+
+// prefixes are the table's one rule of names: a program whose name
+// starts with one of them, and has no entry of its own, is read by the
+// entry named prefix+"*" (mkfs.ext4 by "mkfs.*": mkfs runs mkfs.TYPE,
+// and every type has its own). An entry names one program; these
+// families are open, so a prefix names them.
+var prefixes = []string{"mkfs."}
+
+// entryOf returns the entry of the program named base (path.Base of its
+// name): its own, else the prefix entry of its family (see prefixes), nil
+// for a program the table does not know.
+func entryOf(base string) *program {
+	m := progs()
+	if p := m[base]; p != nil {
+		return p
+	}
+	for _, pre := range prefixes {
+		if strings.HasPrefix(base, pre) {
+			return m[pre+"*"]
+		}
+	}
+	return nil
+}
 
 // mergePrograms adds the family tables (programs_*.go) to programs,
 // once, before progs indexes it. A name in two tables is a bug.

@@ -290,6 +290,13 @@ func TestDestructive(t *testing.T) {
 		{"mkfs.ext4 /dev/sdb1", "creates a file system"},
 		{"mkswap /dev/sdb2", "creates a file system"},
 		{"wipefs -a /dev/sdb", "creates a file system"},
+		{"mkfs -t ext4 /dev/sdb1", "creates a file system"},
+		{"/sbin/mkfs.xfs /dev/sdb1", "creates a file system"},
+		{"mkfs.newfs /dev/sdb1", "creates a file system"}, // a type the table does not name: the prefix entry
+		{"mke2fs /dev/sdb1", "creates a file system"},
+		{"mkdosfs /dev/sdc1", "creates a file system"},
+		{"mkntfs /dev/sdc1", "creates a file system"},
+		{"mkfs.", "creates a file system"}, // as before the entries: the prefix alone too
 		// Inside the project, or not recursive, or not a device: the
 		// gate's usual answers.
 		{"rm -rf build", ""},

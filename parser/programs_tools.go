@@ -6,6 +6,16 @@ var programsTools = map[string]program{
 	"mount":  {changes: changesAny},
 	"umount": {changes: changesAny},
 	"bindfs": {changes: changesAny},
+	// They create a file system or wipe its signatures: what the device
+	// held is lost (see Destructive). mkfs.TYPE is mkfs's backend for a
+	// type: the entry "mkfs.*" (see prefixes).
+	"mkfs":    {makesFS: true},
+	"mkfs.*":  {makesFS: true},
+	"mke2fs":  {makesFS: true},
+	"mkswap":  {makesFS: true},
+	"wipefs":  {makesFS: true},
+	"mkdosfs": {makesFS: true},
+	"mkntfs":  {makesFS: true},
 	"docker": {options: []opt{
 		val(notFile, "-e -p -t -w -u --name --env --network --user --workdir --entrypoint --tag --platform"),
 	},

@@ -24,4 +24,12 @@ var toolsExamples = map[string][]programExample{
 	"ruby":      {{cmd: "ruby a.rb", reading: "a.rb:rec"}},
 	"systemctl": {{cmd: "systemctl status x", reading: "status:rec x:rec"}},
 	"terraform": {{cmd: "terraform plan", reading: "plan:rec"}},
+	// Destructive: a file system made on the device, its contents lost.
+	"mkfs":    {{cmd: "mkfs -t ext4 /dev/sdb1", reading: "ext4:rec /dev/sdb1:rec"}},
+	"mkfs.*":  {{cmd: "mkfs.ext4 /dev/sdb1", reading: "/dev/sdb1:rec"}},
+	"mke2fs":  {{cmd: "mke2fs /dev/sdb1", reading: "/dev/sdb1:rec"}},
+	"mkswap":  {{cmd: "mkswap /dev/sdb2", reading: "/dev/sdb2:rec"}},
+	"wipefs":  {{cmd: "wipefs -a /dev/sdb", reading: "/dev/sdb:rec"}},
+	"mkdosfs": {{cmd: "mkdosfs /dev/sdc1", reading: "/dev/sdc1:rec"}},
+	"mkntfs":  {{cmd: "mkntfs /dev/sdc1", reading: "/dev/sdc1:rec"}},
 }

@@ -560,7 +560,7 @@ func Destructive(cmds []Command, root, home string) []Finding {
 			continue
 		}
 		base := path.Base(c.Args[0])
-		if makesFS(base) {
+		if p := entryOf(base); p != nil && p.makesFS {
 			out = append(out, Finding{Rule: "policy.destructive", Pos: c.Pos,
 				Message: base + " creates a file system, erasing what the device held"})
 			continue
@@ -662,13 +662,6 @@ func device(p string) bool {
 		}
 	}
 	return false
-}
-
-// makesFS reports the programs that create a file system or wipe its
-// signatures.
-func makesFS(base string) bool {
-	return base == "mkfs" || strings.HasPrefix(base, "mkfs.") || base == "mke2fs" || base == "mkswap" || base == "wipefs" ||
-		base == "mkdosfs" || base == "mkntfs"
 }
 
 // DataLoss finds the git commands that throw work away (issue 30): git
