@@ -201,7 +201,11 @@ func (s *state) run(cmd Command, c *ctx, cwd cwdState, inShell bool) (succ, fail
 			s.find("parser.not_portable", w.Pos, "zsh frameworks alias "+w.Value+" to a parent directory (oh-my-zsh: ... is ../..)")
 		}
 	}
-	if strings.HasPrefix(base, "git-remote-") {
+	e := p
+	if e == nil {
+		e = entryOf(base) // a prefix entry (git-remote-ext)
+	}
+	if e != nil && e.remoteHelper {
 		s.find("parser.eval", name.Pos, base+" is a git remote helper: it runs or connects to what its URL names")
 	}
 	switch {

@@ -178,6 +178,9 @@ type program struct {
 	// makesFS: it creates a file system or wipes its signatures (mkfs,
 	// wipefs): what the device held is lost (see Destructive).
 	makesFS bool
+	// remoteHelper: it is a git remote helper (git-remote-ext): it runs
+	// or connects to what its URL names (a parser.eval finding).
+	remoteHelper bool
 	// project: it runs code the project holds (go test, make, npm run),
 	// as the runner says (see ProjectCodeRun).
 	project *runner
@@ -234,9 +237,10 @@ var progs = sync.OnceValue(func() map[string]*program {
 // prefixes are the table's one rule of names: a program whose name
 // starts with one of them, and has no entry of its own, is read by the
 // entry named prefix+"*" (mkfs.ext4 by "mkfs.*": mkfs runs mkfs.TYPE,
-// and every type has its own). An entry names one program; these
+// and every type has its own; git-remote-ext by "git-remote-*": git runs
+// git-remote-SCHEME for a URL SCHEME::...). An entry names one program; these
 // families are open, so a prefix names them.
-var prefixes = []string{"mkfs."}
+var prefixes = []string{"mkfs.", "git-remote-"}
 
 // entryOf returns the entry of the program named base (path.Base of its
 // name): its own, else the prefix entry of its family (see prefixes), nil

@@ -15,6 +15,11 @@ const gitBranchWhy = "deletes, moves or rewrites branches, or writes their upstr
 
 // programsGit: git, its subcommands (git 2.39) and what their options do (see gitSpec, gitoptions.go).
 var programsGit = map[string]program{
+	// git's remote helpers (git-remote-ext, -fd, -http, -https, -ftp,
+	// -ftps, and any a package adds): git-remote-ext runs its URL as a
+	// command, the others connect to what it names. The prefix entry
+	// "git-remote-*" reads every one (see prefixes).
+	"git-remote-*": {remoteHelper: true},
 	"git": {
 		options: []opt{
 			val(0, "-C -c --config-env --git-dir --list-cmds --namespace --super-prefix --work-tree"),

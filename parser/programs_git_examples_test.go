@@ -5,6 +5,8 @@ package parser
 var gitExamples = map[string][]programExample{
 
 	// git's subcommands and go's: readings reviewed against git 2.39's and go's manuals; git's tree writes (checkout, stash) are the root package's git places, not file references. With @git, judged with real git in a new repository.
+	"git-remote-*": {{cmd: "git-remote-ext a b", reading: "a:rec b:rec finding:parser.eval"},
+		{cmd: "git-remote-https origin https://x", reading: "origin:rec finding:parser.eval"}},
 	"git":          {{cmd: "git -C d status", reading: "d"}},
 	"git add":      {{cmd: "git add a", reading: "a:rec", setup: "@git a"}},
 	"git am":       {{cmd: "git am p.mbox", reading: "p.mbox unknown"}},

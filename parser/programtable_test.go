@@ -54,7 +54,7 @@ func TestProgramTableGolden(t *testing.T) {
 func TestProgramDumpCoversFields(t *testing.T) {
 	for typ, fields := range map[reflect.Type][]string{
 		reflect.TypeFor[program](): {"wrap", "opts", "roles", "guarded", "dirSafe", "subs", "files", "ownFiles",
-			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs", "writesUnlisted", "writesUnlistedIn", "runsModules", "module", "project", "makesFS"},
+			"options", "complete", "goFlags", "negatable", "env", "envAll", "lists", "readOnly", "checks", "bundle", "guards", "git", "singleDash", "spelled", "changes", "recursiveVerb", "makesDirs", "writesUnlisted", "writesUnlistedIn", "runsModules", "module", "project", "makesFS", "remoteHelper"},
 		reflect.TypeFor[runner](): {"subs", "except", "reads", "flags", "shell", "what"},
 		reflect.TypeFor[fileSpec](): {"none", "exact", "first", "alwaysRecursive", "implicitDot", "writeAll", "removes", "writeLast",
 			"writeFirst", "alwaysNamesInput", "reader"},
@@ -213,7 +213,7 @@ func dumpEntry(p *program) []string {
 		{p.dirSafe, "directory-operand-not-read"}, {p.goFlags, "go-flags"}, {p.negatable, "negatable"},
 		{p.singleDash, "single-dash-options"}, {p.ownFiles, "own-files-spec"}, {p.guarded, "guarded"},
 		{p.makesDirs, "writes-new-directories"}, {p.runsModules, "runs-modules"}, {p.module, "a-module-python-m-runs"},
-		{p.makesFS, "makes-file-system"},
+		{p.makesFS, "makes-file-system"}, {p.remoteHelper, "git-remote-helper"},
 	} {
 		if m.on {
 			marks = append(marks, m.name)
