@@ -111,7 +111,7 @@ func (s *state) fileRefs(cmd *Command, base string, args []Word) {
 		}
 		return
 	case readTar:
-		s.tarRefs(cmd, args)
+		s.tarRefs(cmd, args, roles)
 		return
 	case readGo:
 		s.goRefs(cmd, args, roles)
@@ -373,24 +373,42 @@ func contains(list []string, v string) bool {
 	return false
 }
 
-// tarRefs handles tar's option bundle (tar czf out.tgz dir): -f ARCHIVE,
-// -T LIST (names read from LIST: unknown), -X FILE, and -C DIR, which
-// moves the operands after it.
-func (s *state) tarRefs(cmd *Command, args []Word) {
+// tarRoles are the roles of tar's options whose value tarRefs reads, in
+// the order an abbreviation that could name several is read as (--f is
+// --file): the archive (writesFile: written when the mode writes it),
+// a list of names (namesFromInput: -T), a file read (-X), the directory
+// of the operands after it (setsDir: -C).
+var tarRoles = [...]role{writesFile, namesFromInput, readsFile, setsDir}
+
+// tarRole returns the first of tarRoles in r, 0 for none.
+func tarRole(r role) role {
+	for _, t := range tarRoles {
+		if r&t != 0 {
+			return t
+		}
+	}
+	return 0
+}
+
+// tarRefs handles tar's option bundle (tar czf out.tgz dir): the values
+// of its options with a role of tarRoles (declared in its entry: -f
+// ARCHIVE, -T LIST, names read from LIST: unknown, -X FILE, and -C DIR,
+// which moves the operands after it).
+func (s *state) tarRefs(cmd *Command, args []Word, roles *roleTable) {
 	var mode string
-	var vals []byte // options waiting for their value: f T X C
+	var vals []role // options waiting for their value
 	dir := ""
 	var ops []Word
-	value := func(c byte, w Word) {
-		switch c {
-		case 'f':
+	value := func(r role, w Word) {
+		switch r {
+		case writesFile:
 			s.fileRef(cmd, w, RefArg, useOf(strings.ContainsAny(mode, "cruA"), false))
-		case 'T':
+		case namesFromInput:
 			s.fileRef(cmd, w, RefOption, useRead)
 			cmd.Unknown = append(cmd.Unknown, UnknownRef{Pos: w.Pos, Message: "tar reads the names of the files from a list"})
-		case 'X':
+		case readsFile:
 			s.fileRef(cmd, w, RefOption, useRead)
-		case 'C':
+		case setsDir:
 			s.fileRef(cmd, w, RefOption, useRead)
 			dir = joinDir(dir, w.Value)
 		}
@@ -401,23 +419,17 @@ func (s *state) tarRefs(cmd *Command, args []Word) {
 		case i == 0 && !strings.HasPrefix(v, "-") && !a.Dynamic, strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1:
 			mode += strings.TrimPrefix(v, "-")
 			for k := 0; k < len(v); k++ {
-				if strings.IndexByte("fTXC", v[k]) >= 0 {
-					vals = append(vals, v[k])
+				if r := tarRole(roles.shortRole(v[k])); r != 0 {
+					vals = append(vals, r)
 				}
 			}
 		case strings.HasPrefix(v, "--"):
 			name, val, hasVal, _ := longOpt(v)
-			for _, o := range [...]struct {
-				long string
-				c    byte
-			}{{"file", 'f'}, {"files-from", 'T'}, {"exclude-from", 'X'}, {"directory", 'C'}} {
-				if longIs(name, o.long) {
-					if hasVal {
-						value(o.c, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic})
-					} else {
-						vals = append(vals, o.c)
-					}
-					break
+			if r := tarRole(roles.union(name)); r != 0 {
+				if hasVal {
+					value(r, Word{Value: val, Pos: a.Pos, Dynamic: a.Dynamic})
+				} else {
+					vals = append(vals, r)
 				}
 			}
 			mode += longTarMode(name)

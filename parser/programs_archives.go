@@ -33,8 +33,13 @@ var programsArchives = map[string]program{
 		writesUnlisted: true,
 		files:          fileSpec{reader: readTar},
 		dirSafe:        true,
-		options:        []opt{guard(archiveRunsWhy, "-I --use-compress-program --to-command --checkpoint-action -F --info-script --new-volume-script --rmt-command --rsh-command"), flags("--checkpoint").unlisted()},
-		bundle:         true,
+		// The options whose value tar's reader (tarRefs) reads, by role:
+		// the archive (written when the mode writes it: c r u A, read
+		// otherwise), the list of names it reads, a file of exclude
+		// patterns, the directory the operands after it are in.
+		options: []opt{guard(archiveRunsWhy, "-I --use-compress-program --to-command --checkpoint-action -F --info-script --new-volume-script --rmt-command --rsh-command"), flags("--checkpoint").unlisted(),
+			val(writesFile, "-f --file"), val(namesFromInput, "-T --files-from"), val(readsFile, "-X --exclude-from"), val(setsDir, "-C --directory")},
+		bundle: true,
 	},
 	"unzip": {changes: changesUnlisted, writesUnlisted: true, options: []opt{
 		does(noNamesFromInput, "-l -p -t -v -Z -z"),

@@ -470,7 +470,7 @@ func dumpEntry(p *program) []string {
 		}
 	}
 	for _, l := range rt.long {
-		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | listsOnly | makesLinks | remoteOutput | runs | readsOperandsOnly | readsInput); o != 0 && p.wrap == nil && !gitSub {
+		if o := l.role &^ (notFile | readsFile | writesFile | writesOperands | listsOnly | makesLinks | remoteOutput | runs | readsOperandsOnly | readsInput | namesFromInput | setsDir); o != 0 && p.wrap == nil && !gitSub {
 			long[l.name] = append(long[l.name], "?"+fmt.Sprint(o))
 		}
 	}
@@ -541,7 +541,7 @@ var shortRoleNames = []struct {
 	{backupSuffix, "attached-value=backup-suffix"}, {recursive, "recursive"}, {writesOperands, "writes-operands"},
 	{firstIsFile, "first-operand-is-a-file"}, {namesFromInput, "names-files-in-input"}, {noNamesFromInput, "no-names-in-input"},
 	{recursesIfValue, "recursive-if-value=recurse"}, {makesLinks, "makes-links"},
-	{remoteOutput, "writes-what-it-fetches-under-its-name"},
+	{remoteOutput, "writes-what-it-fetches-under-its-name"}, {setsDir, "value=directory-of-later-operands"},
 }
 
 var wrapShortRoleNames = []struct {
@@ -571,6 +571,7 @@ var longRoleNames = []struct {
 }{
 	{notFile, "value=not-file"}, {readsFile, "value=file-read"}, {writesFile, "value=file-written"}, {writesOperands, "writes-operands"},
 	{listsOnly, "lists-only"}, {makesLinks, "makes-links"}, {remoteOutput, "writes-what-it-fetches-under-its-name"},
+	{namesFromInput, "names-files-in-input"}, {setsDir, "value=directory-of-later-operands"},
 }
 
 // declared lists the names of p's options with role r, in the order
