@@ -101,6 +101,9 @@ const (
 	// startsShell: a wrapper's option that, with no command after it,
 	// starts an interactive shell reading its input (doas -s).
 	startsShell
+	// splitsArgs: a wrapper's option whose value is split into words
+	// that come before the words after it (env -S STRING).
+	splitsArgs
 )
 
 // flags declares options without a value.

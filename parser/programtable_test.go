@@ -549,13 +549,13 @@ var wrapShortRoleNames = []struct {
 	name string
 }{
 	{noCommand, "wrap:no-command"}, {writesFile, "wrap:value=file-written"}, {setsEnv, "wrap:value=env-assignment"},
-	{setsDir, "wrap:value=directory"}, {shellCommand, "wrap:value=shell-command"},
+	{setsDir, "wrap:value=directory"}, {shellCommand, "wrap:value=shell-command"}, {splitsArgs, "wrap:value=split-into-words"},
 }
 
 var wrapLongRoleNames = []struct {
 	role role
 	name string
-}{{writesFile, "wrap:value=file-written"}, {shellCommand, "wrap:value=shell-command"}}
+}{{writesFile, "wrap:value=file-written"}, {shellCommand, "wrap:value=shell-command"}, {splitsArgs, "wrap:value=split-into-words"}}
 
 var gitRoleNames = []struct {
 	role role

@@ -507,7 +507,15 @@ loop:
 		if a.Dynamic {
 			break
 		}
-		name, val, hasVal, _ := longOpt(v)
+		isOpt := len(v) > 1 && v[0] == '-' && v != "--"
+		var r role
+		var takes, hasVal bool
+		var val string
+		if isOpt {
+			// By its entry's roles: -C's value is the command's
+			// directory, -S's is split into words; -u's is skipped.
+			r, takes, val, hasVal = optWord(o, v)
+		}
 		switch {
 		case v == "--":
 			i++
@@ -516,26 +524,18 @@ loop:
 				i++
 			}
 			break loop
-		case v == "-u" || isLong(v, "unset"):
-			i += 2
-		case v == "-C" || isLong(v, "chdir"):
+		case isOpt && r&setsDir != 0 && hasVal:
+			inner = s.chdir(inner, Word{Value: val, Dynamic: a.Dynamic})
+			i++
+		case isOpt && r&setsDir != 0:
 			if i+1 < len(args) {
 				inner = s.chdir(inner, args[i+1])
 			}
 			i += 2
-		case hasVal && longIs(name, "chdir"), strings.HasPrefix(v, "-C") && len(v) > 2:
-			if !hasVal {
-				val = v[2:]
-			}
-			inner = s.chdir(inner, Word{Value: val, Dynamic: a.Dynamic})
-			i++
-		case v == "-S" || strings.HasPrefix(v, "-S") || longIs(name, "split-string"):
-			str := Word{Value: v[2:], Pos: a.Pos}
+		case isOpt && r&splitsArgs != 0:
+			str := Word{Value: val, Pos: a.Pos}
 			next := i + 1
-			switch {
-			case hasVal:
-				str.Value = val
-			case v == "-S" || isLong(v, "split-string"):
+			if !hasVal {
 				if i+1 >= len(args) {
 					break loop
 				}
@@ -551,7 +551,9 @@ loop:
 			}
 			args = append(words, args[next:]...)
 			i = 0
-		case strings.HasPrefix(v, "-") && len(v) > 1:
+		case isOpt && takes && !hasVal:
+			i += 2
+		case isOpt:
 			i++
 		case strings.IndexByte(v, '=') > 0:
 			assigns = append(assigns, s.envAssign(cmd, a))
@@ -699,6 +701,24 @@ func (s *state) sudoWrapper(cmd *Command, base string, w wrapSpec, o *roleTable,
 	}
 }
 
+// optWord reads the option word v (a short option, its value maybe
+// attached, or a long one, maybe abbreviated, maybe with =VALUE) by a
+// wrapper's roleTable: its roles (of every long option it could
+// abbreviate), whether it takes a value, and the value given with it.
+func optWord(o *roleTable, v string) (r role, takes bool, val string, hasVal bool) {
+	if name, lv, lhas, ok := longOpt(v); ok {
+		return o.union(name), o.longValue(name), lv, lhas
+	}
+	if len(v) < 2 || v[0] != '-' || v[1] >= 128 {
+		return 0, false, "", false
+	}
+	r, takes = o.shortRole(v[1]), o.shortValue(v[1])
+	if takes && len(v) > 2 {
+		return r, takes, v[2:], true
+	}
+	return r, takes, "", false
+}
+
 // flockWrapper handles flock [opts] FILE CMD… and flock [opts] FILE -c STRING.
 // o is flock's options (its entry's).
 func (s *state) flockWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
@@ -709,17 +729,18 @@ func (s *state) flockWrapper(cmd *Command, o *roleTable, c *ctx, cwd cwdState) {
 	for ; i < len(args); i++ {
 		a := args[i]
 		v := a.Value
-		switch {
-		case v == "-c" || isLong(v, "command"):
-			if i+1 < len(args) {
+		if !a.Dynamic && len(v) > 1 && v[0] == '-' {
+			// An option: by its entry's roles, -c/--command's value is
+			// the shell string it runs; the others' values are skipped.
+			// (Real flock takes -c and --command, whole, only after
+			// FILE, and no --command=STRING: reading them anywhere is
+			// the wider reading.)
+			if r, takes, _, hasVal := optWord(o, v); takes && !hasVal {
 				i++
-				script = &args[i]
+				if r&shellCommand != 0 && i < len(args) {
+					script = &args[i]
+				}
 			}
-			continue
-		case v == "-w" || isLong(v, "wait") || isLong(v, "timeout") || v == "-E" || isLong(v, "conflict-exit-code"):
-			i++
-			continue
-		case !a.Dynamic && len(v) > 1 && v[0] == '-':
 			continue
 		}
 		if haveFile {
