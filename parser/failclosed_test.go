@@ -75,6 +75,11 @@ func TestUnknownStateRefs(t *testing.T) {
 		// after it; py.test is no module python -m runs here.
 		{`python3 -m ruff format a.py`, []string{"python3: arg a.py w"}},
 		{`python -B -m black a.py`, []string{"python: arg a.py w"}},
+		// Every flag python declares may come before -m (python3 --help;
+		// -b -x -P -R -d change no module's reading): on main, -b and
+		// -x hid black's and ruff format's writes.
+		{`python3 -b -m black a.py`, []string{"python3: arg a.py w"}},
+		{`python3 -x -P -m ruff format a.py`, []string{"python3: arg a.py w"}},
 		{`python -m py.test a.py`, []string{"python: option py.test m", "python: arg a.py r"}},
 		{`file -m .env:/dev/null a.txt`, []string{"file: option .env ", "file: arg a.txt "}},
 		{`file -bm x.mgc --magic-file=y:z -- -a`, []string{"file: option x.mgc ", "file: option y ", "file: option z ", "file: arg -a "}},

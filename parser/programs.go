@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"slices"
 	"strings"
 	"sync"
 )
@@ -256,6 +257,17 @@ func entryOf(base string) *program {
 		}
 	}
 	return nil
+}
+
+// declaresFlag reports whether p declares the option name ("-B") as a
+// flag: an option without a value.
+func (p *program) declaresFlag(name string) bool {
+	for _, o := range p.options {
+		if o.arg == argNone && o.listed && slices.Contains(strings.Fields(o.names), name) {
+			return true
+		}
+	}
+	return false
 }
 
 // mergePrograms adds the family tables (programs_*.go) to programs,

@@ -3,7 +3,6 @@ package parser
 import (
 	"path"
 	"slices"
-	"strings"
 )
 
 // Python: the interpreter with -m of the test, lint and compile modules,
@@ -18,7 +17,7 @@ var (
 	// python's options before the script, -m MODULE or -c: -c runs a
 	// string the command holds, -i reads more code, -X and -W only
 	// tune.
-	pythonLead = newLead("python", true, []opt{flags("-B -E -I -O -P -R -S -V -b -d -h -q -s -u -v -x --help --version"), val(0, "-W -X")})
+	pythonLead = newLead("python", true, []opt{flags(pythonFlags), val(0, "-W -X")})
 
 	// uv run's options before the command: --with fetches packages,
 	// --env-file reads one, --directory and --project move the work.
@@ -175,7 +174,7 @@ var pythonEnv = []envVar{{"PYTHONSTARTUP", envCode}, {"PYTHONPATH", envCode}, {"
 func pythonEntry() program {
 	return program{
 		runsModules: true,
-		options:     []opt{val(notFile, "-c -m -W -X")},
+		options:     []opt{flags(pythonFlags), val(notFile, "-c -m -W -X")},
 		env:         pythonEnv, files: fileSpec{},
 		checks: []guardCheck{{check: pythonRisk, why: "reads code from standard input, is an option the gate does not know, or is a guarded option of the module it runs (pytest -p)"}},
 	}
@@ -341,10 +340,13 @@ var ruffCommon = []opt{
 	val(0, "--cache-dir --config --exclude --extend-exclude --line-length --stdin-filename --target-version -o --output-file"),
 }
 
+// pythonFlags are python's options without a value (python3 --help).
+const pythonFlags = "-B -E -I -O -P -R -S -V -b -d -h -q -s -u -v -x --help --version"
+
 // pythonModule returns the module of python -m MODULE (p's entry runs
 // modules: python, python3) and the words after it, when the entry of
 // MODULE is a module's, which reads them, and only flags without values
-// come before -m; ok is false otherwise, and the words are read as
+// (its entry's) come before -m; ok is false otherwise, and the words are read as
 // python's.
 func pythonModule(p *program, args []Word) (string, []Word, bool) {
 	if p == nil || !p.runsModules {
@@ -358,7 +360,7 @@ func pythonModule(p *program, args []Word) (string, []Word, bool) {
 			return "", nil, false
 		case a.Value == "-m" && i+1 < len(args) && !args[i+1].Dynamic && isModule(args[i+1].Value):
 			return args[i+1].Value, args[i+2:], true
-		case len(a.Value) == 2 && a.Value[0] == '-' && strings.IndexByte("BEIOqsSuv", a.Value[1]) >= 0:
+		case len(a.Value) == 2 && a.Value[0] == '-' && p.declaresFlag(a.Value):
 		default:
 			return "", nil, false
 		}
