@@ -395,7 +395,19 @@ func tarRole(r role) role {
 // ARCHIVE, -T LIST, names read from LIST: unknown, -X FILE, and -C DIR,
 // which moves the operands after it).
 func (s *state) tarRefs(cmd *Command, args []Word, roles *roleTable) {
+	// The mode first: tar reads every option before it acts, so an
+	// archive named before the mode (tar -f a.tar -c b) is written too.
 	var mode string
+	for i, a := range args {
+		v := a.Value
+		switch {
+		case i == 0 && !strings.HasPrefix(v, "-") && !a.Dynamic, strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1:
+			mode += strings.TrimPrefix(v, "-")
+		case strings.HasPrefix(v, "--"):
+			name, _, _, _ := longOpt(v)
+			mode += longTarMode(name)
+		}
+	}
 	var vals []role // options waiting for their value
 	dir := ""
 	var ops []Word
@@ -417,7 +429,6 @@ func (s *state) tarRefs(cmd *Command, args []Word, roles *roleTable) {
 		v := a.Value
 		switch {
 		case i == 0 && !strings.HasPrefix(v, "-") && !a.Dynamic, strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && len(v) > 1:
-			mode += strings.TrimPrefix(v, "-")
 			for k := 0; k < len(v); k++ {
 				if r := tarRole(roles.shortRole(v[k])); r != 0 {
 					vals = append(vals, r)
@@ -432,7 +443,6 @@ func (s *state) tarRefs(cmd *Command, args []Word, roles *roleTable) {
 					vals = append(vals, r)
 				}
 			}
-			mode += longTarMode(name)
 		case len(vals) > 0:
 			value(vals[0], a)
 			vals = vals[1:]

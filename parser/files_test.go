@@ -92,6 +92,11 @@ func TestFileRefs(t *testing.T) {
 		{`touch new`, []string{"touch: arg new w"}},
 		{`tar czf out.tgz src`, []string{"tar: arg out.tgz w", "tar: arg src r"}},
 		{`tar -xf in.tar`, []string{"tar: arg in.tar ", "tar: unknown []"}},
+		// The archive named before the mode is written too (real tar:
+		// tar -f a.tar -c b and --file o.tar --create b make them).
+		{`tar -f a.tar -c b`, []string{"tar: arg a.tar w", "tar: arg b r"}},
+		{`tar --file o.tar --create b`, []string{"tar: arg o.tar w", "tar: arg b r"}},
+		{`tar -f a.tar -x`, []string{"tar: arg a.tar ", "tar: unknown []"}},
 		{`zip -r out.zip dir`, []string{"zip: arg out.zip w", "zip: arg dir r"}}, // the archive is written (real zip: openat zi* O_CREAT, rename to out.zip)
 		{`rsync -a src/ host:dst`, []string{"rsync: arg src/ r", "rsync: arg host:dst wr"}},
 		{`scp -r -i key dir host:`, []string{"scp: option key ", "scp: arg dir r", "scp: arg host: wr"}},
