@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -13,46 +12,6 @@ import (
 type refTest struct {
 	src  string
 	want []string
-}
-
-// runRefTests checks each row's file references, in parallel subtests.
-func runRefTests(t *testing.T, tests []refTest) {
-	t.Helper()
-	for _, tc := range tests {
-		t.Run(tc.src, func(t *testing.T) {
-			t.Parallel()
-			got := refLines(Analyze(tc.src, Options{Cwd: "/repo", Env: testEnv}))
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("Analyze(%q) file refs mismatch (-want +got):\n%s", tc.src, diff)
-			}
-		})
-	}
-}
-
-func refLines(a *Analysis) []string {
-	var out []string
-	for _, c := range a.Commands {
-		name := ""
-		if len(c.Args) > 0 {
-			name = c.Args[0]
-		}
-		for _, f := range c.Files {
-			flags := ""
-			for _, fl := range []struct {
-				on bool
-				s  string
-			}{{f.Write, "w"}, {f.Recursive, "r"}, {f.Glob, "g"}, {f.Dynamic, "d"}, {f.Maybe, "m"}, {f.Filter != nil, "f"}, {f.Top, "t"}, {f.Listed, "l"}} {
-				if fl.on {
-					flags += fl.s
-				}
-			}
-			out = append(out, fmt.Sprintf("%s: %s %s %s", name, f.Kind, f.Path, flags))
-		}
-		for _, u := range c.Unknown {
-			out = append(out, fmt.Sprintf("%s: unknown %v", name, u.From))
-		}
-	}
-	return out
 }
 
 func TestFileRefs(t *testing.T) {

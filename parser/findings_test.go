@@ -1,21 +1,10 @@
 package parser
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
-
-// findings renders an analysis's findings as "line:col rule", sorted.
-func findings(a *Analysis) []string {
-	var out []string
-	for _, f := range a.Findings {
-		out = append(out, f.Pos.String()+" "+f.Rule)
-	}
-	slices.Sort(out)
-	return out
-}
 
 var testEnv = map[string]string{"HOME": "/home/u"}
 

@@ -17,31 +17,6 @@ type guardCase struct {
 	ask  bool
 }
 
-func checkGuards(t *testing.T, tests []guardCase) {
-	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.argv, func(t *testing.T) {
-			t.Parallel()
-			words := strings.Fields(tt.argv)
-			c := Command{}
-			for _, w := range words {
-				w = strings.NewReplacer("\x00", " ", "\x01", "\n").Replace(w)
-				c.Argv = append(c.Argv, Word{Value: w, Dynamic: strings.HasPrefix(w, "$") || strings.Contains(w, "${")})
-				c.MatchArgv = append(c.MatchArgv, w)
-			}
-			hits := optionHits(&c)
-			if got := len(hits) > 0; got != tt.ask {
-				t.Errorf("optionHits(%q) = %v, want a hit: %v", c.MatchArgv, hits, tt.ask)
-			}
-			for _, h := range hits {
-				if h.Index < 0 || h.Index >= len(c.MatchArgv) || h.What == "" || h.Why == "" {
-					t.Errorf("optionHits(%q): bad hit %+v", c.MatchArgv, h)
-				}
-			}
-		})
-	}
-}
-
 func TestGuardAbbreviations(t *testing.T) {
 	t.Parallel()
 	checkGuards(t, []guardCase{

@@ -18,23 +18,6 @@ func unknownOpts(a *Analysis) []string {
 	return out
 }
 
-// entries returns every entry of programs, subcommands included, by the
-// command words that lead to it ("git diff", "go test"), indexed.
-func entries() map[string]*program {
-	m := map[string]*program{}
-	var walk func(name string, p *program)
-	walk = func(name string, p *program) {
-		m[name] = p
-		for sub, s := range p.subs {
-			walk(name+" "+sub, s)
-		}
-	}
-	for name, p := range progs() {
-		walk(name, p)
-	}
-	return m
-}
-
 // TestProgramOptions checks the options of every entry of programs
 // (subcommands included): each option it lists is known (with a value
 // when it takes one, also attached and clustered, or as a Go flag), and

@@ -215,7 +215,3 @@ func TestPathspecExcludeDifferential(t *testing.T) {
 		}
 	}
 }
-
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}

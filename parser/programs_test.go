@@ -206,24 +206,6 @@ func gitStdinL(p *program) []string {
 	return long
 }
 
-// roleNamesOf returns the names of p's options with role r, without
-// their dashes: short ones, then long ones.
-func roleNamesOf(p *program, r role) (short, long []string) {
-	for _, o := range p.options {
-		if o.role&r == 0 {
-			continue
-		}
-		for _, n := range strings.Fields(o.names) {
-			if strings.HasPrefix(n, "--") {
-				long = append(long, n[2:])
-			} else {
-				short = append(short, n[1:])
-			}
-		}
-	}
-	return short, long
-}
-
 // checkGitSpec checks what the gitSpec and the options' roles of git's
 // subcommand sub (its entry p) say.
 func checkGitSpec(t *testing.T, sub string, p *program) {

@@ -602,15 +602,6 @@ func roleNames(t *roleTable, r role) []string {
 	return l
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	k := make([]string, 0, len(m))
-	for n := range m {
-		k = append(k, n)
-	}
-	slices.Sort(k)
-	return k
-}
-
 func sortedCopy(s []string) []string {
 	c := slices.Clone(s)
 	slices.Sort(c)

@@ -8,15 +8,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// commandLines renders each command as "wrappers|args".
-func commandLines(a *Analysis) []string {
-	var out []string
-	for _, c := range a.Commands {
-		out = append(out, strings.Join(c.Wrappers, ",")+"|"+strings.Join(c.Args, " "))
-	}
-	return out
-}
-
 // Every wrapper docs/contract.md ("What is checked") lists, with the inner command checked.
 var wrapperTests = []struct {
 	src      string
