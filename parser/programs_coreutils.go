@@ -22,6 +22,23 @@ var grepOptions = []opt{
 }
 
 // programsCoreutils: coreutils, findutils, diffutils, grep, sed, awk and the other tools that read and write text and files.
+// awkEntry is every awk's entry (awk, gawk, mawk, nawk): the options
+// POSIX awk and gawk share, its script read by awkLang and judged by
+// awkRisk.
+var awkEntry = program{
+	script: awkLang,
+	options: []opt{
+		val(readsFile|firstIsFile, "-f"),
+		val(notFile, "-F -v -W --assign --field-separator"),
+		val(readsFile, "--file"),
+	},
+	files:   awkSpec,
+	dirSafe: true,
+	checks: []guardCheck{
+		{check: awkRisk, script: true, why: awkWhy},
+	},
+}
+
 var programsCoreutils = map[string]program{
 	// link FILE1 FILE2; rename (util-linux: FROM TO FILES; perl's,
 	// also prename and file-rename: an expression) renames files its
@@ -35,23 +52,11 @@ var programsCoreutils = map[string]program{
 	"file-rename": {changes: changesAny},
 	"ack":         {options: []opt{val(notFile, "-A -B -C -m")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
 	"ag":          {readOnly: true, options: []opt{val(notFile, "-A -B -C -m -G")}, files: fileSpec{first: true, alwaysRecursive: true, implicitDot: true}, dirSafe: true},
-	"awk": {
-		script: awkLang,
-		options: []opt{
-			val(readsFile|firstIsFile, "-f"),
-			val(notFile, "-F -v -W --assign --field-separator"),
-			val(readsFile, "--file"),
-		},
-		files:   awkSpec,
-		dirSafe: true,
-		checks: []guardCheck{
-			{check: awkRisk, script: true, why: awkWhy},
-		},
-	},
-	"b2sum":  {readOnly: true, envAll: true, dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
-	"base32": {dirSafe: true},
-	"base64": {envAll: true, dirSafe: true, options: []opt{flags("-d -i --decode --help --ignore-garbage --version"), val(0, "-w --wrap")}, complete: true},
-	"bat":    {readOnly: true},
+	"awk":         awkEntry,
+	"b2sum":       {readOnly: true, envAll: true, dirSafe: true, options: []opt{guard(checksumWhy, "-c --check")}},
+	"base32":      {dirSafe: true},
+	"base64":      {envAll: true, dirSafe: true, options: []opt{flags("-d -i --decode --help --ignore-garbage --version"), val(0, "-w --wrap")}, complete: true},
+	"bat":         {readOnly: true},
 	"basename": {
 		envAll:  true,
 		files:   fileSpec{none: true},
@@ -183,19 +188,7 @@ var programsCoreutils = map[string]program{
 	},
 	"fmt":  {dirSafe: true},
 	"fold": {dirSafe: true},
-	"gawk": {
-		script: awkLang,
-		options: []opt{
-			val(readsFile|firstIsFile, "-f"),
-			val(notFile, "-F -v -W --assign --field-separator"),
-			val(readsFile, "--file"),
-		},
-		files:   awkSpec,
-		dirSafe: true,
-		checks: []guardCheck{
-			{check: awkRisk, script: true, why: awkWhy},
-		},
-	},
+	"gawk": awkEntry,
 	"grep": {
 		files:   grepSpec,
 		dirSafe: true, readOnly: true,
@@ -265,19 +258,7 @@ var programsCoreutils = map[string]program{
 		files:    fileSpec{exact: true},
 		dirSafe:  true, readOnly: true,
 	},
-	"mawk": {
-		script: awkLang,
-		options: []opt{
-			val(readsFile|firstIsFile, "-f"),
-			val(notFile, "-F -v -W --assign --field-separator"),
-			val(readsFile, "--file"),
-		},
-		files:   awkSpec,
-		dirSafe: true,
-		checks: []guardCheck{
-			{check: awkRisk, script: true, why: awkWhy},
-		},
-	},
+	"mawk": awkEntry,
 	"md5sum": {readOnly: true, envAll: true, dirSafe: true, options: []opt{
 		flags("-b -t -w -z --binary --help --ignore-missing --quiet --status --strict --tag --text --version --warn --zero"),
 		flags("-c --check").guard(checksumWhy),
@@ -293,19 +274,7 @@ var programsCoreutils = map[string]program{
 		flags("-n --no-clobber").as("no-clobber"),
 	},
 		files: fileSpec{writeAll: true, exact: true}, dirSafe: true},
-	"nawk": {
-		script: awkLang,
-		options: []opt{
-			val(readsFile|firstIsFile, "-f"),
-			val(notFile, "-F -v -W --assign --field-separator"),
-			val(readsFile, "--file"),
-		},
-		files:   awkSpec,
-		dirSafe: true,
-		checks: []guardCheck{
-			{check: awkRisk, script: true, why: awkWhy},
-		},
-	},
+	"nawk": awkEntry,
 	"nl": {
 		envAll:  true,
 		dirSafe: true, readOnly: true,
