@@ -169,14 +169,9 @@ func pct(ds []time.Duration, p float64) time.Duration {
 	return ds[min(len(ds)-1, int(float64(len(ds))*p))]
 }
 
-// BenchmarkLatencyRatio compares a gated exec of `true` through the
-// server with the same through a bare os/exec handler, over loopback HTTP,
-// interleaved: each iteration is a round of 50 requests to each, so that
-// both see the same machine load. It reports the p50 and p99 of each and
-// their ratios gated/bare (every answer is checked):
-//
-//	go test -run '^$' -bench LatencyRatio -benchtime 10x ./adapter/bashapi/
-func BenchmarkLatencyRatio(b *testing.B) {
+// benchServer serves the /v1/bash API of a project with testPolicy over
+// loopback HTTP until b ends.
+func benchServer(b *testing.B) *httptest.Server {
 	dir := b.TempDir()
 	if err := os.WriteFile(dir+"/.cmdguard.yaml", []byte(testPolicy), 0o644); err != nil {
 		b.Fatal(err)
@@ -189,9 +184,23 @@ func BenchmarkLatencyRatio(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.Close(context.Background())
-	gated := httptest.NewServer(s)
-	defer gated.Close()
+	hs := httptest.NewServer(s)
+	b.Cleanup(func() {
+		hs.Close()
+		s.Close(context.Background())
+	})
+	return hs
+}
+
+// BenchmarkLatencyRatio compares a gated exec of `true` through the
+// server with the same through a bare os/exec handler, over loopback HTTP,
+// interleaved: each iteration is a round of 50 requests to each, so that
+// both see the same machine load. It reports the p50 and p99 of each and
+// their ratios gated/bare (every answer is checked):
+//
+//	go test -run '^$' -bench LatencyRatio -benchtime 10x ./adapter/bashapi/
+func BenchmarkLatencyRatio(b *testing.B) {
+	gated := benchServer(b)
 	bare := httptest.NewServer(http.HandlerFunc(bareHandler))
 	defer bare.Close()
 	client := &http.Client{Timeout: time.Minute}
@@ -217,19 +226,7 @@ func BenchmarkLatencyRatio(b *testing.B) {
 // BenchmarkExecTrue and BenchmarkBareExecTrue are the same comparison as
 // BenchmarkLatencyRatio, as means: go test -run '^$' -bench ExecTrue -benchmem ./adapter/bashapi/
 func BenchmarkExecTrue(b *testing.B) {
-	dir := b.TempDir()
-	os.WriteFile(dir+"/.cmdguard.yaml", []byte(testPolicy), 0o644)
-	g, err := cmdguard.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	s, err := bashapi.New(bashapi.Config{Guard: g, BaseEnv: []string{"PATH=" + os.Getenv("PATH")}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close(context.Background())
-	hs := httptest.NewServer(s)
-	defer hs.Close()
+	hs := benchServer(b)
 	client := &http.Client{}
 	sid := ""
 	for b.Loop() {
