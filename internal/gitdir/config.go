@@ -376,10 +376,15 @@ type Repo struct {
 
 // Own returns the repository of the work tree at or above root (a zero
 // Repo when there is none). Its files are those Configs reads, as far as
-// it reads them.
+// it reads them. The root or a directory above it that is itself a git
+// directory (a bare repository) has no work tree: it is not the
+// project's own, whose configuration is the person's. Plain writes make
+// one (config, HEAD, objects and refs in the root are none of a git
+// directory's files until all are there), where a .git is protected by
+// its name.
 func Own(root, home string) Repo {
 	d, err := Find(root)
-	if err != nil || d == "" {
+	if err != nil || d == "" || d == root || strings.HasPrefix(root, d+"/") || d == "/" {
 		return Repo{}
 	}
 	common, err := Common(d)
