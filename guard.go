@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cmdguard/cmdguard/internal/analysis"
+	"github.com/cmdguard/cmdguard/internal/gitdir"
 	"github.com/cmdguard/cmdguard/internal/live"
 	"github.com/cmdguard/cmdguard/internal/refcheck"
 	"github.com/cmdguard/cmdguard/internal/sandboxplan"
@@ -148,6 +149,9 @@ type Guard struct {
 	// bases keeps what recent refusals were made from, for their hints
 	// (hint.go).
 	bases *bases
+	// gitDirs remembers which git directory git uses where, for the
+	// checks of git commands (refcheck.Checker.Finder).
+	gitDirs *gitdir.Finder
 }
 
 // openedRuns is what Open's look at unfinished sandboxed runs found.
@@ -264,7 +268,7 @@ func open(src *source) (*Guard, error) {
 	if _, err := src.current(); err != nil {
 		return nil, err
 	}
-	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog(), bases: &bases{}}, nil
+	return &Guard{root: src.Root, src: src, procs: &procSet{}, managed: managedFile(), log: processLog(), bases: &bases{}, gitDirs: &gitdir.Finder{}}, nil
 }
 
 // source is where the Guard's policy and ignore files come from, kept
@@ -461,7 +465,7 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 		// The run's sandbox is the policy's (Guard.sandbox): its network too.
 		in.SandboxNetwork = st.Policy.Sandbox().NetworkKind()
 	}
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Git: st.Git, GitDirEnv: envValue(base, "GIT_DIR"), Homes: homes(append(slices.Clip(base), added...))}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Git: st.Git, GitDirEnv: envValue(base, "GIT_DIR"), Finder: g.gitDirs, HomeEnv: append(slices.Clip(base), added...)}
 	for i := range cmds {
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
@@ -469,19 +473,6 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 }
 
 func pos(p parser.Pos) policy.Pos { return policy.Pos{Line: p.Line, Col: p.Col} }
-
-// homes are the home directories whose agents' settings are protected:
-// the caller's and every one a HOME in env names (sandboxplan.Homes),
-// each also by its real path.
-func homes(env []string) []string {
-	hs := sandboxplan.Homes(env)
-	for _, h := range hs {
-		if r, err := filepath.EvalSymlinks(h); err == nil && !slices.Contains(hs, r) {
-			hs = append(hs, r)
-		}
-	}
-	return hs
-}
 
 // envValue returns the value of name in env ("" when unset).
 func envValue(env []string, name string) string {

@@ -74,7 +74,7 @@ func (g *Guard) CheckFile(ctx context.Context, req FileRequest) (d Decision, err
 	// so does the resolution, as for a command's file references.
 	fr := &parser.FileRef{Path: req.Path, Pos: parser.Pos{Line: 1, Col: len(prog) + 5}, Kind: parser.RefArg, Write: req.Write, Recursive: req.Recursive && !req.Write}
 	var findings []policy.Finding
-	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Homes: homes(nil)}
+	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected}
 	files := rc.FileRef(c, fr, new(refcheck.Globs), []policy.File{}, &findings)
 	d.Commands = []Command{{Argv: argv, MatchArgv: argv, Dynamic: make([]bool, len(argv)), Pos: pos(c.Pos),
 		Wrappers: []string{}, Redirects: []policy.Redirect{}, Cwd: cwd, Files: files}}

@@ -314,59 +314,6 @@ func Common(gitDir string) (string, error) {
 	return absFrom(gitDir, strings.TrimSpace(string(b))), nil
 }
 
-// Find returns the git directory git uses in dir (absolute), found as
-// git discovers it: at each directory from dir up, a .git directory, a
-// .git file ("gitdir: PATH"), or the directory itself when it is a git
-// directory (a bare repository). "" when there is none.
-func Find(dir string) (string, error) {
-	for d := dir; ; d = filepath.Dir(d) {
-		g := filepath.Join(d, ".git")
-		fi, err := os.Stat(g)
-		switch {
-		case err == nil && fi.IsDir() && isGitDir(g):
-			return g, nil
-		case err == nil && fi.Mode().IsRegular():
-			b, err := os.ReadFile(g)
-			if err != nil {
-				return "", err
-			}
-			p, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-			if !ok {
-				return "", fmt.Errorf("%s is not a gitdir: file", g)
-			}
-			return absFrom(d, strings.TrimSpace(p)), nil
-		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
-			return "", err
-		}
-		if isGitDir(d) {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", nil
-		}
-	}
-}
-
-// IsGitDir reports whether d is a git directory, as git checks it.
-func IsGitDir(d string) bool { return isGitDir(d) }
-
-// isGitDir reports what git's is_git_directory checks: HEAD, and objects
-// and refs directories (or a commondir file standing for them).
-func isGitDir(d string) bool {
-	if fi, err := os.Lstat(filepath.Join(d, "HEAD")); err != nil || fi.IsDir() {
-		return false
-	}
-	if _, err := os.Stat(filepath.Join(d, "commondir")); err == nil {
-		return true
-	}
-	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
-			return false
-		}
-	}
-	return true
-}
-
 // A Repo is a repository's git directory, its common directory and the
 // configuration files git reads for it (real paths where they resolve).
 type Repo struct {

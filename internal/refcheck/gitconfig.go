@@ -44,8 +44,8 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 		return
 	}
 	home := ""
-	if len(x.Homes) > 0 {
-		home = x.Homes[0]
+	if hs := x.Homes(); len(hs) > 0 {
+		home = hs[0]
 	}
 	entries, files, err := gitdir.Configs(gitDir, home)
 	if err == nil && len(files) == 0 {
@@ -85,9 +85,15 @@ func (x *Checker) selectGitDir(c *parser.Command) (gitDir, why string) {
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(x.Root, dir)
 	}
-	if _, err := realDir(dir); err != nil {
-		return "", "it runs in " + dir + ", which does not exist yet (" + err.Error() + ")"
+	// A remembered answer for dir holds only while dir is the directory
+	// it was: it exists.
+	found, known := x.Finder.Lookup(dir)
+	if !known {
+		if _, err := realDir(dir); err != nil {
+			return "", "it runs in " + dir + ", which does not exist yet (" + err.Error() + ")"
+		}
 	}
+	start := dir
 	opt, bare := "", false
 	argv := c.Argv
 loop:
@@ -144,8 +150,10 @@ loop:
 		return joinPhys(dir, x.GitDirEnv), ""
 	case bare:
 		return dir, ""
+	case known && dir == start:
+		return found, ""
 	}
-	d, err := gitdir.Find(dir)
+	d, err := x.Finder.Find(dir)
 	if err != nil {
 		return "", err.Error()
 	}

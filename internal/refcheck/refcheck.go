@@ -5,11 +5,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cmdguard/cmdguard/ignore"
 	"github.com/cmdguard/cmdguard/internal/agentfiles"
 	"github.com/cmdguard/cmdguard/internal/gitdir"
+	"github.com/cmdguard/cmdguard/internal/sandboxplan"
 	"github.com/cmdguard/cmdguard/parser"
 	"github.com/cmdguard/cmdguard/policy"
 )
@@ -34,9 +36,30 @@ type Checker struct {
 	// person's. GitDirEnv is $GIT_DIR of the trusted environment.
 	Git       gitdir.Repo
 	GitDirEnv string
-	// Homes are the home directories whose agents' settings
-	// (agentfiles.Home) are protected too.
-	Homes []string
+	// Finder remembers where git finds its directory (nil: Find each
+	// time).
+	Finder *gitdir.Finder
+	// HomeEnv is the trusted environment: the caller's home directory
+	// and every one a HOME in it names are those whose agents' settings
+	// (agentfiles.Home) are protected too (see Homes).
+	HomeEnv []string
+
+	homes    []string
+	homesSet bool
+}
+
+// Homes returns the home directories of HomeEnv, each also by its real
+// path, worked out at the first reference that needs them.
+func (x *Checker) Homes() []string {
+	if !x.homesSet {
+		x.homes, x.homesSet = sandboxplan.Homes(x.HomeEnv), true
+		for _, h := range x.homes {
+			if r, err := filepath.EvalSymlinks(h); err == nil && !slices.Contains(x.homes, r) {
+				x.homes = append(x.homes, r)
+			}
+		}
+	}
+	return x.homes
 }
 
 // Command checks the file references of one analysed command (c is read
@@ -278,7 +301,7 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", in a git directory: git runs what its configuration and hooks name")
 	}
 	if f.OutsideRoot && (fr.Write || !parser.ReadsOnly(rc.c.MatchArgv)) &&
-		(agentfiles.InHome(info.Abs, x.Homes) || agentfiles.InHome(info.Real, x.Homes)) {
+		(agentfiles.InHome(info.Abs, x.Homes()) || agentfiles.InHome(info.Real, x.Homes())) {
 		rc.add("path.protected", fr.Pos, verbOf(fr)+info.Real+", an agent's settings (its hooks, permissions or MCP servers)")
 	}
 	if f.OutsideRoot && !fr.Maybe {
