@@ -301,6 +301,34 @@ func Configs(gitDir, home string) (entries []Entry, files []string, err error) {
 	return entries, files, nil
 }
 
+// Hooks returns the hooks git can run from the common git directory
+// common (a worktree's is the one its commondir names): the entries of
+// its hooks/ that git would execute, an executable file or a link to
+// one, whatever the name (one git never runs costs nothing to refuse),
+// but for the samples git init writes (NAME.sample). A hooks directory
+// that cannot be read is an error; a missing one holds none.
+func Hooks(common string) ([]string, error) {
+	dir := filepath.Join(common, "hooks")
+	es, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	var hooks []string
+	for _, e := range es {
+		if strings.HasSuffix(e.Name(), ".sample") {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			hooks = append(hooks, p)
+		}
+	}
+	return hooks, nil
+}
+
 // Common returns the common git directory of gitDir: the one its
 // commondir file names, else gitDir.
 func Common(gitDir string) (string, error) {

@@ -15,8 +15,8 @@ import (
 // --bare, -C, $GIT_DIR of the trusted environment, or discovery from the
 // directory it runs in (a .git directory or file, a bare repository, a
 // repository outside the project entered with cd). git reads that
-// directory's configuration and runs what it names: a key that runs a
-// program is git.config_runs; a key the gate does not know, or a
+// directory's configuration and runs what it names, and its hooks: a key
+// that runs a program, or a hook (gitdir.Hooks), is git.config_runs; a key the gate does not know, or a
 // configuration it cannot read, is git.config_unknown. The project's own
 // repository (x.Git) is the person's: its configuration files are not
 // vetted (they are protected paths instead).
@@ -47,6 +47,19 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	if hs := x.Homes(); len(hs) > 0 {
 		home = hs[0]
 	}
+	// Its hooks run as its configuration's programs do (a linked
+	// worktree of the project's own repository shares the person's).
+	var hooks []string
+	var herr error
+	if common, err := gitdir.Common(gitDir); err != nil {
+		herr = err
+	} else if x.Git.Common == "" || gitdir.Real(common) != x.Git.Common {
+		hooks, herr = gitdir.Hooks(common)
+	}
+	if len(hooks) > 0 {
+		add("git.config_runs", "git uses "+gitDir+", whose hook "+hooks[0]+" runs when git reaches it")
+		return
+	}
 	entries, files, err := gitdir.Configs(gitDir, home)
 	if err == nil && len(files) == 0 {
 		add("git.config_unknown", "git uses "+gitDir+", which has no configuration yet: one written before git runs is not known")
@@ -70,6 +83,8 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	switch {
 	case err != nil:
 		add("git.config_unknown", "cannot read the configuration git reads in "+gitDir+": "+err.Error())
+	case herr != nil:
+		add("git.config_unknown", "cannot read the hooks of "+gitDir+": "+herr.Error())
 	case unknown != "":
 		add("git.config_unknown", "git reads the configuration of "+gitDir+", which sets "+unknown+": a key the gate does not know may run a program")
 	}
