@@ -189,10 +189,16 @@ type Command struct {
 	// it (xargs, parallel, watch, find -exec). Commands with the same Loop
 	// repeat together: it numbers the outermost repetition.
 	Loop int `json:"loop,omitempty"`
-	// Async reports a command that runs alongside the commands after it:
-	// in a job sent to the background with &, or in a pipeline element
-	// before the last.
+	// Async reports a command that runs alongside commands after it: in
+	// a job sent to the background with & (alongside every command after
+	// it), or in a pipeline element before the last (alongside the rest
+	// of its pipeline: the shell waits for the whole pipeline before it
+	// goes on).
 	Async bool `json:"async,omitempty"`
+	// pipe numbers the outermost pipeline the command is in (0: none);
+	// background: it is in a job sent to the background.
+	pipe       int
+	background bool
 	// Transparent: the command is a shell (bash, sh, dash, zsh) running
 	// a -c script that was parsed, with only options that change nothing
 	// the gate checks (-l, -e, -u, -x, -o pipefail, …). Its inner

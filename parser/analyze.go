@@ -318,6 +318,7 @@ type state struct {
 	assigns       map[string]int   // top-level plain assignments per variable (values.go)
 	envRefs       []FileRef        // files the AddEnv variables name
 	loop, loops   int              // Command.Loop of the commands being walked; loops numbered so far
+	pipe, pipes   int              // Command.pipe likewise, for pipelines
 	concurrent    int              // >0: walking a pipeline or a background job
 }
 
@@ -629,6 +630,9 @@ func (s *state) stmt(st *syntax.Stmt, cwd cwdState, c *ctx) (succ, fail cwdState
 	}
 	if st.Background {
 		s.async(first)
+		for k := first; k < len(s.res.Commands); k++ {
+			s.res.Commands[k].background = true
+		}
 		// A background job runs in a subshell: its cd is not ours.
 		return cwd, cwd
 	}
@@ -676,6 +680,11 @@ func (s *state) compound(cmd syntax.Command, cwd cwdState, c *ctx) (succ, fail c
 		default: // | and |&: every element runs in a subshell
 			s.concurrent++ // the elements run at once (values.go)
 			defer func() { s.concurrent-- }()
+			if s.pipe == 0 {
+				s.pipes++
+				s.pipe = s.pipes
+				defer func() { s.pipe = 0 }()
+			}
 			first := len(s.res.Commands)
 			s.stmt(x.X, cwd, c)
 			s.async(first)
@@ -989,7 +998,7 @@ func (s *state) add(cmd Command) bool {
 	if cmd.MatchArgv == nil {
 		cmd.MatchArgv = npmMatchArgv(cmd.Args)
 	}
-	cmd.Loop = s.loop
+	cmd.Loop, cmd.pipe = s.loop, s.pipe
 	s.res.Commands = append(s.res.Commands, cmd)
 	if c := &s.res.Commands[len(s.res.Commands)-1]; len(c.MatchArgv) > 0 {
 		c.OptionHits = optionHits(c) // c, not &cmd: cmd would escape

@@ -379,9 +379,9 @@ func (a *Analyzer) interactiveZsh(src string, opts Options, res *Analysis) {
 			res.Findings = append(res.Findings, f)
 		}
 	}
-	loops := 0
+	loops, pipes := 0, 0
 	for _, c := range res.Commands {
-		loops = max(loops, c.Loop)
+		loops, pipes = max(loops, c.Loop), max(pipes, c.pipe)
 	}
 	for _, c := range alt2.Commands {
 		if len(c.Args) > 0 && strings.HasPrefix(c.Args[0], "#") || hasCommand(res.Commands, c) {
@@ -389,6 +389,9 @@ func (a *Analyzer) interactiveZsh(src string, opts Options, res *Analysis) {
 		}
 		if c.Loop != 0 {
 			c.Loop += loops
+		}
+		if c.pipe != 0 {
+			c.pipe += pipes
 		}
 		c.Wrappers = append([]string{interactiveZshWrapper}, c.Wrappers...)
 		res.Commands = append(res.Commands, c)

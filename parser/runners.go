@@ -259,7 +259,7 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 			continue
 		}
 		for j := range cmds {
-			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
+			if !mayFollow(cmds, j, i) {
 				continue
 			}
 			p, name, ok := writes(&cmds[j], root, run)
@@ -268,7 +268,7 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 			}
 			when := "after"
 			switch {
-			case j > i && run.Async:
+			case j > i && alongside(run, &cmds[j]):
 				when = "alongside"
 			case j > i:
 				when = "in the loop that repeats it with"
@@ -280,6 +280,20 @@ func WriteThenRun(cmds []Command, root string) []Finding {
 		}
 	}
 	return out
+}
+
+// mayFollow reports whether cmds[j] may run before cmds[i] runs, or
+// while it runs: it comes first in the source, runs alongside it, or
+// repeats with it in a loop.
+func mayFollow(cmds []Command, j, i int) bool {
+	run := &cmds[i]
+	return j < i || j > i && (alongside(run, &cmds[j]) || run.Loop != 0 && cmds[j].Loop == run.Loop)
+}
+
+// alongside reports whether c, which comes after run in the source, runs
+// while run does: after a background job, or later in run's pipeline.
+func alongside(run, c *Command) bool {
+	return run.Async && (run.background || run.pipe != 0 && c.pipe == run.pipe)
 }
 
 // programsWritten fills, for the commands of cmds that run a file by a
@@ -296,7 +310,7 @@ func programsWritten(cmds []Command) {
 			continue
 		}
 		for j := range cmds {
-			if j == i || j > i && !run.Async && (run.Loop == 0 || cmds[j].Loop != run.Loop) {
+			if !mayFollow(cmds, j, i) {
 				continue
 			}
 			if !earlierWrites(&cmds[j], run) {

@@ -171,8 +171,8 @@ func BenchmarkWriteThenRun(b *testing.B) {
 	a := Analyze("git status && go vet ./... && go test ./... | tail -5; for i in 1 2; do make; cat x; npm test; ls; echo > a.go; done", Options{Cwd: "/p"})
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(WriteThenRun(a.Commands, "/p")) != 3 {
-			b.Fatal("want 3 findings")
+		if len(WriteThenRun(a.Commands, "/p")) != 4 {
+			b.Fatal("want 4 findings: make and npm test in the loop, each before and after the write")
 		}
 	}
 }
