@@ -466,7 +466,9 @@ func (g *Guard) input(req Request, st *live.Snapshot) (*policy.Input, error) {
 		in.SandboxNetwork = st.Policy.Sandbox().NetworkKind()
 	}
 	rc := refcheck.Checker{Root: g.root, Ign: st.Ign, Protected: st.Protected, Start: cwd, Git: st.Git, GitDirEnv: envValue(base, "GIT_DIR"), Finder: g.gitDirs, HomeEnv: append(slices.Clip(base), added...)}
+	rc.Line = cmds
 	for i := range cmds {
+		rc.At = i
 		rc.Command(&cmds[i], &in.Commands[i], &in.Findings)
 	}
 	return in, nil

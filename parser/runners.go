@@ -290,6 +290,23 @@ func mayFollow(cmds []Command, j, i int) bool {
 	return j < i || j > i && (alongside(run, &cmds[j]) || run.Loop != 0 && cmds[j].Loop == run.Loop)
 }
 
+// RunsBefore reports whether cmds[j] may run before cmds[i] runs, or
+// while it runs: it comes first in the source, runs alongside it, or
+// repeats with it in a loop.
+func RunsBefore(cmds []Command, j, i int) bool { return mayFollow(cmds, j, i) }
+
+// WritePaths returns the places c writes (absolute, lexical), and false
+// when it may write a place it cannot name: a dynamic name, a glob, a
+// relative one in an unknown directory, or what a program writes that
+// the analysis cannot list (tar, git checkout, curl -O, a guarded
+// option). A runner of the project's code is not counted (see
+// earlierWrites).
+func WritePaths(c *Command) ([]string, bool) {
+	var w Command
+	ok := earlierWrites(c, &w)
+	return w.ProgramWrites, ok
+}
+
 // alongside reports whether c, which comes after run in the source, runs
 // while run does: after a background job, or later in run's pipeline.
 func alongside(run, c *Command) bool {

@@ -250,11 +250,12 @@ const maxIncludes = 10
 // condition (a relative path is taken from the including file's
 // directory, ~/ from home). It returns the entries in order and the
 // files read; a missing file is skipped, as git does, and anything else
-// it cannot read is an error (with what was read before it).
-func Configs(gitDir, home string) (entries []Entry, files []string, err error) {
+// it cannot read is an error (with what was read before it). missing
+// are the included files that do not exist (yet).
+func Configs(gitDir, home string) (entries []Entry, files, missing []string, err error) {
 	common, err := Common(gitDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var read func(file string, depth int) error
 	read = func(file string, depth int) error {
@@ -263,6 +264,9 @@ func Configs(gitDir, home string) (entries []Entry, files []string, err error) {
 		}
 		es, err := ReadConfig(file)
 		if errors.Is(err, fs.ErrNotExist) {
+			if depth > 0 {
+				missing = append(missing, file)
+			}
 			return nil
 		}
 		if err != nil {
@@ -274,14 +278,13 @@ func Configs(gitDir, home string) (entries []Entry, files []string, err error) {
 			if e.Key != "include.path" && !(strings.HasPrefix(e.Key, "includeif.") && strings.HasSuffix(e.Key, ".path")) {
 				continue
 			}
-			p := e.Value
-			if rest, ok := strings.CutPrefix(p, "~/"); ok {
-				if home == "" {
-					return fmt.Errorf("%s: include %s with no home directory", file, p)
-				}
-				p = filepath.Join(home, rest)
+			p, err := expandUser(e.Value, home)
+			if err != nil {
+				return fmt.Errorf("%s: include: %w", file, err)
 			}
-			if err := read(absFrom(filepath.Dir(file), p), depth+1); err != nil {
+			// Relative to the including file's directory as named, the
+			// kernel resolving the rest (git does not clean the path).
+			if err := read(joinPath(file[:strings.LastIndexByte(file, '/')], p), depth+1); err != nil {
 				return err
 			}
 		}
@@ -289,24 +292,26 @@ func Configs(gitDir, home string) (entries []Entry, files []string, err error) {
 	}
 	for _, f := range []string{filepath.Join(common, "config"), filepath.Join(gitDir, "config.worktree")} {
 		if err := read(f, 0); err != nil {
-			return entries, files, err
+			return entries, files, missing, err
 		}
 		if common == gitDir {
 			if err := read(filepath.Join(gitDir, "config.worktree"), 0); err != nil {
-				return entries, files, err
+				return entries, files, missing, err
 			}
 			break
 		}
 	}
-	return entries, files, nil
+	return entries, files, missing, nil
 }
 
 // Hooks returns the hooks git can run from the common git directory
-// common (a worktree's is the one its commondir names): the entries of
-// its hooks/ that git would execute, an executable file or a link to
-// one, whatever the name (one git never runs costs nothing to refuse),
-// but for the samples git init writes (NAME.sample). A hooks directory
-// that cannot be read is an error; a missing one holds none.
+// common (a worktree's is the one its commondir names): every entry of
+// its hooks/ but directories and the samples git init writes
+// (NAME.sample), whatever the name (one git never runs costs nothing to
+// refuse) and whether or not it is executable now: a chmod of a link's
+// target, or of another name of the same file, makes it run with no
+// write in the git directory. A hooks directory that cannot be read is
+// an error; a missing one holds none.
 func Hooks(common string) ([]string, error) {
 	dir := filepath.Join(common, "hooks")
 	es, err := os.ReadDir(dir)
@@ -318,28 +323,27 @@ func Hooks(common string) ([]string, error) {
 	}
 	var hooks []string
 	for _, e := range es {
-		if strings.HasSuffix(e.Name(), ".sample") {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			hooks = append(hooks, p)
+		if !e.IsDir() && !strings.HasSuffix(e.Name(), ".sample") {
+			hooks = append(hooks, filepath.Join(dir, e.Name()))
 		}
 	}
 	return hooks, nil
 }
 
 // Common returns the common git directory of gitDir: the one its
-// commondir file names, else gitDir.
+// commondir file names (its real path), else gitDir.
 func Common(gitDir string) (string, error) {
-	b, err := os.ReadFile(filepath.Join(gitDir, "commondir"))
+	b, err := os.ReadFile(gitDir + "/commondir")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return gitDir, nil
 	case err != nil:
 		return "", err
 	}
-	return absFrom(gitDir, strings.TrimSpace(string(b))), nil
+	// As git's get_common_dir_noenv: only the newlines at the end go,
+	// and the path is the kernel's real path (a symbolic link resolved
+	// before the .. after it).
+	return Real(joinPath(gitDir, strings.TrimRight(string(b), "\n"))), nil
 }
 
 // A Repo is a repository's git directory, its common directory and the
@@ -366,7 +370,7 @@ func Own(root, home string) Repo {
 	if err != nil {
 		return Repo{}
 	}
-	_, files, _ := Configs(d, home)
+	_, files, _, _ := Configs(d, home)
 	r := Repo{Dir: Real(d), Common: Real(common)}
 	for _, f := range files {
 		r.Files = append(r.Files, Real(f))

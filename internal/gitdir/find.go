@@ -3,6 +3,7 @@ package gitdir
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,15 +35,14 @@ func find(dir string, rec *record) (string, error) {
 			return g, nil
 		case err == nil && fi.Mode().IsRegular():
 			rec.file(g)
-			b, err := os.ReadFile(g)
+			gd, err := readGitFile(g)
 			if err != nil {
 				return "", err
 			}
-			p, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
-			if !ok {
-				return "", fmt.Errorf("%s is not a gitdir: file", g)
+			if !isGitDir(gd, rec) {
+				return "", fmt.Errorf("%s names %s, which is not a git directory", g, gd)
 			}
-			return absFrom(d, strings.TrimSpace(p)), nil
+			return Real(gd), nil
 		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission):
 			return "", err
 		}
@@ -55,18 +55,87 @@ func find(dir string, rec *record) (string, error) {
 	}
 }
 
-// isGitDir reports what git's is_git_directory checks: HEAD, and objects
-// and refs directories (or a commondir file standing for them).
+// readGitFile reads a .git file as git's read_gitfile_gently does:
+// "gitdir: " and a path, the newlines and carriage returns at its end
+// removed, a relative path taken from the file's directory as written
+// (the kernel resolves it).
+func readGitFile(g string) (string, error) {
+	b, err := os.ReadFile(g)
+	if err != nil {
+		return "", err
+	}
+	p, ok := strings.CutPrefix(strings.TrimRight(string(b), "\r\n"), "gitdir: ")
+	if !ok || p == "" {
+		return "", fmt.Errorf("%s is not a gitdir: file", g)
+	}
+	return joinPath(filepath.Dir(g), p), nil
+}
+
+// isGitDir reports what git's is_git_directory checks: HEAD is a valid
+// reference (validHead), and objects and refs can be searched (access
+// X_OK: an executable file passes, as for git), in the directory that
+// a commondir file names when there is one.
 func isGitDir(d string, rec *record) bool {
 	rec.dir(d)
-	if fi, err := rec.lstat(filepath.Join(d, "HEAD")); err != nil || fi.IsDir() {
+	if !validHead(d+"/HEAD", rec) {
 		return false
 	}
-	if _, err := rec.stat(filepath.Join(d, "commondir")); err == nil {
+	base := d
+	if _, err := os.Stat(d + "/commondir"); err == nil {
+		rec.file(d + "/commondir")
+		b, err := os.ReadFile(d + "/commondir")
+		if err != nil {
+			return false // git dies: it uses no directory
+		}
+		base = joinPath(d, strings.TrimRight(string(b), "\n"))
+		rec.dir(base)
+	}
+	for _, sub := range []string{"/objects", "/refs"} {
+		rec.entry(base + sub) // its mode: what access answers
+		if unix.Access(base+sub, unix.X_OK) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// validHead is git's validate_headref: a symbolic link whose text starts
+// with refs/, or a file starting with "ref:", blanks and refs/, or with
+// an object name (40 or 64 hex digits).
+func validHead(p string, rec *record) bool {
+	fi, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return false
+	case fi.Mode()&fs.ModeSymlink != 0:
+		rec.link(p)
+		t, err := os.Readlink(p)
+		return err == nil && strings.HasPrefix(t, "refs/")
+	case !fi.Mode().IsRegular():
+		return false // a directory does not read; a FIFO would block git
+	}
+	rec.file(p)
+	f, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 255)
+	n, _ := io.ReadFull(f, buf)
+	b := string(buf[:n])
+	if ref, ok := strings.CutPrefix(b, "ref:"); ok && strings.HasPrefix(strings.TrimLeft(ref, " \t\n\v\f\r"), "refs/") {
 		return true
 	}
-	for _, sub := range []string{"objects", "refs"} {
-		if fi, err := rec.stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
+	return hexPrefix(b, 40) || hexPrefix(b, 64)
+}
+
+// hexPrefix reports whether s starts with n hexadecimal digits.
+func hexPrefix(s string, n int) bool {
+	if len(s) < n {
+		return false
+	}
+	for i := range n {
+		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
 			return false
 		}
 	}
@@ -190,12 +259,24 @@ type record struct {
 }
 
 // dir stamps a directory whose entries Find reads (once each).
-func (r *record) dir(path string) { r.add(path) }
+func (r *record) dir(path string) { r.add(path, false) }
 
-// file stamps a file whose content Find reads.
-func (r *record) file(path string) { r.add(path) }
+// file stamps a file whose content or mode Find reads.
+func (r *record) file(path string) { r.add(path, false) }
 
-func (r *record) add(path string) {
+// link stamps a symbolic link whose text Find reads.
+func (r *record) link(path string) { r.add(path, true) }
+
+// entry stamps an entry of a stamped directory whose mode Find reads:
+// when it is missing, the directory's stamp stands for it.
+func (r *record) entry(path string) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	r.add(path, false)
+}
+
+func (r *record) add(path string, link bool) {
 	if r == nil || !r.ok {
 		return
 	}
@@ -205,7 +286,7 @@ func (r *record) add(path string) {
 		}
 	}
 	k, err := lstatKey(path)
-	if err != nil || k.mode&unix.S_IFMT == unix.S_IFLNK || max(k.mtime, k.ctime) >= r.since {
+	if err != nil || !link && k.mode&unix.S_IFMT == unix.S_IFLNK || max(k.mtime, k.ctime) >= r.since {
 		r.ok = false
 		return
 	}
@@ -225,6 +306,3 @@ func (r *record) stat(path string) (fs.FileInfo, error) {
 	}
 	return fi, err
 }
-
-// lstat is os.Lstat.
-func (r *record) lstat(path string) (fs.FileInfo, error) { return os.Lstat(path) }

@@ -36,14 +36,23 @@ func TestFinderFollowsChanges(t *testing.T) {
 	steps := []struct {
 		name   string
 		change func()
-		linked bool // after it, the answer goes through a symbolic link: not remembered
+		unkept bool // after it, the answer is not remembered: it goes through a symbolic link, or it is an error
 	}{
 		{"an empty .git above", func() { must(os.Mkdir(at("a/.git"), 0o755)) }, false},
 		{"it becomes a git directory", func() { gitDir("a/.git") }, false},
 		{"a bare repository nearer", func() { gitDir("a/b") }, false},
-		{"a .git file at dir", func() { must(os.WriteFile(at("a/b/c/.git"), []byte("gitdir: /x1\n"), 0o644)) }, false},
-		{"the .git file names another, same size", func() { must(os.WriteFile(at("a/b/c/.git"), []byte("gitdir: /x2\n"), 0o644)) }, false},
+		{"a .git file at dir", func() {
+			gitDir("w1")
+			gitDir("w2")
+			must(os.WriteFile(at("a/b/c/.git"), []byte("gitdir: ../../../w1\n"), 0o644))
+		}, false},
+		{"the .git file names another, same size", func() { must(os.WriteFile(at("a/b/c/.git"), []byte("gitdir: ../../../w2\n"), 0o644)) }, false},
+		{"the git directory it names loses its HEAD (git stops there)", func() { must(os.Remove(at("w2/HEAD"))) }, true},
 		{"the .git file goes", func() { must(os.Remove(at("a/b/c/.git"))) }, false},
+		{"HEAD of the bare repository holds no reference", func() { must(os.WriteFile(at("a/b/HEAD"), []byte("garbage\n"), 0o644)) }, false},
+		{"HEAD holds an object name", func() {
+			must(os.WriteFile(at("a/b/HEAD"), []byte("0123456789012345678901234567890123456789\n"), 0o644))
+		}, false},
 		{"the bare repository loses refs", func() { must(os.RemoveAll(at("a/b/refs"))) }, false},
 		{"refs comes back with the time set back", func() {
 			fi, err := os.Stat(at("a/b"))
@@ -51,6 +60,11 @@ func TestFinderFollowsChanges(t *testing.T) {
 			must(os.Mkdir(at("a/b/refs"), 0o755))
 			must(os.Chtimes(at("a/b"), fi.ModTime(), fi.ModTime()))
 		}, false},
+		{"refs becomes a plain file", func() {
+			must(os.RemoveAll(at("a/b/refs")))
+			must(os.WriteFile(at("a/b/refs"), nil, 0o644))
+		}, false},
+		{"the plain file refs made executable (git searches it)", func() { must(os.Chmod(at("a/b/refs"), 0o755)) }, false},
 		{"the bare repository goes", func() {
 			for _, n := range []string{"HEAD", "objects", "refs"} {
 				must(os.RemoveAll(at("a/b/" + n)))
@@ -65,29 +79,32 @@ func TestFinderFollowsChanges(t *testing.T) {
 		{"a git directory at dir's .git with objects linked", func() {
 			must(os.Mkdir(at("a/b/c/.git"), 0o755))
 			must(os.Mkdir(at("a/b/c/.git/refs"), 0o755))
-			must(os.WriteFile(at("a/b/c/.git/HEAD"), nil, 0o644))
+			must(os.WriteFile(at("a/b/c/.git/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 			must(os.Symlink(at("a/g2/objects"), at("a/b/c/.git/objects")))
 		}, true},
 		{"the linked objects go", func() { must(os.RemoveAll(at("a/g2/objects"))) }, true},
 	}
 	const racy = 30 * time.Millisecond
 	f := &Finder{Racy: racy}
-	linked := false // the state before the step's change
+	unkept := false // the state before the step's change
 	for _, s := range steps {
 		time.Sleep(2 * racy) // what the answer is read from is out of the racy window
 		before, err := f.Find(dir)
 		if err != nil {
-			t.Fatalf("before %s: %v", s.name, err)
+			before = "error"
 		}
-		if _, ok := f.Lookup(dir); ok == linked {
-			t.Fatalf("before %s: remembered %v, want %v", s.name, ok, !linked)
+		if _, ok := f.Lookup(dir); ok == unkept {
+			t.Fatalf("before %s: remembered %v, want %v", s.name, ok, !unkept)
 		}
-		linked = s.linked
+		unkept = s.unkept
 		s.change()
 		got, err := f.Find(dir)
 		want, werr := Find(dir)
 		if got != want || (err == nil) != (werr == nil) {
 			t.Errorf("%s: Finder %q, %v; Find %q, %v", s.name, got, err, want, werr)
+		}
+		if err != nil {
+			got = "error"
 		}
 		if got == before && s.name != "an empty .git above" && s.name != "the .git above is renamed away" {
 			t.Errorf("%s: the answer %q did not change: the step tests nothing", s.name, got)

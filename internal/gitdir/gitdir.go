@@ -2,8 +2,10 @@ package gitdir
 
 import (
 	"bufio"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -51,15 +53,13 @@ func Places(root string) (places []Place, common, ignoreCase string) {
 	gitDir := filepath.Join(top, ".git")
 	if fi, err := os.Lstat(gitDir); err == nil && fi.Mode().IsRegular() {
 		add(gitDir, false)
-		if b, err := os.ReadFile(gitDir); err == nil {
-			if d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
-				gitDir = absFrom(top, strings.TrimSpace(d))
-			}
+		if d, err := readGitFile(gitDir); err == nil {
+			gitDir = d
 		}
 	}
 	common = gitDir
-	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
-		common = absFrom(gitDir, strings.TrimSpace(string(b)))
+	if c, err := Common(gitDir); err == nil {
+		common = c
 	}
 	var configs []string
 	for _, d := range []string{gitDir, common} {
@@ -113,6 +113,42 @@ func Places(root string) (places []Place, common, ignoreCase string) {
 		}
 	}
 	return places, common, ignoreCase
+}
+
+// joinPath is dir/p as git writes it before the kernel reads it: p when
+// it is absolute, else dir, a slash and p, not cleaned (the kernel
+// follows a symbolic link before the .. after it: lnk/../x is not x).
+func joinPath(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return dir + "/" + p
+}
+
+// expandUser expands a leading ~ (home) or ~NAME (NAME's home directory
+// in the user database) as git's interpolate_path does; a path without
+// one is returned as it is.
+func expandUser(p, home string) (string, error) {
+	rest, ok := strings.CutPrefix(p, "~")
+	if !ok {
+		return p, nil
+	}
+	name, tail, _ := strings.Cut(rest, "/")
+	dir := home
+	if name != "" {
+		u, err := user.Lookup(name)
+		if err != nil {
+			return "", fmt.Errorf("cannot expand %s: %w", p, err)
+		}
+		dir = u.HomeDir
+	}
+	if dir == "" {
+		return "", fmt.Errorf("cannot expand %s: no home directory", p)
+	}
+	if tail == "" && !strings.Contains(rest, "/") {
+		return dir, nil
+	}
+	return dir + "/" + tail, nil
 }
 
 // absFrom returns p, made absolute against dir when it is relative.

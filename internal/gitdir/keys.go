@@ -141,10 +141,15 @@ func Classify(key, value string) KeyClass {
 			return Inert
 		}
 	case "protocol":
-		if name == "allow" && strings.EqualFold(value, "always") {
-			return Runs // lets ext:: run a command
-		}
-		if name == "allow" || name == "version" {
+		switch {
+		case name == "allow" && strings.EqualFold(value, "never"):
+			return Inert
+		case name == "allow":
+			// always, or user (allowed unless GIT_PROTOCOL_FROM_USER=0),
+			// for ext or as protocol.allow, every protocol's default:
+			// lets ext:: run a command.
+			return Runs
+		case name == "version":
 			return Inert
 		}
 	case "submodule":
@@ -158,7 +163,14 @@ func Classify(key, value string) KeyClass {
 			return Inert
 		}
 	case "branch":
-		if in("remote merge rebase pushremote description autosetupmerge autosetuprebase sort") {
+		switch {
+		case in("remote pushremote"):
+			// A URL in place of a remote's name: ext:: runs a command.
+			if transportRuns(value) {
+				return Runs
+			}
+			return Inert
+		case in("merge rebase description autosetupmerge autosetuprebase sort"):
 			return Inert
 		}
 	case "user", "init", "pull", "push", "fetch", "color", "log", "status", "gc", "maintenance", "rebase", "commit",

@@ -246,7 +246,7 @@ func (s *Source) gitFiles() []watchedFile {
 	common, _ := gitdir.Common(d)
 	files := []string{filepath.Join(d, "commondir"), filepath.Join(common, "config"), filepath.Join(d, "config.worktree"), filepath.Join(common, "config.worktree")}
 	home, _ := os.UserHomeDir()
-	_, read, _ := gitdir.Configs(d, home)
+	_, read, _, _ := gitdir.Configs(d, home)
 	for _, f := range append(files, read...) {
 		ws = append(ws, s.watch(f))
 	}

@@ -27,18 +27,22 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	add := func(rule, msg string) {
 		*findings = append(*findings, policy.Finding{Rule: rule, Pos: pos(c.Pos), Message: msg})
 	}
-	gitDir, why := x.selectGitDir(c)
+	gitDir, from, why := x.selectGitDir(c)
 	if why != "" {
 		add("git.config_unknown", "cannot tell which git directory git uses: "+why)
 		return
 	}
-	if gitDir == "" {
-		return // no repository: git reads only the person's own configuration
-	}
-	real := gitdir.Real(gitDir)
-	if x.Git.Dir != "" && real == x.Git.Dir {
+	own := gitDir != "" && x.Git.Dir != "" && gitdir.Real(gitDir) == x.Git.Dir
+	if w := x.lateWrite(from, gitDir, own); w != "" {
+		add("git.config_unknown", w)
 		return
 	}
+	if gitDir == "" || own {
+		// No repository: git reads only the person's own configuration.
+		// The project's own is the person's.
+		return
+	}
+	real := gitdir.Real(gitDir)
 	if _, err := realDir(real); err != nil {
 		add("git.config_unknown", "git uses "+gitDir+", which does not exist yet: what configuration it will hold is not known before it runs")
 		return
@@ -60,7 +64,7 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 		add("git.config_runs", "git uses "+gitDir+", whose hook "+hooks[0]+" runs when git reaches it")
 		return
 	}
-	entries, files, err := gitdir.Configs(gitDir, home)
+	entries, files, missing, err := gitdir.Configs(gitDir, home)
 	if err == nil && len(files) == 0 {
 		add("git.config_unknown", "git uses "+gitDir+", which has no configuration yet: one written before git runs is not known")
 		return
@@ -83,6 +87,8 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	switch {
 	case err != nil:
 		add("git.config_unknown", "cannot read the configuration git reads in "+gitDir+": "+err.Error())
+	case len(missing) > 0:
+		add("git.config_unknown", "git reads the configuration of "+gitDir+", which includes "+missing[0]+": it does not exist yet, and one written before git runs is not known")
 	case herr != nil:
 		add("git.config_unknown", "cannot read the hooks of "+gitDir+": "+herr.Error())
 	case unknown != "":
@@ -90,11 +96,12 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	}
 }
 
-// selectGitDir returns the git directory git uses for c, or why it
-// cannot be known ("" and "" when there is none).
-func (x *Checker) selectGitDir(c *parser.Command) (gitDir, why string) {
+// selectGitDir returns the git directory git uses for c, and the
+// directory its discovery starts from ("" when an option or $GIT_DIR
+// names it), or why it cannot be known (all "" when there is none).
+func (x *Checker) selectGitDir(c *parser.Command) (gitDir, from, why string) {
 	if c.CwdDynamic {
-		return "", "it runs in a directory not known before it runs"
+		return "", "", "it runs in a directory not known before it runs"
 	}
 	dir := c.Cwd
 	if !filepath.IsAbs(dir) {
@@ -105,7 +112,7 @@ func (x *Checker) selectGitDir(c *parser.Command) (gitDir, why string) {
 	found, known := x.Finder.Lookup(dir)
 	if !known {
 		if _, err := realDir(dir); err != nil {
-			return "", "it runs in " + dir + ", which does not exist yet (" + err.Error() + ")"
+			return "", "", "it runs in " + dir + ", which does not exist yet (" + err.Error() + ")"
 		}
 	}
 	start := dir
@@ -115,7 +122,7 @@ loop:
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
 		if w.Dynamic {
-			return "", "the option " + quote(w.Value) + " is not known before it runs"
+			return "", "", "the option " + quote(w.Value) + " is not known before it runs"
 		}
 		v := w.Value
 		next := func() (string, bool) {
@@ -129,20 +136,20 @@ loop:
 		case v == "-C":
 			d, ok := next()
 			if !ok {
-				return "", "git -C names a directory not known before it runs"
+				return "", "", "git -C names a directory not known before it runs"
 			}
 			if d == "" {
 				continue // git -C "" stays
 			}
 			r, err := realDir(joinPhys(dir, d))
 			if err != nil {
-				return "", "git -C " + quote(d) + ": " + err.Error()
+				return "", "", "git -C " + quote(d) + ": " + err.Error()
 			}
 			dir = r
 		case v == "--git-dir":
 			d, ok := next()
 			if !ok {
-				return "", "--git-dir names a directory not known before it runs"
+				return "", "", "--git-dir names a directory not known before it runs"
 			}
 			opt = d
 		case strings.HasPrefix(v, "--git-dir="):
@@ -151,7 +158,7 @@ loop:
 			bare = true
 		case v == "-c" || v == "--config-env" || v == "--work-tree" || v == "--namespace" || v == "--super-prefix" || v == "--list-cmds":
 			if _, ok := next(); !ok {
-				return "", v + " takes a value not known before it runs"
+				return "", "", v + " takes a value not known before it runs"
 			}
 		case strings.HasPrefix(v, "-"):
 		default:
@@ -160,19 +167,19 @@ loop:
 	}
 	switch {
 	case opt != "":
-		return joinPhys(dir, opt), ""
+		return joinPhys(dir, opt), "", ""
 	case x.GitDirEnv != "":
-		return joinPhys(dir, x.GitDirEnv), ""
+		return joinPhys(dir, x.GitDirEnv), "", ""
 	case bare:
-		return dir, ""
+		return dir, "", ""
 	case known && dir == start:
-		return found, ""
+		return found, dir, ""
 	}
 	d, err := x.Finder.Find(dir)
 	if err != nil {
-		return "", err.Error()
+		return "", "", err.Error()
 	}
-	return d, ""
+	return d, dir, ""
 }
 
 // gitInternal reports a real path that is a git directory, or its

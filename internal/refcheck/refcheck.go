@@ -36,6 +36,12 @@ type Checker struct {
 	// person's. GitDirEnv is $GIT_DIR of the trusted environment.
 	Git       gitdir.Repo
 	GitDirEnv string
+	// Line is the command line's analysed commands, and At the index of
+	// the one being checked (Command): what runs before it on the line
+	// may change what git finds (lateWrite). Line nil: nothing is known
+	// of the line.
+	Line []parser.Command
+	At   int
 	// Finder remembers where git finds its directory (nil: Find each
 	// time).
 	Finder *gitdir.Finder
