@@ -27,24 +27,51 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	add := func(rule, msg string) {
 		*findings = append(*findings, policy.Finding{Rule: rule, Pos: pos(c.Pos), Message: msg})
 	}
-	gitDir, from, why := x.selectGitDir(c)
+	call, why := x.selectGitDir(c)
 	if why != "" {
 		add("git.config_unknown", "cannot tell which git directory git uses: "+why)
 		return
 	}
+	gitDir, from := call.gitDir, call.from
 	own := gitDir != "" && x.Git.Dir != "" && gitdir.Real(gitDir) == x.Git.Dir
 	if w := x.lateWrite(from, gitDir, own); w != "" {
 		add("git.config_unknown", w)
 		return
 	}
-	if gitDir == "" || own {
+	if gitDir != "" && !own {
 		// No repository: git reads only the person's own configuration.
 		// The project's own is the person's.
+		if x.vetGitDir(gitDir, "git uses "+gitDir, add) {
+			return
+		}
+	}
+	// Other git directories the command makes git use: the one git init
+	// (re)initialises keeps a configuration and hooks already there; a
+	// local repository pushed to or fetched from runs its own.
+	for _, o := range x.otherGitDirs(c, call) {
+		if x.vetGitDir(o.dir, o.what, add) {
+			return
+		}
+	}
+}
+
+// vetGitDir vets the configuration and hooks of the git directory
+// gitDir, which what names in messages ("git uses D"), into add; true
+// when it added a finding. The project's own is not vetted.
+func (x *Checker) vetGitDir(gitDir, what string, add func(rule, msg string)) bool {
+	n := 0
+	count := func(rule, msg string) { n++; add(rule, msg) }
+	x.vetGitDirInto(gitDir, what, count)
+	return n > 0
+}
+
+func (x *Checker) vetGitDirInto(gitDir, what string, add func(rule, msg string)) {
+	real := gitdir.Real(gitDir)
+	if x.Git.Dir != "" && real == x.Git.Dir {
 		return
 	}
-	real := gitdir.Real(gitDir)
 	if _, err := realDir(real); err != nil {
-		add("git.config_unknown", "git uses "+gitDir+", which does not exist yet: what configuration it will hold is not known before it runs")
+		add("git.config_unknown", what+", which does not exist yet: what configuration it will hold is not known before it runs")
 		return
 	}
 	home := ""
@@ -61,12 +88,12 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 		hooks, herr = gitdir.Hooks(common)
 	}
 	if len(hooks) > 0 {
-		add("git.config_runs", "git uses "+gitDir+", whose hook "+hooks[0]+" runs when git reaches it")
+		add("git.config_runs", what+", whose hook "+hooks[0]+" runs when git reaches it")
 		return
 	}
 	entries, files, missing, err := gitdir.Configs(gitDir, home)
 	if err == nil && len(files) == 0 {
-		add("git.config_unknown", "git uses "+gitDir+", which has no configuration yet: one written before git runs is not known")
+		add("git.config_unknown", what+", which has no configuration yet: one written before git runs is not known")
 		return
 	}
 	var unknown string
@@ -96,10 +123,23 @@ func (x *Checker) gitConfig(c *parser.Command, findings *[]policy.Finding) {
 	}
 }
 
-// selectGitDir returns the git directory git uses for c, and the
-// directory its discovery starts from ("" when an option or $GIT_DIR
-// names it), or why it cannot be known (all "" when there is none).
-func (x *Checker) selectGitDir(c *parser.Command) (gitDir, from, why string) {
+// A gitCall is how a git command selects its git directory.
+type gitCall struct {
+	gitDir string // the git directory it uses ("" when there is none)
+	from   string // where its discovery starts ("" when an option or $GIT_DIR names it)
+	dir    string // the directory it runs in, after -C
+	sub    int    // the index in Argv of its subcommand (len(Argv) when none)
+}
+
+// selectGitDir returns how git selects its git directory for c, or why
+// it cannot be known.
+func (x *Checker) selectGitDir(c *parser.Command) (call gitCall, why string) {
+	gitDir, from, why := x.selectGitDirAt(c, &call)
+	call.gitDir, call.from = gitDir, from
+	return call, why
+}
+
+func (x *Checker) selectGitDirAt(c *parser.Command, call *gitCall) (gitDir, from, why string) {
 	if c.CwdDynamic {
 		return "", "", "it runs in a directory not known before it runs"
 	}
@@ -118,6 +158,8 @@ func (x *Checker) selectGitDir(c *parser.Command) (gitDir, from, why string) {
 	start := dir
 	opt, bare := "", false
 	argv := c.Argv
+	call.sub = len(argv)
+	defer func() { call.dir = dir }()
 loop:
 	for i := 1; i < len(argv); i++ {
 		w := argv[i]
@@ -162,6 +204,7 @@ loop:
 			}
 		case strings.HasPrefix(v, "-"):
 		default:
+			call.sub = i
 			break loop
 		}
 	}
