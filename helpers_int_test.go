@@ -118,3 +118,20 @@ func newSBProject(t *testing.T, policyYAML string, separateGitDir bool) *sbProje
 	p.git("commit", "-qm", "initial")
 	return p
 }
+
+// TestMain gives the package's tests a state directory of their own
+// (XDG_STATE_HOME: the records of sandboxed runs, the sandbox probe's
+// answer): a run a test leaves unfinished (a test killed by its
+// timeout) must not quarantine every later check of the person who ran
+// the tests. Tests that need one set their own.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "cmdguard-test-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "TestMain:", err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_STATE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
