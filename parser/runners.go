@@ -295,6 +295,10 @@ func mayFollow(cmds []Command, j, i int) bool {
 // repeats with it in a loop.
 func RunsBefore(cmds []Command, j, i int) bool { return mayFollow(cmds, j, i) }
 
+// WritesGitTree reports a git command whose subcommand writes files of
+// the work tree it cannot list (git checkout, git mv, git stash pop).
+func WritesGitTree(c *Command) bool { return writesTree(c) }
+
 // WritePaths returns the places c writes (absolute, lexical), and false
 // when it may write a place it cannot name: a dynamic name, a glob, a
 // relative one in an unknown directory, or what a program writes that

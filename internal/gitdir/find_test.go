@@ -33,6 +33,10 @@ func TestFinderFollowsChanges(t *testing.T) {
 		must(os.MkdirAll(at(d+"/refs"), 0o755))
 		must(os.WriteFile(at(d+"/HEAD"), []byte("ref: refs/heads/main\n"), 0o644))
 	}
+	// A repository at the top: no answer goes on up to /tmp, whose
+	// stamp changes all the time on a busy machine (an answer read from
+	// it is then rightly not remembered).
+	gitDir(".git")
 	steps := []struct {
 		name   string
 		change func()

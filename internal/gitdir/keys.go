@@ -137,6 +137,12 @@ func Classify(key, value string) KeyClass {
 		if transportRuns(sub) {
 			return Runs
 		}
+		if _, local := LocalURL(sub); local && in("insteadof pushinsteadof") {
+			// Rewrites a URL to a repository on this machine, whose
+			// hooks and configuration then run: the gate vets the URLs
+			// a command names, not what they are rewritten to.
+			return Unknown
+		}
 		if in("insteadof pushinsteadof") {
 			return Inert
 		}
@@ -181,6 +187,24 @@ func Classify(key, value string) KeyClass {
 		return Inert
 	}
 	return Unknown
+}
+
+// LocalURL returns the path of a repository URL on this machine, as git
+// tells one (url_is_local_not_ssh): file://PATH, or a URL with no
+// scheme:// or transport:: and no colon before its first slash
+// (host:path is ssh).
+func LocalURL(u string) (string, bool) {
+	if p, ok := strings.CutPrefix(u, "file://"); ok {
+		return p, true
+	}
+	if strings.Contains(u, "://") || strings.Contains(u, "::") {
+		return "", false
+	}
+	colon, slash := strings.IndexByte(u, ':'), strings.IndexByte(u, '/')
+	if colon >= 0 && (slash < 0 || colon < slash) {
+		return "", false
+	}
+	return u, u != ""
 }
 
 // transportRuns reports a URL whose transport runs a command (ext::,

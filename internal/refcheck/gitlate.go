@@ -33,15 +33,26 @@ func (x *Checker) lateWrite(from, gitDir string, own bool) string {
 		if j == x.At || !parser.RunsBefore(x.Line, j, x.At) {
 			continue
 		}
-		// A writer that cannot list its files (tar x, unzip, curl -O)
-		// may write any, a .git/hooks file too: the policy that allows
-		// it decides that, here as anywhere (the sandbox protects .git).
-		paths, _ := parser.WritePaths(&x.Line[j])
-		if len(paths) == 0 {
+		// Another writer that cannot list its files (tar x, unzip,
+		// curl -O) may write any, a .git/hooks file too: the policy
+		// that allows it decides that, here as anywhere (the sandbox
+		// protects .git).
+		w := &x.Line[j]
+		paths, placed := parser.WritePaths(w)
+		// (git init and clone write a git directory of their own, fresh
+		// but for what its own check vets: otherGitDirs.)
+		tree := !placed && parser.WritesGitTree(w) && w.MatchArgv[1] != "init" && w.MatchArgv[1] != "clone"
+		if len(paths) == 0 && !tree {
 			continue
 		}
 		if !resolved {
 			passed, resolved = discoveryPasses(from, gitDir), true
+		}
+		// git's own writes of the work tree are what the repository
+		// holds, which a git add made: a HEAD among them, in a
+		// directory discovery passes through, makes it a git directory.
+		if tree && len(passed) > 0 {
+			return "git " + w.MatchArgv[1] + " before it on the line writes files of the work tree the gate cannot name, in " + passed[0] + " or above, where git looks for its directory: what git finds there is not known before it runs"
 		}
 		for _, p := range paths {
 			if why := x.lateWritePath(p, passed, gitDir, own); why != "" {

@@ -36,16 +36,18 @@ func (x *Checker) otherGitDirs(c *parser.Command, call gitCall) []otherGit {
 	args := argv[call.sub+1:]
 	switch sub := argv[call.sub].Value; sub {
 	case "init":
-		return initTarget(args, call)
+		if gd := initGitDir(args, call); holdsGitFiles(gd) {
+			return []otherGit{{gd, "git init keeps the configuration and hooks already in " + gd}}
+		}
+		return nil
 	case "push", "fetch", "pull", "clone", "ls-remote", "archive":
 		return x.localRemotes(sub, args, call)
 	}
 	return nil
 }
 
-// initTarget is the git directory git init (args) sets up, when it
-// exists already with a configuration or hooks.
-func initTarget(args []parser.Word, call gitCall) []otherGit {
+// initGitDir is the git directory git init (args) sets up.
+func initGitDir(args []parser.Word, call gitCall) string {
 	bare, sep, target := call.gitDir != "" && call.from == "" && call.gitDir == call.dir, "", ""
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
@@ -80,10 +82,31 @@ func initTarget(args []parser.Word, call gitCall) []otherGit {
 	case bare:
 		gd = dir
 	}
-	if !holdsGitFiles(gd) {
-		return nil
+	return gd
+}
+
+// madeGitDir returns the git directory a git init before the command at
+// x.At on the line sets up that holds p ("" when none does): until it
+// runs, writing there is writing no git directory's files.
+func (x *Checker) madeGitDir(p string) string {
+	for j := range x.Line {
+		c := &x.Line[j]
+		if j == x.At || !parser.RunsBefore(x.Line, j, x.At) || len(c.Args) == 0 || filepath.Base(c.Args[0]) != "git" {
+			continue
+		}
+		call, why := x.selectGitDir(c)
+		if why != "" || call.sub >= len(c.Argv) || c.Argv[call.sub].Value != "init" {
+			continue
+		}
+		gd := initGitDir(c.Argv[call.sub+1:], call)
+		if r, err := filepath.EvalSymlinks(filepath.Dir(gd)); err == nil {
+			gd = filepath.Join(r, filepath.Base(gd))
+		}
+		if inside(gd, p) {
+			return gd
+		}
 	}
-	return []otherGit{{gd, "git init keeps the configuration and hooks already in " + gd}}
+	return ""
 }
 
 // holdsGitFiles reports a directory that holds a config file or a hooks
@@ -145,7 +168,7 @@ func (x *Checker) localRemotes(sub string, args []parser.Word, call gitCall) []o
 	}
 	var out []otherGit
 	for _, u := range urls {
-		p, ok := localPath(u)
+		p, ok := gitdir.LocalURL(u)
 		if !ok {
 			continue
 		}
@@ -182,23 +205,6 @@ func (x *Checker) remoteURLs(gitDir string) map[string][]string {
 		}
 	}
 	return out
-}
-
-// localPath returns the path of a repository URL on this machine, as git
-// tells one (url_is_local_not_ssh): file://PATH, or a URL with no
-// scheme:// and no colon before its first slash (host:path is ssh).
-func localPath(u string) (string, bool) {
-	if p, ok := strings.CutPrefix(u, "file://"); ok {
-		return p, true
-	}
-	if strings.Contains(u, "://") || strings.Contains(u, "::") {
-		return "", false // another transport (ext:: is a key that runs: see Classify)
-	}
-	colon, slash := strings.IndexByte(u, ':'), strings.IndexByte(u, '/')
-	if colon >= 0 && (slash < 0 || colon < slash) {
-		return "", false
-	}
-	return u, u != ""
 }
 
 // repoAt returns the git directory git's local transport enters at p

@@ -305,6 +305,10 @@ func (rc refCheck) file(base, name string, fr *parser.FileRef, f policy.File) po
 	}
 	if fr.Write && !f.OutsideRoot && !x.isProtected(info.RealRel) && gitInternal(info.Real) {
 		rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", in a git directory: git runs what its configuration and hooks name")
+	} else if fr.Write && !f.OutsideRoot && !x.isProtected(info.RealRel) {
+		if gd := x.madeGitDir(info.Real); gd != "" {
+			rc.add("path.protected", fr.Pos, "writes "+info.RealRel+", in "+gd+", which git init makes a git directory before it on the line: git runs what its configuration and hooks name")
+		}
 	}
 	if f.OutsideRoot && (fr.Write || !parser.ReadsOnly(rc.c.MatchArgv)) &&
 		(agentfiles.InHome(info.Abs, x.Homes()) || agentfiles.InHome(info.Real, x.Homes())) {
