@@ -182,7 +182,8 @@ func (x *Checker) localRemotes(sub string, args []parser.Word, call gitCall) []o
 }
 
 // remoteURLs are the remotes the configuration of gitDir names, by name:
-// remote.NAME.url and pushurl.
+// remote.NAME.url and pushurl, and the URLs or paths a branch's remote,
+// push remote or remote.pushDefault name (under their own value).
 func (x *Checker) remoteURLs(gitDir string) map[string][]string {
 	if gitDir == "" {
 		return nil
@@ -194,6 +195,13 @@ func (x *Checker) remoteURLs(gitDir string) map[string][]string {
 	entries, _, _, _ := gitdir.Configs(gitDir, home)
 	out := map[string][]string{}
 	for _, e := range entries {
+		if strings.HasPrefix(e.Key, "branch.") && (strings.HasSuffix(e.Key, ".remote") || strings.HasSuffix(e.Key, ".pushremote")) || e.Key == "remote.pushdefault" {
+			// A branch's remote may be a URL or a path in place of a
+			// name (git push -u ./X sets one): listed under its own
+			// value, it counts for the default remote.
+			out[e.Value] = append(out[e.Value], e.Value)
+			continue
+		}
 		rest, ok := strings.CutPrefix(e.Key, "remote.")
 		if !ok {
 			continue
