@@ -73,7 +73,10 @@ func gawkDump(t testing.TB, dir, prog string) awkOracle {
 		case strings.HasPrefix(redir, " > "), strings.HasPrefix(redir, " >> "):
 			o.writes = true
 		case strings.HasPrefix(redir, " < "),
-			strings.HasPrefix(op, "Op_push") && (awkFirst(rest) == "ARGV" || awkFirst(rest) == "SYMTAB"):
+			// Any op on ARGV or SYMTAB (a push, a store: SYMTAB=0 is
+			// Op_store_var, fatal at run time): awkLex asks for every
+			// mention, which names the files awk reads.
+			awkFirst(rest) == "ARGV" || awkFirst(rest) == "SYMTAB":
 			o.reads = true
 		}
 	}
