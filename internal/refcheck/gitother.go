@@ -91,8 +91,9 @@ func initGitDir(args []parser.Word, call gitCall) string {
 func (x *Checker) madeGitDir(p string) string {
 	for j := range x.Line {
 		c := &x.Line[j]
-		if j == x.At || !parser.RunsBefore(x.Line, j, x.At) || len(c.Args) == 0 || filepath.Base(c.Args[0]) != "git" {
-			continue
+		if j == x.At || !parser.RunsBefore(x.Line, j, x.At) || len(c.Args) == 0 || filepath.Base(c.Args[0]) != "git" ||
+			!slices.Contains(c.Args, "init") {
+			continue // (a word init first: selectGitDir may walk git's discovery)
 		}
 		call, why := x.selectGitDir(c)
 		if why != "" || call.sub >= len(c.Argv) || c.Argv[call.sub].Value != "init" {
